@@ -1,0 +1,82 @@
+"""Carte ! — the Flask application factory.
+
+``flask --app app run`` serves the app on SQLite under ``instance/``; configuration comes from
+the environment (``SECRET_KEY``, ``DATABASE_URL``, ``PUBLIC_URL``) with safe defaults.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask, request
+from flask_babel import Babel
+from flask_htmx import HTMX
+from flask_wtf.csrf import CSRFProtect
+
+from models import rules
+
+LANGUAGES = ("fr", "en")
+ROOT = Path(__file__).parent
+
+babel = Babel()
+csrf = CSRFProtect()
+htmx = HTMX()
+
+
+def select_locale() -> str:
+    """The user's language: their explicit choice (cookie), else the browser's, else French."""
+    chosen = request.cookies.get("lang")
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES, default="fr")
+
+
+def _secret_key(instance_path: Path) -> str:
+    """SECRET_KEY from the environment, else one generated once and kept under instance/."""
+    if os.environ.get("SECRET_KEY"):
+        return os.environ["SECRET_KEY"]
+    key_file = instance_path / "secret_key"
+    if not key_file.exists():
+        key_file.write_text(secrets.token_hex(32))
+        key_file.chmod(0o600)
+    return key_file.read_text().strip()
+
+
+def create_app(config: dict | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True)
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.update(
+        BABEL_DEFAULT_LOCALE="fr",
+        BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
+        PUBLIC_URL=os.environ.get("PUBLIC_URL", "").rstrip("/") or None,
+        DATABASE_URL=os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'carte.db'}",
+        MAX_CONTENT_LENGTH=256 * 1024,
+        JSON_AS_ASCII=False,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        WTF_CSRF_TIME_LIMIT=None,
+        SEND_FILE_MAX_AGE_DEFAULT=3600,
+    )
+    if config:
+        app.config.update(config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(instance)
+    app.json.ensure_ascii = False
+
+    # A malformed variant file stops the app here, naming the file and the field.
+    app.extensions["catalog"] = rules.catalog()
+
+    babel.init_app(app, locale_selector=select_locale)
+    csrf.init_app(app)
+    htmx.init_app(app)
+
+    from views import api, errors, pages
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    csrf.exempt(api.bp)  # the JSON API authenticates with bearer tokens, not cookies
+    errors.register(app)
+    return app

@@ -1,0 +1,1 @@
+"""Domain and persistence of Carte !. The pure modules (cards, rules, scoring) import no framework."""

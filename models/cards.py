@@ -1,0 +1,170 @@
+"""Card notation (SPEC §1): parse, format, deck composition and the deck check.
+
+Canonical text: rank ``A 2 3 4 5 6 7 8 9 10 J Q K`` followed by a suit ``S H D C`` (or
+``♠ ♥ ♦ ♣``), or ``JK`` / ``JOKER`` for a joker; case-insensitive; tokens separated by spaces
+or commas. A rank alone (``8``) stands for "an 8 of some suit": it is accepted where the suit
+changes nothing, and the scoring layer refuses it where the table tells suits apart.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from .errors import N_, InvalidCard, TooManyCopies
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("S", "H", "D", "C")
+JOKER = "JK"
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_SYMBOL_TO_SUIT = {v: k for k, v in SUIT_SYMBOLS.items()}
+# Emoji presentation selectors and similar invisible marks phones add after a suit symbol.
+_INVISIBLE = dict.fromkeys(map(ord, "\ufe0e\ufe0f\u200b\u200d"), None)
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """A card: ``rank`` in RANKS or ``JK``; ``suit`` in SUITS, or None (joker, or rank alone)."""
+
+    rank: str
+    suit: str | None = None
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == JOKER
+
+    @property
+    def is_rank_only(self) -> bool:
+        return self.suit is None and not self.is_joker
+
+    def __str__(self) -> str:
+        return format_card(self)
+
+
+def parse_card(token: str) -> Card:
+    """Parse one token (``8H``, ``10♠``, ``qs``, ``JK``, ``Joker``, ``K``) into a Card."""
+    raw = token
+    text = str(token).translate(_INVISIBLE).strip().upper()
+    if not text:
+        raise InvalidCard(N_("Empty card."), token=raw)
+    if text in (JOKER, "JOKER"):
+        return Card(JOKER)
+    suit = None
+    last = text[-1]
+    if last in _SYMBOL_TO_SUIT:
+        suit = _SYMBOL_TO_SUIT[last]
+        text = text[:-1].strip()
+    elif len(text) >= 2 and last in SUITS and text[:-1] in RANKS:
+        suit = last
+        text = text[:-1]
+    if text not in RANKS:
+        raise InvalidCard(
+            N_("“%(token)s” is not a card: write a rank (A, 2–10, J, Q, K) and a suit (S, H, D, C), or JK."),
+            token=raw,
+        )
+    return Card(text, suit)
+
+
+def split_tokens(text: str) -> list[str]:
+    """Split a free text of cards on spaces and commas."""
+    return [t for t in _SEPARATORS.split(str(text)) if t]
+
+
+def parse_cards(cards) -> list[Card]:
+    """Parse a text (``"8H, 10S JK"``) or a list of tokens into a list of cards.
+
+    A list item may itself hold several tokens separated by spaces or commas.
+    """
+    if isinstance(cards, str):
+        tokens = split_tokens(cards)
+    else:
+        tokens = []
+        for item in cards:
+            if not isinstance(item, str):
+                raise InvalidCard(N_("“%(token)s” is not a card."), token=str(item))
+            parts = split_tokens(item)
+            if not parts:
+                raise InvalidCard(N_("Empty card."), token=item)
+            tokens.extend(parts)
+    return [parse_card(t) for t in tokens]
+
+
+def format_card(card: Card, symbols: bool = False) -> str:
+    """The canonical text of a card (``8H``; ``8♥`` with symbols; ``JK``; ``8`` for a rank alone)."""
+    if card.is_joker or card.suit is None:
+        return card.rank
+    return card.rank + (SUIT_SYMBOLS[card.suit] if symbols else card.suit)
+
+
+def format_cards(cards, symbols: bool = False) -> str:
+    return " ".join(format_card(c, symbols) for c in cards)
+
+
+@dataclass(frozen=True)
+class Deck:
+    """``decks`` packs of 52 cards plus ``jokers`` jokers in all."""
+
+    decks: int = 1
+    jokers: int = 0
+
+    @property
+    def size(self) -> int:
+        return 52 * self.decks + self.jokers
+
+    def copies_of_card(self) -> int:
+        return self.decks
+
+    def copies_of_rank(self) -> int:
+        return 4 * self.decks
+
+    def cards(self) -> list[Card]:
+        """Every card of the deck, each as many times as it exists."""
+        one = [Card(r, s) for s in SUITS for r in RANKS]
+        return one * self.decks + [Card(JOKER)] * self.jokers
+
+
+def check_deck(hands, deck: Deck) -> None:
+    """Refuse hands that together hold a card the deck lacks or more copies than it holds.
+
+    ``hands`` is an iterable of card lists (all the hands of one manche). With ``d`` decks each
+    card exists ``d`` times and each rank ``4d`` times (a rank alone counts against its rank);
+    jokers are limited to the deck's jokers, and refused in a deck that has none.
+    """
+    by_card: Counter = Counter()
+    by_rank: Counter = Counter()
+    jokers = 0
+    for hand in hands:
+        for card in hand:
+            if card.is_joker:
+                jokers += 1
+                continue
+            by_rank[card.rank] += 1
+            if card.suit:
+                by_card[card] += 1
+    if jokers and deck.jokers == 0:
+        raise InvalidCard(N_("This deck has no joker."), token=JOKER)
+    if jokers > deck.jokers:
+        raise TooManyCopies(
+            N_("%(count)s jokers entered, but the deck holds only %(limit)s."),
+            token=JOKER,
+            count=jokers,
+            limit=deck.jokers,
+        )
+    for card, count in sorted(by_card.items()):
+        if count > deck.copies_of_card():
+            raise TooManyCopies(
+                N_("%(token)s entered %(count)s times, but the deck holds it only %(limit)s times."),
+                token=format_card(card),
+                count=count,
+                limit=deck.copies_of_card(),
+            )
+    for rank in RANKS:
+        if by_rank[rank] > deck.copies_of_rank():
+            raise TooManyCopies(
+                N_("%(count)s cards of rank %(token)s entered, but the deck holds only %(limit)s."),
+                token=rank,
+                count=by_rank[rank],
+                limit=deck.copies_of_rank(),
+            )

@@ -1,0 +1,400 @@
+"""Scoring (SPEC §2): hand values, a manche's points in every mode, totals, end of the game.
+
+Pure functions over a ``Ruleset`` (see ``rules.resolve``). A *side* is what scores: a player, or
+a team of partners. Points and totals are keyed by side name.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .cards import JOKER, RANKS, SUITS, Card, check_deck, format_card, parse_card, parse_cards
+from .errors import (
+    N_,
+    AmbiguousCard,
+    DomainError,
+    FinishForbidden,
+    InvalidCard,
+    MissingHand,
+    UnknownPlayer,
+    ValidationError,
+)
+from .rules import Ruleset, ScoringTable, localized
+
+SUIT_NAMES = {"S": ("pique", "spades"), "H": ("cœur", "hearts"), "D": ("carreau", "diamonds"), "C": ("trèfle", "clubs")}
+
+
+# --- hands -------------------------------------------------------------------------------------
+
+
+def card_points(card: Card, table: ScoringTable) -> int:
+    """The points a card left in hand is worth under ``table``.
+
+    A rank alone is refused (``ambiguous_card``) when the table gives that rank different values
+    by suit, e.g. the 2 under ``54-cartes`` (2♠ 25, other 2s 15).
+    """
+    if card.is_joker:
+        if not table.has_joker():
+            raise InvalidCard(N_("This scoring table gives jokers no value."), token=JOKER)
+        return table.ranks[JOKER]
+    if card.suit is None:
+        if table.distinguishes_suits(card.rank):
+            raise AmbiguousCard(
+                N_("“%(token)s”: say which suit (%(choices)s), the points depend on it."),
+                token=card.rank,
+                choices=", ".join(card.rank + s for s in SUITS),
+            )
+        return table.ranks[card.rank]
+    return table.cards.get(format_card(card), table.ranks[card.rank])
+
+
+def hand_breakdown(cards, table: ScoringTable) -> list[tuple[Card, int]]:
+    """Each card of a hand with its points."""
+    return [(card, card_points(card, table)) for card in cards]
+
+
+def hand_value(cards, table: ScoringTable) -> int:
+    """The value of a hand: the sum of its cards' points (order does not matter)."""
+    return sum(points for _, points in hand_breakdown(cards, table))
+
+
+def max_hand_value(ruleset: Ruleset) -> int:
+    """The most a hand could be worth: every card of the deck in one hand."""
+    return hand_value(ruleset.deck.cards(), ruleset.table)
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key of the card keypad: a token, its points, how many the deck holds."""
+
+    token: str
+    rank: str
+    suit: str | None
+    points: int
+    limit: int
+
+
+def keypad(ruleset: Ruleset) -> list[Key]:
+    """The keys to enter a hand: a rank alone where the suit changes nothing for the table,
+    one key per suit where it does, and the joker where the deck has jokers."""
+    deck = ruleset.deck
+    keys = []
+    for rank in RANKS:
+        if ruleset.table.distinguishes_suits(rank):
+            for suit in SUITS:
+                card = Card(rank, suit)
+                keys.append(Key(format_card(card), rank, suit, card_points(card, ruleset.table), deck.copies_of_card()))
+        else:
+            keys.append(Key(rank, rank, None, ruleset.table.ranks[rank], deck.copies_of_rank()))
+    if deck.jokers:
+        keys.append(Key(JOKER, JOKER, None, ruleset.table.ranks[JOKER], deck.jokers))
+    return keys
+
+
+# --- sides -------------------------------------------------------------------------------------
+
+
+def default_teams(players: list[str]) -> dict[str, list[str]]:
+    """Partners sit opposite: seats 1 + 3 against 2 + 4, each team named "Ana & Chloé"."""
+    first, second = [players[0], players[2]], [players[1], players[3]]
+    return {" & ".join(first): first, " & ".join(second): second}
+
+
+def team_layout(ruleset: Ruleset, players: list[str], teams: dict | None) -> dict[str, list[str]] | None:
+    """The teams of a game: those given, the default pairing where partners apply, else None."""
+    if teams:
+        if not ruleset.variant.partners_players or not ruleset.partners:
+            raise ValidationError(N_("This variant is not played in teams."), field="teams")
+        if not isinstance(teams, dict) or len(teams) != 2:
+            raise ValidationError(N_("Give exactly two teams."), field="teams")
+        seen = []
+        for name, members in teams.items():
+            if not isinstance(name, str) or not name.strip() or not isinstance(members, list) or len(members) != 2:
+                raise ValidationError(N_("Each team has a name and two players."), field="teams")
+            for member in members:
+                if member not in players:
+                    raise UnknownPlayer(
+                        N_("“%(player)s” is not a player of this game."), field="teams", player=str(member)
+                    )
+                seen.append(member)
+        if sorted(seen) != sorted(players):
+            raise ValidationError(N_("Every player belongs to exactly one team."), field="teams")
+        return {name.strip(): list(members) for name, members in teams.items()}
+    if ruleset.teams_apply(len(players)):
+        return default_teams(players)
+    return None
+
+
+def sides_of(players: list[str], teams: dict | None) -> dict[str, str]:
+    """Player name -> side name (the player's own name when nobody plays in teams)."""
+    if not teams:
+        return {p: p for p in players}
+    return {member: name for name, members in teams.items() for member in members}
+
+
+def side_names(players: list[str], teams: dict | None) -> list[str]:
+    return list(teams) if teams else list(players)
+
+
+# --- a manche ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MancheScore:
+    """The outcome of one manche: each counted hand's value and each side's points."""
+
+    winner: str | None
+    blocked: bool
+    hands: dict  # player -> list of cards (entered as cards)
+    typed: dict  # player -> typed total
+    values: dict  # player -> hand value (cards or typed)
+    points: dict  # side -> points
+    last_card: Card | None = None
+    winning_side: str | None = None
+
+
+def side_values(values: dict, side_of: dict) -> dict:
+    out: dict = {}
+    for player, value in values.items():
+        out[side_of[player]] = out.get(side_of[player], 0) + value
+    return out
+
+
+def manche_points(mode: str, sides: list[str], values: dict, winning_side: str | None) -> dict:
+    """Points of each side for a manche, from each side's counted hand value.
+
+    - penalty: every side but the winner's adds its own value; the winner adds 0.
+    - winner (winner collects): the winner's side adds every opponent side's value.
+    - wins: the winner's side adds 1.
+    - blocked (``winning_side`` None): the side with the lowest value scores the sum over the
+      others of (their value − its own) in ``winner`` mode, 1 in ``wins`` mode; a tie for the
+      lowest scores nothing (interpretation). In ``penalty`` mode nobody went out, so every side
+      adds its own value (interpretation).
+    """
+    points = {side: 0 for side in sides}
+    if winning_side is None:
+        if mode == "penalty":
+            return {side: values.get(side, 0) for side in sides}
+        low = min(values[s] for s in sides)
+        lowest = [s for s in sides if values[s] == low]
+        if len(lowest) > 1:
+            return points
+        winning_side = lowest[0]
+        if mode == "winner":
+            points[winning_side] = sum(values[s] - low for s in sides if s != winning_side)
+        else:
+            points[winning_side] = 1
+        return points
+    if mode == "penalty":
+        for side in sides:
+            if side != winning_side:
+                points[side] = values.get(side, 0)
+    elif mode == "winner":
+        points[winning_side] = sum(values.get(s, 0) for s in sides if s != winning_side)
+    else:
+        points[winning_side] = 1
+    return points
+
+
+def _whole_points(value, field_name: str, high: int) -> int:
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
+        raise ValidationError(N_("A typed total is a whole number from 0 to %(high)s."), field=field_name, high=high)
+    return value
+
+
+def check_finish(ruleset: Ruleset, card: Card, lang: str = "fr") -> None:
+    """Refuse a manche won on a card the variant (or a house option) forbids as the last one."""
+    if ruleset.is_finish_forbidden(card):
+        raise FinishForbidden(
+            N_("Nobody may go out on %(token)s here. %(rule)s"),
+            field="last_card",
+            token=format_card(card, symbols=True),
+            rule=localized(ruleset.variant.finish_rule, lang),
+        )
+
+
+def score_manche(
+    ruleset: Ruleset,
+    players: list[str],
+    teams: dict | None,
+    winner: str | None,
+    hands: dict | None = None,
+    typed: dict | None = None,
+    blocked: bool = False,
+    last_card=None,
+    lang: str = "fr",
+) -> MancheScore:
+    """Check one manche's input and compute its points (SPEC §2 and §4).
+
+    ``hands`` maps players to cards (text or tokens), ``typed`` to a total typed instead. Every
+    player other than the winner must appear in one of them (the winner's partner may be left
+    out); the winner's hand, if given, must be empty; in a blocked manche everybody appears.
+    The hands are checked together against the deck; the winner's last card against the
+    finishing restrictions.
+    """
+    hands = dict(hands or {})
+    typed = dict(typed or {})
+    side_of = sides_of(players, teams)
+    sides = side_names(players, teams)
+    for name in list(hands) + list(typed):
+        if name not in side_of:
+            where = "hands" if name in hands else "points"
+            raise UnknownPlayer(
+                N_("“%(player)s” is not a player of this game."), field=f"{where}.{name}", player=str(name)
+            )
+        if name in hands and name in typed:
+            raise ValidationError(
+                N_("%(player)s: give the cards or a typed total, not both."), field=f"points.{name}", player=name
+            )
+    if blocked:
+        if not ruleset.variant.blocked:
+            raise ValidationError(N_("This variant has no blocked manche."), field="blocked")
+        if winner not in (None, ""):
+            raise ValidationError(N_("A blocked manche has no winner."), field="winner")
+        winner = None
+    elif winner in (None, ""):
+        raise ValidationError(N_("Say who went out."), field="winner")
+    elif winner not in side_of:
+        raise UnknownPlayer(N_("“%(player)s” is not a player of this game."), field="winner", player=str(winner))
+    winning_side = side_of[winner] if winner else None
+
+    parsed: dict[str, list[Card]] = {}
+    for name, cards in hands.items():
+        try:
+            parsed[name] = parse_cards(cards if cards is not None else [])
+        except DomainError as e:
+            e.field = f"hands.{name}"
+            raise
+    last = None
+    if last_card not in (None, ""):
+        if blocked:
+            raise ValidationError(N_("A blocked manche has no last card."), field="last_card")
+        try:
+            last = last_card if isinstance(last_card, Card) else parse_card(last_card)
+        except DomainError as e:
+            e.field = "last_card"
+            raise
+    try:
+        check_deck(list(parsed.values()) + ([[last]] if last else []), ruleset.deck)
+    except DomainError as e:
+        e.field = e.field or _field_holding(parsed, e.params.get("token"))
+        raise
+
+    high = max_hand_value(ruleset)
+    values: dict[str, int] = {}
+    for name in players:
+        if name in parsed:
+            try:
+                values[name] = hand_value(parsed[name], ruleset.table)
+            except DomainError as e:
+                e.field = f"hands.{name}"
+                raise
+        elif name in typed:
+            values[name] = _whole_points(typed[name], f"points.{name}", high)
+        elif name == winner or (not blocked and teams and side_of[name] == winning_side):
+            continue
+        else:
+            raise MissingHand(N_("Enter the hand of %(player)s."), field=f"hands.{name}", player=name)
+    if winner and values.get(winner, 0) != 0:
+        raise ValidationError(N_("%(player)s went out: their hand is empty."), field=f"hands.{winner}", player=winner)
+    if last:
+        check_finish(ruleset, last, lang)
+
+    counted = {p: v for p, v in values.items() if not (winning_side and side_of[p] == winning_side)}
+    if winning_side is None:
+        counted = values
+    points = manche_points(ruleset.mode, sides, side_values(counted, side_of), winning_side)
+    return MancheScore(
+        winner=winner,
+        blocked=blocked,
+        hands={n: c for n, c in parsed.items()},
+        typed={n: values[n] for n in typed},
+        values=values,
+        points=points,
+        last_card=last,
+        winning_side=winning_side,
+    )
+
+
+def _field_holding(parsed: dict, token) -> str | None:
+    """The hand that holds the card a deck error is about (the last one entered)."""
+    if not token:
+        return None
+    card = parse_card(token) if token != JOKER else Card(JOKER)
+    for name in reversed(list(parsed)):
+        if any(c == card or (card.suit is None and c.rank == card.rank) for c in parsed[name]):
+            return f"hands.{name}"
+    return None
+
+
+# --- the game ----------------------------------------------------------------------------------
+
+
+def totals(sides: list[str], manches: list[dict]) -> dict:
+    """Each side's total: the sum of its points over the manches."""
+    out = {side: 0 for side in sides}
+    for points in manches:
+        for side, value in points.items():
+            out[side] = out.get(side, 0) + value
+    return out
+
+
+@dataclass(frozen=True)
+class Standing:
+    finished: bool
+    winners: list
+    ranking: list = field(default_factory=list)  # [(place, side, total)], best first
+
+
+def lower_is_better(ruleset: Ruleset) -> bool:
+    return ruleset.mode == "penalty"
+
+
+def standing(ruleset: Ruleset, game_totals: dict, manches_played: int) -> Standing:
+    """Where the game stands: over or not, the winners (ties shared), the ranking.
+
+    With a target the game ends after the manche in which a total reaches it (≥); with a number
+    of manches, after the last. The best total wins: the lowest in penalty mode, the highest
+    otherwise.
+    """
+    low_wins = lower_is_better(ruleset)
+    ordered = sorted(game_totals.items(), key=lambda kv: kv[1] if low_wins else -kv[1])
+    ranking, place = [], 0
+    for index, (side, total) in enumerate(ordered):
+        if index == 0 or total != ordered[index - 1][1]:
+            place = index + 1
+        ranking.append((place, side, total))
+    if ruleset.rounds:
+        finished = manches_played >= ruleset.rounds
+    else:
+        finished = manches_played > 0 and any(t >= ruleset.target for t in game_totals.values())
+    winners = [side for place, side, _ in ranking if place == 1] if finished else []
+    return Standing(finished, winners, ranking)
+
+
+def dealer_index(players: int, first_dealer: int, manche_number: int, losers: list[int] | None = None) -> int:
+    """Seat index of the dealer of manche ``manche_number`` (1-based).
+
+    The deal passes clockwise (the next seat) each manche. With ``losers`` (the seat of each
+    earlier manche's loser, when "the loser deals" is on), the loser of the previous manche deals.
+    """
+    if manche_number <= 1:
+        return first_dealer % players
+    if losers:
+        return losers[manche_number - 2] % players
+    return (first_dealer + manche_number - 1) % players
+
+
+def manche_loser(players: list[str], values: dict) -> int | None:
+    """Seat of the player left with the highest hand (the first of them clockwise on a tie)."""
+    if not values:
+        return None
+    high = max(values.values())
+    return next(i for i, p in enumerate(players) if values.get(p) == high)
+
+
+def count_by_rank(cards) -> Counter:
+    return Counter(c.rank for c in cards)

@@ -1,0 +1,68 @@
+"""Errors become 4xx answers: JSON under /api/, a page (or an htmx fragment) elsewhere."""
+
+from __future__ import annotations
+
+from flask import jsonify, render_template, request
+from flask_babel import gettext
+from werkzeug.exceptions import HTTPException
+
+from models.errors import DomainError
+
+HTTP_CODES = {
+    400: "validation_error",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "validation_error",
+    409: "conflict",
+    413: "validation_error",
+    415: "validation_error",
+    422: "validation_error",
+    429: "validation_error",
+}
+
+
+def http_message(status: int) -> str:
+    messages = {
+        400: gettext("The request could not be understood."),
+        401: gettext("You need the game's edit rights for this."),
+        403: gettext("These rights do not allow this."),
+        404: gettext("Nothing here: the page or the game does not exist."),
+        405: gettext("This address does not accept this method."),
+        409: gettext("Someone changed this in the meantime."),
+        413: gettext("The request is too large."),
+        415: gettext("Send JSON (Content-Type: application/json)."),
+        429: gettext("Too many requests: wait a moment."),
+    }
+    return messages.get(status, gettext("Something went wrong."))
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def error_body(code: str, message: str, field: str | None = None) -> dict:
+    body = {"code": code, "message": message}
+    if field:
+        body["field"] = field
+    return {"error": body}
+
+
+def register(app):
+    @app.errorhandler(DomainError)
+    def domain_error(error: DomainError):
+        if wants_json():
+            return jsonify({"error": error.to_dict(gettext)}), error.status
+        return render_template("error.html", status=error.status, message=error.message(gettext)), error.status
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        status = error.code or 500
+        if status >= 500:
+            return error
+        message = http_message(status)
+        if status == 400 and getattr(error, "description", "").startswith("The CSRF"):
+            message = gettext("The form expired: reload the page and try again.")
+        if wants_json():
+            return jsonify(error_body(HTTP_CODES.get(status, "validation_error"), message)), status
+        return render_template("error.html", status=status, message=message), status

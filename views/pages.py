@@ -1,0 +1,165 @@
+"""Web pages: home, the Calculette, the language switch."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
+from flask_babel import get_locale, gettext, lazy_gettext
+
+from models import scoring
+from models.cards import JOKER, SUIT_SYMBOLS, Card, check_deck, format_card, parse_cards
+from models.errors import DomainError
+from models.rules import localized
+
+bp = Blueprint("pages", __name__)
+
+RANK_NAMES = {
+    "A": lazy_gettext("Ace"),
+    "J": lazy_gettext("Jack"),
+    "Q": lazy_gettext("Queen"),
+    "K": lazy_gettext("King"),
+    JOKER: lazy_gettext("Joker"),
+}
+RANK_SHORT = {"A": lazy_gettext("A"), "J": lazy_gettext("J"), "Q": lazy_gettext("Q"), "K": lazy_gettext("K")}
+SUIT_NAMES = {
+    "S": lazy_gettext("spades"),
+    "H": lazy_gettext("hearts"),
+    "D": lazy_gettext("diamonds"),
+    "C": lazy_gettext("clubs"),
+}
+
+
+@bp.app_template_filter("card_name")
+def card_name(card) -> str:
+    """A card's name in the user's language: "Roi de cœur", "King of hearts", "8", "Joker"."""
+    if isinstance(card, str):
+        card = parse_cards(card)[0]
+    rank = str(RANK_NAMES.get(card.rank, card.rank))
+    if card.suit:
+        return gettext("%(rank)s of %(suit)s", rank=rank, suit=SUIT_NAMES[card.suit])
+    return rank
+
+
+@bp.app_template_filter("card_face")
+def card_face(card) -> str:
+    """The short face of a card as printed in the user's language: "R♥" / "K♥", "10♠", "JK"."""
+    if isinstance(card, str):
+        card = parse_cards(card)[0]
+    if card.is_joker:
+        return "🃏"
+    rank = str(RANK_SHORT.get(card.rank, card.rank))
+    return rank + (SUIT_SYMBOLS[card.suit] if card.suit else "")
+
+
+@bp.app_template_global("tr")
+def translate_data(text) -> str:
+    """A text from the variant files, in the user's language."""
+    return localized(text, lang())
+
+
+@bp.app_context_processor
+def inject_language():
+    return {"lang": lang()}
+
+
+def lang() -> str:
+    return str(get_locale() or "fr")
+
+
+def catalog():
+    return current_app.extensions["catalog"]
+
+
+def safe_next(target: str | None) -> str:
+    """Only a path on this site (no scheme, no host) is a place to go back to."""
+    if not target:
+        return url_for("pages.home")
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return url_for("pages.home")
+    return target
+
+
+@bp.get("/healthz")
+def healthz():
+    return "ok", 200, {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"}
+
+
+@bp.get("/")
+def home():
+    return render_template("home.html", variants=list(catalog().variants.values()))
+
+
+@bp.get("/lang/<code>")
+def set_language(code):
+    response = make_response(redirect(safe_next(request.args.get("next"))))
+    if code in current_app.config.get("LANGUAGES", ("fr", "en")):
+        response.set_cookie("lang", code, max_age=365 * 24 * 3600, samesite="Lax", httponly=True)
+    return response
+
+
+def keypad_counts(args, keys) -> dict[str, int]:
+    """Counts per key from the form (``n_<token>``), one tap (``tap=+8`` / ``tap=-8``) applied."""
+    counts = {}
+    for key in keys:
+        raw = args.get(f"n_{key.token}", "0").strip() or "0"
+        counts[key.token] = max(0, min(key.limit, int(raw))) if raw.isdigit() else 0
+    tap = args.get("tap", "")
+    if len(tap) > 1 and tap[0] in "+-" and tap[1:] in counts:
+        key = next(k for k in keys if k.token == tap[1:])
+        counts[key.token] = max(0, min(key.limit, counts[key.token] + (1 if tap[0] == "+" else -1)))
+    return counts
+
+
+def cards_from_counts(counts: dict[str, int]) -> list[Card]:
+    cards = []
+    for token, count in counts.items():
+        cards.extend(parse_cards(token) * count)
+    return cards
+
+
+@bp.get("/calculette")
+def calculette():
+    """Value of one hand: pick the variant, tap the cards (or type them), read the points."""
+    cat = catalog()
+    variant_id = request.args.get("variant") or next(iter(cat.variants))
+    error = None
+    try:
+        variant = cat.variant(variant_id)
+    except DomainError as e:
+        variant, error = next(iter(cat.variants.values())), e.message(gettext)
+    decks_option = variant.option("decks")
+    options = {}
+    if decks_option and request.args.get("decks"):
+        options["decks"] = request.args.get("decks")
+    try:
+        ruleset = cat.resolve(variant.id, options=options)
+    except DomainError as e:
+        ruleset, error = cat.resolve(variant.id), e.message(gettext)
+    keys = scoring.keypad(ruleset)
+    counts = keypad_counts(request.args, keys)
+    typed = request.args.get("cards", "").strip()
+    cards = cards_from_counts(counts)
+    breakdown, total = [], 0
+    try:
+        if typed:
+            cards = cards + parse_cards(typed)
+        check_deck([cards], ruleset.deck)
+        breakdown = [(format_card(c), p) for c, p in scoring.hand_breakdown(cards, ruleset.table)]
+        total = sum(p for _, p in breakdown)
+    except DomainError as e:
+        error = e.message(gettext)
+    return render_template(
+        "calculette.html",
+        variants=list(cat.variants.values()),
+        variant=variant,
+        ruleset=ruleset,
+        keys=keys,
+        counts=counts,
+        typed=typed,
+        breakdown=breakdown,
+        total=total,
+        error=error,
+        decks_option=decks_option,
+    )
