@@ -16,6 +16,8 @@ from flask_htmx import HTMX
 from flask_wtf.csrf import CSRFProtect
 
 from models import rules
+from models.db import Database, migrate
+from models.games import GameService
 
 LANGUAGES = ("fr", "en")
 ROOT = Path(__file__).parent
@@ -59,6 +61,7 @@ def create_app(config: dict | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         WTF_CSRF_TIME_LIMIT=None,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
+        AUTO_MIGRATE=os.environ.get("AUTO_MIGRATE", "1") != "0",
     )
     if config:
         app.config.update(config)
@@ -68,15 +71,28 @@ def create_app(config: dict | None = None) -> Flask:
 
     # A malformed variant file stops the app here, naming the file and the field.
     app.extensions["catalog"] = rules.catalog()
+    database = Database(app.config["DATABASE_URL"])
+    if app.config["AUTO_MIGRATE"]:
+        migrate(database)
+    app.extensions["database"] = database
+    app.extensions["games"] = GameService(database, app.extensions["catalog"])
 
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
     htmx.init_app(app)
 
-    from views import api, errors, pages
+    from views import api, errors, games, pages
 
     app.register_blueprint(pages.bp)
+    app.register_blueprint(games.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # the JSON API authenticates with bearer tokens, not cookies
     errors.register(app)
+
+    @app.cli.command("migrate")
+    def migrate_command():
+        """Bring the database schema up to date (Alembic upgrade head)."""
+        migrate(database)
+        print("schema up to date")
+
     return app

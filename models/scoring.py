@@ -6,7 +6,6 @@ a team of partners. Points and totals are keyed by side name.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 
 from .cards import JOKER, RANKS, SUITS, Card, check_deck, format_card, parse_card, parse_cards
@@ -197,6 +196,15 @@ def manche_points(mode: str, sides: list[str], values: dict, winning_side: str |
     return points
 
 
+def side_points(ruleset: Ruleset, players: list[str], teams: dict | None, winner: str | None, values: dict) -> dict:
+    """Each side's points for a manche from the hand values entered (the winner's side's own
+    hands do not count when someone went out; every hand counts in a blocked manche)."""
+    side_of = sides_of(players, teams)
+    winning_side = side_of[winner] if winner else None
+    counted = {p: v for p, v in values.items() if winning_side is None or side_of[p] != winning_side}
+    return manche_points(ruleset.mode, side_names(players, teams), side_values(counted, side_of), winning_side)
+
+
 def _whole_points(value, field_name: str, high: int) -> int:
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         value = int(value.strip())
@@ -238,7 +246,6 @@ def score_manche(
     hands = dict(hands or {})
     typed = dict(typed or {})
     side_of = sides_of(players, teams)
-    sides = side_names(players, teams)
     for name in list(hands) + list(typed):
         if name not in side_of:
             where = "hands" if name in hands else "points"
@@ -303,10 +310,7 @@ def score_manche(
     if last:
         check_finish(ruleset, last, lang)
 
-    counted = {p: v for p, v in values.items() if not (winning_side and side_of[p] == winning_side)}
-    if winning_side is None:
-        counted = values
-    points = manche_points(ruleset.mode, sides, side_values(counted, side_of), winning_side)
+    points = side_points(ruleset, players, teams, winner, values)
     return MancheScore(
         winner=winner,
         blocked=blocked,
@@ -394,7 +398,3 @@ def manche_loser(players: list[str], values: dict) -> int | None:
         return None
     high = max(values.values())
     return next(i for i, p in enumerate(players) if values.get(p) == high)
-
-
-def count_by_rank(cards) -> Counter:
-    return Counter(c.rank for c in cards)

@@ -1,0 +1,511 @@
+"""The game service: create a game, record, edit or delete a manche — one transaction each.
+
+Views (web and API) call these functions; they return ``GameView`` objects in which every
+derived number (each manche's points, totals, ranking, status, dealer) is computed from what is
+stored (players, hands) by the pure scoring module.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import random
+import secrets
+from dataclasses import dataclass, field
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
+
+from . import scoring
+from .cards import format_cards, parse_cards
+from .db import Database, Game, Hand, IdempotencyRecord, Manche, Player, utcnow
+from .errors import N_, Conflict, Forbidden, GameFinished, NotFound, Unauthorized, ValidationError
+from .rules import Catalog, Ruleset
+
+MAX_NAME = 40
+MAX_KEY = 128
+
+
+def new_id() -> str:
+    """A random id: 128 bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+# --- what the service returns -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandView:
+    player: str
+    cards: list | None  # list of Card when entered as cards
+    typed: int | None
+    value: int
+
+
+@dataclass(frozen=True)
+class MancheView:
+    number: int
+    winner: str | None
+    blocked: bool
+    last_card: str | None
+    hands: dict  # player -> HandView (only the hands entered)
+    points: dict  # side -> points
+    dealer: str
+
+
+@dataclass(frozen=True)
+class GameView:
+    id: str
+    share_id: str
+    ruleset: Ruleset
+    players: list
+    teams: dict | None
+    first_dealer: int
+    manches: list
+    totals: dict
+    standing: scoring.Standing
+    progression: list  # totals after each manche: [{side: total}, ...]
+    revision: int
+    created_at: object
+    finished_at: object
+    dealer: int  # seat of the next manche's dealer
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def variant(self):
+        return self.ruleset.variant
+
+    @property
+    def sides(self) -> list:
+        return scoring.side_names(self.players, self.teams)
+
+    @property
+    def status(self) -> str:
+        return "finished" if self.standing.finished else "playing"
+
+    @property
+    def next_number(self) -> int:
+        return len(self.manches) + 1
+
+    @property
+    def dealer_name(self) -> str:
+        return self.players[self.dealer]
+
+    @property
+    def starter_name(self) -> str:
+        """The player on the dealer's left (next clockwise) starts."""
+        return self.players[(self.dealer + 1) % len(self.players)]
+
+    @property
+    def cards_to_deal(self) -> int:
+        return self.variant.deal.cards_for(len(self.players), self.ruleset.deck.size)
+
+    def side_of(self, player: str) -> str:
+        return scoring.sides_of(self.players, self.teams)[player]
+
+    def settings(self) -> dict:
+        """What a new game needs to be played again with the same rules and players."""
+        return {
+            "variant": self.variant.id,
+            "players": list(self.players),
+            "teams": self.teams if self.teams and self.extra.get("custom_teams") else None,
+            "options": dict(self.ruleset.options),
+            "table": self.ruleset.table.id,
+            "mode": self.ruleset.mode,
+            "target": self.ruleset.target,
+            "rounds": self.ruleset.rounds,
+        }
+
+
+@dataclass(frozen=True)
+class MancheEntry:
+    """One manche as entered: the winner (or blocked), each hand as cards or a typed total."""
+
+    winner: str | None
+    hands: dict
+    typed: dict = field(default_factory=dict)
+    blocked: bool = False
+    last_card: str | None = None
+
+
+# --- validation of a new game ------------------------------------------------------------------
+
+
+def clean_players(names, ruleset: Ruleset) -> list[str]:
+    variant = ruleset.variant
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ValidationError(N_("Players must be a list of names."), field="players")
+    players = [" ".join(n.split()) for n in names]
+    for index, name in enumerate(players):
+        if not name:
+            raise ValidationError(N_("Player %(seat)s has no name."), field=f"players.{index}", seat=index + 1)
+        if len(name) > MAX_NAME:
+            raise ValidationError(N_("A name has at most %(max)s characters."), field=f"players.{index}", max=MAX_NAME)
+    if not variant.min_players <= len(players) <= variant.max_players:
+        raise ValidationError(
+            N_("This variant is played by %(min)s to %(max)s players."),
+            field="players",
+            min=variant.min_players,
+            max=variant.max_players,
+        )
+    folded = [p.casefold() for p in players]
+    for index, name in enumerate(folded):
+        if name in folded[:index]:
+            raise ValidationError(
+                N_("Two players are called “%(name)s”: tell them apart."), field=f"players.{index}", name=players[index]
+            )
+    return players
+
+
+def choose_first_dealer(first_dealer, players: int) -> int:
+    if first_dealer in (None, "", "random"):
+        return random.randrange(players)
+    if isinstance(first_dealer, str) and first_dealer.isdigit():
+        first_dealer = int(first_dealer)
+    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < players:
+        raise ValidationError(N_("Choose who deals first among the players."), field="first_dealer")
+    return first_dealer
+
+
+# --- the service -------------------------------------------------------------------------------
+
+
+class GameService:
+    def __init__(self, database: Database, catalog: Catalog):
+        self.db = database
+        self.catalog = catalog
+
+    # creation
+
+    def create_game(
+        self,
+        variant,
+        players,
+        teams=None,
+        options=None,
+        table=None,
+        mode=None,
+        target=None,
+        rounds=None,
+        first_dealer=None,
+    ) -> tuple[GameView, str]:
+        """Create a game; return it and its edit token (shown once, stored only as a hash)."""
+        ruleset = self.catalog.resolve(variant, options=options, table=table, mode=mode, target=target, rounds=rounds)
+        names = clean_players(players, ruleset)
+        if teams is not None and not isinstance(teams, dict):
+            raise ValidationError(N_("Teams must map a team name to its two players."), field="teams")
+        layout = scoring.team_layout(ruleset, names, teams or None)
+        side_of = scoring.sides_of(names, layout) if layout else {}
+        token = secrets.token_urlsafe(24)
+        game_id = new_id()
+        game = Game(
+            id=game_id,
+            variant=ruleset.variant.id,
+            options_json=json.dumps(dict(ruleset.options), sort_keys=True),
+            mode=ruleset.mode,
+            table_id=ruleset.table.id,
+            target=ruleset.target,
+            rounds=ruleset.rounds,
+            first_dealer=choose_first_dealer(first_dealer, len(names)),
+            edit_token_hash=token_hash(token),
+            share_id=new_id(),
+        )
+        with Session(self.db.writer) as session, session.begin():
+            session.add(game)
+            session.flush()
+            for seat, name in enumerate(names):
+                session.add(Player(game_id=game.id, seat=seat, name=name, team=side_of.get(name)))
+        return self.get(game_id), token
+
+    # reading
+
+    def get(self, game_id: str) -> GameView:
+        with Session(self.db.reader) as session:
+            game = session.get(Game, str(game_id)[:64])
+            if game is None:
+                raise NotFound(N_("No game with this id."), field="id")
+            return self._view(session, game)
+
+    def get_shared(self, share_id: str) -> GameView:
+        with Session(self.db.reader) as session:
+            game = session.exec(select(Game).where(Game.share_id == str(share_id)[:64])).scalars().first()
+            if game is None:
+                raise NotFound(N_("No game with this id."), field="id")
+            return self._view(session, game)
+
+    def revision(self, game_id: str) -> int | None:
+        with Session(self.db.reader) as session:
+            return session.exec(select(Game.revision).where(Game.id == game_id)).scalars().first()
+
+    def check_token(self, game_id: str, token: str | None) -> None:
+        """Refuse a write without the game's edit token (401) or with a wrong one (403)."""
+        with Session(self.db.reader) as session:
+            stored = session.exec(select(Game.edit_token_hash).where(Game.id == str(game_id)[:64])).scalars().first()
+        if stored is None:
+            raise NotFound(N_("No game with this id."), field="id")
+        if not token:
+            raise Unauthorized(N_("This needs the game's edit token."))
+        if not hmac.compare_digest(token_hash(token), stored):
+            raise Forbidden(N_("This edit token does not open this game."))
+
+    def has_token(self, game_id: str, token: str | None) -> bool:
+        try:
+            self.check_token(game_id, token)
+        except (Unauthorized, Forbidden, NotFound):
+            return False
+        return True
+
+    def player_names(self, limit: int = 30) -> list[str]:
+        """Names from earlier games, most used first: suggestions for a new game."""
+        with Session(self.db.reader) as session:
+            rows = session.exec(
+                select(Player.name, func.count()).group_by(Player.name).order_by(func.count().desc()).limit(limit)
+            ).all()
+        return [name for name, _ in rows]
+
+    # writing
+
+    def record_manche(
+        self, game_id: str, entry: MancheEntry, number: int | None = None, key: str | None = None, lang: str = "fr"
+    ) -> tuple[GameView, int, bool]:
+        """Record the next manche. Returns (game, manche number, replayed).
+
+        ``number``, when given, must be the next manche's number (else ``conflict``): two phones
+        recording the same manche record it once. ``key`` (an Idempotency-Key or a form nonce)
+        makes a retry return the first answer instead of recording twice.
+        """
+        if key is not None:
+            key = str(key)[:MAX_KEY]
+        try:
+            with Session(self.db.writer) as session, session.begin():
+                game = self._lock(session, game_id)
+                if key:
+                    done = self._replayed(session, game_id, key)
+                    if done is not None:
+                        return self._view(session, game), done, True
+                current = self._view(session, game)
+                expected = current.next_number
+                if number is not None and _as_int(number, "number") != expected:
+                    raise Conflict(
+                        N_("Manche %(number)s is already recorded; the next one is %(next)s."),
+                        field="number",
+                        number=number,
+                        next=expected,
+                    )
+                if current.standing.finished:
+                    raise GameFinished(N_("The game is over: no more manches can be added."))
+                if len(current.manches) >= 1000:
+                    raise ValidationError(N_("A game has at most 1000 manches."))
+                score = self._score(current, entry, lang)
+                manche = Manche(game_id=game.id, number=expected, winner_seat=None, blocked=score.blocked)
+                self._fill(session, current, manche, score)
+                if key:
+                    session.add(IdempotencyRecord(game_id=game.id, key=key, manche_number=expected))
+                self._touch(session, game)
+                return self._view(session, game), expected, False
+        except IntegrityError:
+            if key:
+                with Session(self.db.reader) as session:
+                    done = self._replayed(session, game_id, key)
+                    if done is not None:
+                        return self.get(game_id), done, True
+            raise Conflict(N_("Another phone recorded this manche at the same moment; it is shown now.")) from None
+
+    def edit_manche(self, game_id: str, number, entry: MancheEntry, lang: str = "fr") -> GameView:
+        """Replace a recorded manche; everything after it is recomputed (a finished game may reopen)."""
+        number = _as_int(number, "number")
+        with Session(self.db.writer) as session, session.begin():
+            game = self._lock(session, game_id)
+            manche = self._manche(session, game_id, number)
+            current = self._view(session, game)
+            score = self._score(current, entry, lang)
+            session.execute(delete(Hand).where(Hand.manche_id == manche.id))
+            manche.blocked = score.blocked
+            self._fill(session, current, manche, score)
+            self._touch(session, game)
+            return self._view(session, game)
+
+    def delete_manche(self, game_id: str, number) -> GameView:
+        """Delete the last manche (only the last: the numbers stay a sequence)."""
+        number = _as_int(number, "number")
+        with Session(self.db.writer) as session, session.begin():
+            game = self._lock(session, game_id)
+            manche = self._manche(session, game_id, number)
+            last = session.exec(select(func.max(Manche.number)).where(Manche.game_id == game_id)).scalars().first()
+            if number != last:
+                raise Conflict(N_("Only the last manche can be deleted."), field="number")
+            session.execute(
+                delete(IdempotencyRecord).where(
+                    IdempotencyRecord.game_id == game_id, IdempotencyRecord.manche_number == number
+                )
+            )
+            session.execute(delete(Hand).where(Hand.manche_id == manche.id))
+            session.delete(manche)
+            session.flush()
+            self._touch(session, game)
+            return self._view(session, game)
+
+    # internals
+
+    def _lock(self, session: Session, game_id: str) -> Game:
+        query = select(Game).where(Game.id == str(game_id)[:64])
+        if not self.db.is_sqlite:
+            query = query.with_for_update()
+        game = session.exec(query).scalars().first()
+        if game is None:
+            raise NotFound(N_("No game with this id."), field="id")
+        return game
+
+    @staticmethod
+    def _replayed(session: Session, game_id: str, key: str) -> int | None:
+        return (
+            session.exec(
+                select(IdempotencyRecord.manche_number).where(
+                    IdempotencyRecord.game_id == game_id, IdempotencyRecord.key == key
+                )
+            )
+            .scalars()
+            .first()
+        )
+
+    @staticmethod
+    def _manche(session: Session, game_id: str, number: int) -> Manche:
+        manche = (
+            session.exec(select(Manche).where(Manche.game_id == game_id, Manche.number == number)).scalars().first()
+        )
+        if manche is None:
+            raise NotFound(N_("Manche %(number)s does not exist."), field="number", number=number)
+        return manche
+
+    @staticmethod
+    def _score(current: GameView, entry: MancheEntry, lang: str) -> scoring.MancheScore:
+        if not isinstance(entry.hands, dict) or not isinstance(entry.typed, dict):
+            raise ValidationError(N_("Hands map each player to their cards."), field="hands")
+        return scoring.score_manche(
+            current.ruleset,
+            current.players,
+            current.teams,
+            entry.winner,
+            hands=entry.hands,
+            typed=entry.typed,
+            blocked=bool(entry.blocked),
+            last_card=entry.last_card,
+            lang=lang,
+        )
+
+    @staticmethod
+    def _fill(session: Session, current: GameView, manche: Manche, score: scoring.MancheScore) -> None:
+        seats = {name: seat for seat, name in enumerate(current.players)}
+        manche.winner_seat = seats[score.winner] if score.winner else None
+        manche.last_card = format_cards([score.last_card]) if score.last_card else None
+        session.add(manche)
+        session.flush()
+        for name, value in score.values.items():
+            cards = score.hands.get(name)
+            session.add(
+                Hand(
+                    manche_id=manche.id,
+                    seat=seats[name],
+                    cards=format_cards(cards) if cards is not None else None,
+                    typed=score.typed.get(name),
+                    value=value,
+                )
+            )
+        session.flush()
+
+    def _touch(self, session: Session, game: Game) -> None:
+        """Bump the revision (the shared view's ETag) and keep finished_at in step with the standing."""
+        game.revision += 1
+        game.updated_at = utcnow()
+        view = self._view(session, game)
+        if view.standing.finished and game.finished_at is None:
+            game.finished_at = utcnow()
+        elif not view.standing.finished:
+            game.finished_at = None
+        session.add(game)
+        session.flush()
+
+    def _view(self, session: Session, game: Game) -> GameView:
+        """Everything about a game, derived from what is stored, in a constant number of queries."""
+        ruleset = self.catalog.resolve(
+            game.variant,
+            options=json.loads(game.options_json),
+            table=game.table_id,
+            mode=game.mode,
+            target=game.target,
+            rounds=game.rounds,
+        )
+        players_rows = (
+            session.exec(select(Player).where(Player.game_id == game.id).order_by(Player.seat)).scalars().all()
+        )
+        players = [p.name for p in players_rows]
+        teams: dict | None = None
+        if any(p.team for p in players_rows):
+            teams = {}
+            for p in players_rows:
+                teams.setdefault(p.team, []).append(p.name)
+        custom_teams = bool(teams) and teams != scoring.default_teams(players)
+        manches_rows = (
+            session.exec(select(Manche).where(Manche.game_id == game.id).order_by(Manche.number)).scalars().all()
+        )
+        hands_rows = (
+            session.exec(select(Hand).join(Manche, Hand.manche_id == Manche.id).where(Manche.game_id == game.id))
+            .scalars()
+            .all()
+        )
+        by_manche: dict = {}
+        for hand in hands_rows:
+            by_manche.setdefault(hand.manche_id, []).append(hand)
+        sides = scoring.side_names(players, teams)
+        manches, progression, losers = [], [], []
+        running = {side: 0 for side in sides}
+        for m in manches_rows:
+            hands = {}
+            for h in sorted(by_manche.get(m.id, []), key=lambda h: h.seat):
+                cards = parse_cards(h.cards) if h.cards is not None else None
+                hands[players[h.seat]] = HandView(players[h.seat], cards, h.typed, h.value)
+            winner = players[m.winner_seat] if m.winner_seat is not None else None
+            values = {name: hand.value for name, hand in hands.items()}
+            points = scoring.side_points(ruleset, players, teams, winner, values)
+            seat = scoring.dealer_index(
+                len(players), game.first_dealer, m.number, losers if ruleset.loser_deals else None
+            )
+            losers.append(scoring.manche_loser(players, values) if values else seat)
+            manches.append(MancheView(m.number, winner, m.blocked, m.last_card, hands, points, players[seat]))
+            running = {side: running[side] + points.get(side, 0) for side in sides}
+            progression.append(dict(running))
+        totals = dict(running)
+        next_dealer = scoring.dealer_index(
+            len(players), game.first_dealer, len(manches) + 1, losers if ruleset.loser_deals else None
+        )
+        return GameView(
+            id=game.id,
+            share_id=game.share_id,
+            ruleset=ruleset,
+            players=players,
+            teams=teams,
+            first_dealer=game.first_dealer,
+            manches=manches,
+            totals=totals,
+            standing=scoring.standing(ruleset, totals, len(manches)),
+            progression=progression,
+            revision=game.revision,
+            created_at=game.created_at,
+            finished_at=game.finished_at,
+            dealer=next_dealer,
+            extra={"custom_teams": custom_teams},
+        )
+
+
+def _as_int(value, field_name: str) -> int:
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValidationError(N_("%(field)s must be a whole number."), field=field_name)
+    return value
