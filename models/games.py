@@ -507,5 +507,5 @@ def _as_int(value, field_name: str) -> int:
     if isinstance(value, str) and value.strip().isdigit():
         return int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValidationError(N_("%(field)s must be a whole number."), field=field_name)
+        raise ValidationError(N_("The manche number is a whole number."), field=field_name)
     return value

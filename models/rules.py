@@ -511,12 +511,18 @@ def resolve(cat: Catalog, variant: Variant, options=None, table=None, mode=None,
     )
 
 
+WHOLE_MESSAGES = {
+    "target": N_("The target is a whole number of points from %(low)s to %(high)s."),
+    "rounds": N_("The number of manches is a whole number from %(low)s to %(high)s."),
+}
+
+
 def _whole(value, field_name: str, low: int, high: int) -> int:
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ValidationError(
-            N_("%(field)s must be a whole number from %(low)s to %(high)s."),
+            WHOLE_MESSAGES[field_name],
             field=field_name,
             low=low,
             high=high,

@@ -1,0 +1,123 @@
+"""Property tests: hand values, totals and the card notation round trip."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from models.cards import JOKER, RANKS, SUITS, Card, format_card, format_cards, parse_card, parse_cards
+from models.rules import load_catalog
+from models.scoring import card_points, hand_value, score_manche, totals
+
+CAT = load_catalog()
+TABLES = CAT.tables
+
+suited_cards = st.builds(Card, st.sampled_from(RANKS), st.sampled_from(SUITS))
+rank_only_cards = st.builds(Card, st.sampled_from(RANKS))
+jokers = st.just(Card(JOKER))
+any_card = st.one_of(suited_cards, rank_only_cards, jokers)
+
+
+def scorable(table_id):
+    """Cards a table can score: no joker where it has none, no rank-alone 2 under 54-cartes."""
+
+    def ok(card):
+        if card.is_joker:
+            return TABLES[table_id].has_joker()
+        return not (card.is_rank_only and TABLES[table_id].distinguishes_suits(card.rank))
+
+    return any_card.filter(ok)
+
+
+@st.composite
+def table_and_hand(draw):
+    table_id = draw(st.sampled_from(sorted(TABLES)))
+    hand = draw(st.lists(scorable(table_id), max_size=20))
+    return table_id, hand
+
+
+@given(table_and_hand(), st.randoms())
+def test_hand_value_is_independent_of_order(case, rnd):
+    table_id, hand = case
+    shuffled = list(hand)
+    rnd.shuffle(shuffled)
+    table = TABLES[table_id]
+    assert hand_value(shuffled, table) == hand_value(hand, table)
+    assert hand_value(list(reversed(hand)), table) == hand_value(hand, table)
+
+
+@given(table_and_hand())
+def test_hand_value_is_the_sum_of_card_points(case):
+    table_id, hand = case
+    table = TABLES[table_id]
+    assert hand_value(hand, table) == sum(card_points(c, table) for c in hand)
+    assert hand_value(hand + hand, table) == 2 * hand_value(hand, table)
+
+
+# --- totals equal the sum of manche points ---------------------------------------------------------
+
+PLAYERS = ["Ana", "Bob", "Chloé"]
+
+
+@st.composite
+def games(draw):
+    """A classique game of a few manches, each dealt from a shuffled deck (so no card is duplicated)."""
+    mode = draw(st.sampled_from(["penalty", "winner", "wins"]))
+    ruleset = CAT.resolve("classique", mode=mode)
+    manches = []
+    for _ in range(draw(st.integers(min_value=1, max_value=5))):
+        deck = draw(st.permutations(ruleset.deck.cards()))
+        winner = draw(st.sampled_from(PLAYERS))
+        sizes = [draw(st.integers(min_value=0, max_value=7)) for _ in PLAYERS]
+        hands, start = {}, 0
+        for player, size in zip(PLAYERS, sizes, strict=True):
+            hands[player] = [] if player == winner else deck[start : start + size]
+            start += size
+        manches.append((winner, hands))
+    return ruleset, manches
+
+
+@given(games())
+def test_totals_are_the_sum_of_manche_points(game):
+    ruleset, manches = game
+    scored = [score_manche(ruleset, PLAYERS, None, winner, {p: format_cards(h) for p, h in hands.items()})
+              for winner, hands in manches]  # fmt: skip
+    expected = dict.fromkeys(PLAYERS, 0)
+    for (winner, hands), result in zip(manches, scored, strict=True):
+        opponents = sum(hand_value(h, ruleset.table) for p, h in hands.items() if p != winner)
+        for player in PLAYERS:
+            if ruleset.mode == "penalty":
+                points = 0 if player == winner else hand_value(hands[player], ruleset.table)
+            elif ruleset.mode == "winner":
+                points = opponents if player == winner else 0
+            else:
+                points = 1 if player == winner else 0
+            assert result.points[player] == points
+            expected[player] += points
+    assert totals(PLAYERS, [r.points for r in scored]) == expected
+
+
+@given(st.lists(st.dictionaries(st.sampled_from(PLAYERS), st.integers(min_value=0, max_value=1000))))
+def test_totals_add_up_each_side(manches):
+    result = totals(PLAYERS, manches)
+    for player in PLAYERS:
+        assert result[player] == sum(m.get(player, 0) for m in manches)
+
+
+# --- parse ∘ format is the identity -------------------------------------------------------------------
+
+
+@given(any_card, st.booleans())
+def test_parse_format_card(card, symbols):
+    assert parse_card(format_card(card, symbols=symbols)) == card
+
+
+@given(any_card, st.booleans())
+def test_parse_format_card_lowercase(card, symbols):
+    assert parse_card(format_card(card, symbols=symbols).lower()) == card
+
+
+@given(st.lists(any_card, max_size=30), st.booleans())
+def test_parse_format_cards(cards, symbols):
+    text = format_cards(cards, symbols=symbols)
+    assert parse_cards(text) == cards
+    assert parse_cards(text.replace(" ", ", ")) == cards
+    assert parse_cards(text.split()) == cards
