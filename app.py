@@ -89,6 +89,41 @@ def create_app(config: dict | None = None) -> Flask:
     csrf.exempt(api.bp)  # the JSON API authenticates with bearer tokens, not cookies
     errors.register(app)
 
+    @app.cli.command("translations")
+    def translations_command():
+        """Extract the messages, merge them into the catalogs, compile them (Babel)."""
+        import subprocess
+
+        folder = ROOT / "translations"
+        pot = folder / "messages.pot"
+        subprocess.run(
+            [
+                "pybabel",
+                "extract",
+                "-F",
+                str(ROOT / "babel.cfg"),
+                "-k",
+                "N_",
+                "-k",
+                "lazy_gettext",
+                "-o",
+                str(pot),
+                "--no-location",
+                "--sort-output",
+                "--project",
+                "Carte !",
+                "--ignore-dirs",
+                ".venv tests test-artifacts node_modules bench migrations",
+                str(ROOT),
+            ],
+            check=True,
+        )
+        for code in ("fr",):
+            po = folder / code / "LC_MESSAGES" / "messages.po"
+            action = ["update", "--no-fuzzy-matching"] if po.exists() else ["init"]
+            subprocess.run(["pybabel", *action, "-i", str(pot), "-d", str(folder), "-l", code], check=True)
+        subprocess.run(["pybabel", "compile", "-d", str(folder)], check=True)
+
     @app.cli.command("migrate")
     def migrate_command():
         """Bring the database schema up to date (Alembic upgrade head)."""

@@ -8,7 +8,9 @@ from flask_babel import get_locale
 from models import scoring
 from models.cards import check_deck, format_card, parse_cards
 from models.errors import N_, DomainError, ValidationError
+from models.games import MancheEntry
 from models.rules import localized
+from views.rights import require_api_rights
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -99,3 +101,141 @@ def score():
         points=sum(p for _, p in breakdown),
         cards=[{"card": format_card(c), "points": p} for c, p in breakdown],
     )
+
+
+# --- games --------------------------------------------------------------------------------------
+
+
+def games():
+    return current_app.extensions["games"]
+
+
+def public_base() -> str:
+    """Absolute URLs start with PUBLIC_URL when set, else the address the request came to."""
+    return (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
+
+
+def hand_json(hand) -> dict:
+    out = {"value": hand.value}
+    if hand.cards is not None:
+        out["cards"] = [format_card(c) for c in hand.cards]
+    if hand.typed is not None:
+        out["typed"] = hand.typed
+    return out
+
+
+def manche_json(manche) -> dict:
+    return {
+        "number": manche.number,
+        "winner": manche.winner,
+        "blocked": manche.blocked,
+        "last_card": manche.last_card,
+        "dealer": manche.dealer,
+        "hands": {name: [format_card(c) for c in h.cards] for name, h in manche.hands.items() if h.cards is not None},
+        "typed": {name: h.typed for name, h in manche.hands.items() if h.typed is not None},
+        "values": {name: h.value for name, h in manche.hands.items()},
+        "points": manche.points,
+    }
+
+
+def game_json(game) -> dict:
+    base = public_base()
+    return {
+        "id": game.id,
+        "variant": game.variant.id,
+        "players": game.players,
+        "teams": game.teams,
+        "options": dict(game.ruleset.options),
+        "mode": game.ruleset.mode,
+        "table": game.ruleset.table.id,
+        "target": game.ruleset.target,
+        "rounds": game.ruleset.rounds,
+        "finish_forbidden": list(game.ruleset.finish_forbidden),
+        "manches": [manche_json(m) for m in game.manches],
+        "totals": game.totals,
+        "ranking": [{"place": place, "side": side, "total": total} for place, side, total in game.standing.ranking],
+        "status": game.status,
+        "winners": game.standing.winners,
+        "dealer": game.dealer_name,
+        "starter": game.starter_name,
+        "cards_to_deal": game.cards_to_deal,
+        "revision": game.revision,
+        "share_url": f"{base}/s/{game.share_id}",
+        "share_qr_url": f"{base}/s/{game.share_id}/qr.svg",
+    }
+
+
+def manche_entry(data: dict) -> MancheEntry:
+    hands = data.get("hands", {})
+    typed = data.get("points", {})
+    if not isinstance(hands, dict) or not all(isinstance(v, (list, str)) for v in hands.values()):
+        raise ValidationError(N_("“hands” maps each player to a list of cards."), field="hands")
+    if not isinstance(typed, dict):
+        raise ValidationError(N_("“points” maps players to a typed total."), field="points")
+    blocked = data.get("blocked", False)
+    if not isinstance(blocked, bool):
+        raise ValidationError(N_("“blocked” is true or false."), field="blocked")
+    winner = data.get("winner")
+    if winner is not None and not isinstance(winner, str):
+        raise ValidationError(N_("“winner” is a player's name or null."), field="winner")
+    last_card = data.get("last_card")
+    if last_card is not None and not isinstance(last_card, str):
+        raise ValidationError(N_("“last_card” is one card, such as 9H."), field="last_card")
+    return MancheEntry(winner=winner, hands=hands, typed=typed, blocked=blocked, last_card=last_card)
+
+
+@bp.post("/games")
+def create_game():
+    data = json_body()
+    game, token = games().create_game(
+        data.get("variant"),
+        data.get("players"),
+        teams=data.get("teams"),
+        options=data.get("options"),
+        table=data.get("table"),
+        mode=data.get("mode"),
+        target=data.get("target"),
+        rounds=data.get("rounds"),
+        first_dealer=data.get("first_dealer", 0),
+    )
+    body = game_json(game)
+    body["edit_token"] = token
+    return jsonify(body), 201, {"Location": f"/api/v1/games/{game.id}"}
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id):
+    return jsonify(game_json(games().get(game_id)))
+
+
+@bp.post("/games/<game_id>/manches")
+def record_manche(game_id):
+    require_api_rights(game_id)
+    data = json_body()
+    key = request.headers.get("Idempotency-Key")
+    game, number, _replayed = games().record_manche(
+        game_id, manche_entry(data), number=data.get("number"), key=key, lang=lang()
+    )
+    manche = game.manches[number - 1]
+    after = game.progression[number - 1]
+    standing = scoring.standing(game.ruleset, after, number)
+    return jsonify(
+        number=number,
+        points=manche.points,
+        totals=after,
+        status="finished" if standing.finished else "playing",
+        winners=standing.winners,
+    ), 201
+
+
+@bp.put("/games/<game_id>/manches/<int:number>")
+def edit_manche(game_id, number):
+    require_api_rights(game_id)
+    game = games().edit_manche(game_id, number, manche_entry(json_body()), lang=lang())
+    return jsonify(game_json(game))
+
+
+@bp.delete("/games/<game_id>/manches/<int:number>")
+def delete_manche(game_id, number):
+    require_api_rights(game_id)
+    return jsonify(game_json(games().delete_manche(game_id, number)))

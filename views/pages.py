@@ -47,7 +47,7 @@ def card_face(card) -> str:
     if isinstance(card, str):
         card = parse_cards(card)[0]
     if card.is_joker:
-        return "🃏"
+        return "JK"
     rank = str(RANK_SHORT.get(card.rank, card.rank))
     return rank + (SUIT_SYMBOLS[card.suit] if card.suit else "")
 

@@ -1,0 +1,71 @@
+"""Browser tests: Playwright (Python) driving Debian's Chromium against the app served by a
+werkzeug server in a thread, on a phone-sized viewport. See ../shared/TESTING.md."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from app import create_app
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args, playwright):
+    phone = playwright.devices["Pixel 7"]
+    return {**browser_context_args, **phone, "locale": "fr-FR"}
+
+
+@pytest.fixture
+def live_server(app_config):
+    """The app served on 127.0.0.1 (a random port) for one test, with CSRF protection on."""
+    application = create_app({**app_config, "WTF_CSRF_ENABLED": True})
+    server = make_server("127.0.0.1", 0, application, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    server.app = application
+    server.url = f"http://127.0.0.1:{server.server_port}"
+    yield server
+    server.shutdown()
+    application.extensions["database"].dispose()
+
+
+@pytest.fixture
+def shot(page, request):
+    """Save a full-page screenshot under test-artifacts/ (look at them)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    def take(name: str):
+        path = ARTIFACTS / f"{request.node.name}-{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
