@@ -119,6 +119,61 @@ class DealRule:
 
 
 @dataclass(frozen=True)
+class Chain:
+    """An attack the next player must answer with one of ``answers`` or pay: ``draw`` cards
+    (per card of the chain when ``per_card``), losing the turn when ``skip``."""
+
+    answers: tuple
+    draw: int
+    per_card: bool = True
+    skip: bool = False
+
+
+@dataclass(frozen=True)
+class CardRule:
+    """How one special card (a rank such as "8", or one card such as "2S") is played, what it does.
+
+    ``play``: "any" (on any card) or "matching" (same suit as the suit to follow, or same rank).
+    Effects: ``names_suit``, ``draw`` N with ``skip``, ``skip``, ``reverse``, ``play_again``,
+    ``chain`` (answer or pay), ``steal`` (take a random card from the player's hand),
+    ``swap_hands``, ``out_of_turn``, ``takes_rank`` (counts as the rank it covers).
+    ``not_on``: cards it may never be played on. ``answers_with``: house option -> cards that may
+    answer its pending attack when the option is on. ``two_players``: with two players, either
+    ``{"none": True}`` (no effect) or ``{"option": id, VALUE: "skip"}``.
+    """
+
+    card: str
+    play: str = "matching"
+    names_suit: bool = False
+    draw: int = 0
+    skip: bool = False
+    reverse: bool = False
+    play_again: bool = False
+    chain: Chain | None = None
+    steal: bool = False
+    swap_hands: bool = False
+    out_of_turn: bool = False
+    takes_rank: bool = False
+    not_on: tuple = ()
+    answers_with: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    two_players: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+
+    def matches(self, card: Card) -> bool:
+        spec = parse_card(self.card)
+        if spec.suit:
+            return spec == card
+        return spec.rank == card.rank
+
+    @property
+    def specific(self) -> bool:
+        return parse_card(self.card).suit is not None
+
+    @property
+    def attacks(self) -> bool:
+        return bool(self.draw or self.chain or self.steal)
+
+
+@dataclass(frozen=True)
 class Variant:
     id: str
     source: str
@@ -140,7 +195,16 @@ class Variant:
     finish_forbidden: tuple
     finish_rule: dict
     options: tuple  # of HouseOption
+    cards: tuple = ()  # of CardRule
+    must_play: bool = False
     path: str = ""
+
+    def card_rule(self, card: Card) -> CardRule | None:
+        """The rule of a card: the one naming this exact card first, else the one for its rank."""
+        specific = [r for r in self.cards if r.specific and r.matches(card)]
+        if specific:
+            return specific[0]
+        return next((r for r in self.cards if not r.specific and r.matches(card)), None)
 
     def option(self, option_id: str) -> HouseOption | None:
         return next((o for o in self.options if o.id == option_id), None)
@@ -318,6 +382,61 @@ def _validate_option(r: _Reader, index: int, data) -> HouseOption:
     )
 
 
+CARD_RULE_FIELDS = {
+    "card", "play", "names_suit", "draw", "skip", "reverse", "play_again", "chain", "steal",
+    "swap_hands", "out_of_turn", "takes_rank", "not_on", "answers_with", "two_players",
+}  # fmt: skip
+
+
+def _card_text(reader: _Reader, name: str, value) -> str:
+    try:
+        return format_card(parse_card(value)) if isinstance(value, str) else reader.fail(name, "expected a card")
+    except DomainError:
+        reader.fail(name, f"not a card: {value!r}")
+
+
+def _validate_card_rule(r: _Reader, index: int, data, option_ids: dict) -> CardRule:
+    if not isinstance(data, dict):
+        r.fail(f"cards[{index}]", "expected a table")
+    c = _Reader(r.path, data, f"cards[{index}].")
+    c.check_known(CARD_RULE_FIELDS)
+    card = _card_text(c, "card", c.get("card", str))
+    flags = {
+        k: c.get(k, bool, False)
+        for k in ("names_suit", "skip", "reverse", "play_again", "steal", "swap_hands", "out_of_turn", "takes_rank")
+    }
+    chain = None
+    if "chain" in data:
+        ch = c.sub("chain")
+        ch.check_known({"answers", "draw", "per_card", "skip"})
+        chain = Chain(
+            answers=tuple(_card_text(ch, "answers", a) for a in ch.get("answers", list, check=bool)),
+            draw=ch.get("draw", int, check=lambda n: 0 <= n <= 20),
+            per_card=ch.get("per_card", bool, True),
+            skip=ch.get("skip", bool, False),
+        )
+    answers_with = {}
+    for option_id, cards in c.get("answers_with", dict, {}).items():
+        if option_ids.get(option_id) != "bool":
+            c.fail(f"answers_with.{option_id}", "not a yes/no house option of this variant")
+        if not isinstance(cards, list):
+            c.fail(f"answers_with.{option_id}", "expected a list of cards")
+        answers_with[option_id] = tuple(_card_text(c, f"answers_with.{option_id}", x) for x in cards)
+    two = c.get("two_players", dict, {})
+    if two and not (two == {"none": True} or ("option" in two and two["option"] in option_ids)):
+        c.fail("two_players", 'expected { none = true } or { option = <a house option>, <value> = "skip" }')
+    return CardRule(
+        card=card,
+        play=c.get("play", str, "matching", check=lambda p: p in ("any", "matching")),
+        draw=c.get("draw", int, 0, check=lambda n: 0 <= n <= 20),
+        chain=chain,
+        not_on=tuple(_card_text(c, "not_on", x) for x in c.get("not_on", list, [])),
+        answers_with=MappingProxyType(answers_with),
+        two_players=MappingProxyType(dict(two)),
+        **flags,
+    )
+
+
 def validate_variant(data: dict, path: str, tables) -> Variant:
     """A Variant from one parsed file, or VariantFileError naming the file and the field."""
     r = _Reader(path, data)
@@ -336,6 +455,8 @@ def validate_variant(data: dict, path: str, tables) -> Variant:
             "partners",
             "finish",
             "options",
+            "cards",
+            "play",
         }
     )
     variant_id = r.get("id", str, check=lambda s: s.replace("-", "").isalnum() and s == s.lower())
@@ -379,6 +500,12 @@ def validate_variant(data: dict, path: str, tables) -> Variant:
     if len({o.id for o in options}) != len(options):
         r.fail("options", "two options share an id")
     needs_rule = forbidden or any(o.finish_forbidden for o in options)
+    option_kinds = {o.id: o.kind for o in options}
+    cards = tuple(_validate_card_rule(r, i, c, option_kinds) for i, c in enumerate(r.get("cards", list, [])))
+    if len({c.card for c in cards}) != len(cards):
+        r.fail("cards", "two rules for the same card")
+    play = r.sub("play", {})
+    play.check_known({"must_play"})
     interpretations = []
     for i, item in enumerate(r.get("interpretations", list, [])):
         ir = _Reader(path, item if isinstance(item, dict) else {}, f"interpretations[{i}].")
@@ -405,6 +532,8 @@ def validate_variant(data: dict, path: str, tables) -> Variant:
         finish_forbidden=forbidden,
         finish_rule=finish.text("rule") if needs_rule else (finish.text("rule", None) or {}),
         options=options,
+        cards=cards,
+        must_play=play.get("must_play", bool, False),
         path=path,
     )
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, request
-from flask_babel import get_locale
+from flask_babel import get_locale, gettext
 
-from models import scoring
-from models.cards import check_deck, format_card, parse_cards
+from models import referee, scoring
+from models.cards import Card, check_deck, format_card, parse_cards
 from models.errors import N_, DomainError, ValidationError
 from models.games import MancheEntry
+from models.referee import SuitRef
 from models.rules import localized
 from views.rights import require_api_rights
 
@@ -239,3 +240,41 @@ def edit_manche(game_id, number):
 def delete_manche(game_id, number):
     require_api_rights(game_id)
     return jsonify(game_json(games().delete_manche(game_id, number)))
+
+
+# --- the referee --------------------------------------------------------------------------------
+
+
+def describe(value) -> str:
+    """Cards, suits and lists of cards named in the request's language (for referee messages)."""
+    from views.pages import card_name, suit_name
+
+    if isinstance(value, SuitRef):
+        return suit_name(value.suit)
+    if isinstance(value, Card):
+        return card_name(value)
+    items = [describe(v) for v in value]
+    if len(items) == 1:
+        return items[0]
+    return gettext("%(first)s or %(last)s", first=", ".join(items[:-1]), last=items[-1])
+
+
+@bp.post("/referee/check")
+def referee_check():
+    """May this card be played here? (SPEC §3 and §4)"""
+    data = json_body()
+    ruleset = catalog().resolve(data.get("variant"), options=data.get("options"))
+    pending, last = data.get("pending", False), data.get("last_card", False)
+    if not isinstance(pending, bool) or not isinstance(last, bool):
+        raise ValidationError(N_("“pending” and “last_card” are true or false."), field="pending")
+    verdict = referee.check(
+        ruleset,
+        data.get("top"),
+        data.get("card"),
+        players=data.get("players", 4),
+        active_suit=data.get("active_suit"),
+        pending=pending,
+        last_card=last,
+        lang=lang(),
+    )
+    return jsonify(verdict.as_text(gettext, describe))

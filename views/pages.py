@@ -41,6 +41,10 @@ def card_name(card) -> str:
     return rank
 
 
+def suit_name(suit: str) -> str:
+    return str(SUIT_NAMES[suit])
+
+
 @bp.app_template_filter("card_face")
 def card_face(card) -> str:
     """The short face of a card as printed in the user's language: "R♥" / "K♥", "10♠", "JK"."""
