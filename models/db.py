@@ -75,6 +75,18 @@ class Hand(SQLModel, table=True):
     value: int = 0  # the hand's value under the game's table
 
 
+class Invite(SQLModel, table=True):
+    """A scorekeeper's invite: its token (stored hashed) gives edit rights until revoked."""
+
+    __tablename__ = "invite"
+
+    id: str = Field(primary_key=True, max_length=32)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=32, ondelete="CASCADE")
+    token_hash: str = Field(max_length=64, unique=True)
+    created_at: datetime = Field(default_factory=utcnow)
+    revoked_at: datetime | None = None
+
+
 class IdempotencyRecord(SQLModel, table=True):
     """The first answer to a write, kept so that a retry (same key) returns it instead of writing twice."""
 

@@ -20,8 +20,8 @@ from sqlmodel import Session
 
 from . import scoring
 from .cards import format_cards, parse_cards
-from .db import Database, Game, Hand, IdempotencyRecord, Manche, Player, utcnow
-from .errors import N_, Conflict, Forbidden, GameFinished, NotFound, Unauthorized, ValidationError
+from .db import Database, Game, Hand, IdempotencyRecord, Invite, Manche, Player, utcnow
+from .errors import N_, Conflict, DomainError, Forbidden, GameFinished, NotFound, Unauthorized, ValidationError
 from .rules import Catalog, Ruleset
 
 MAX_NAME = 40
@@ -196,6 +196,13 @@ class GameService:
         first_dealer=None,
     ) -> tuple[GameView, str]:
         """Create a game; return it and its edit token (shown once, stored only as a hash)."""
+        with Session(self.db.writer) as session, session.begin():
+            game_id, token = self._insert_game(
+                session, variant, players, teams, options, table, mode, target, rounds, first_dealer
+            )
+        return self.get(game_id), token
+
+    def _insert_game(self, session, variant, players, teams, options, table, mode, target, rounds, first_dealer):
         ruleset = self.catalog.resolve(variant, options=options, table=table, mode=mode, target=target, rounds=rounds)
         names = clean_players(players, ruleset)
         if teams is not None and not isinstance(teams, dict):
@@ -203,9 +210,8 @@ class GameService:
         layout = scoring.team_layout(ruleset, names, teams or None)
         side_of = scoring.sides_of(names, layout) if layout else {}
         token = secrets.token_urlsafe(24)
-        game_id = new_id()
         game = Game(
-            id=game_id,
+            id=new_id(),
             variant=ruleset.variant.id,
             options_json=json.dumps(dict(ruleset.options), sort_keys=True),
             mode=ruleset.mode,
@@ -216,12 +222,12 @@ class GameService:
             edit_token_hash=token_hash(token),
             share_id=new_id(),
         )
-        with Session(self.db.writer) as session, session.begin():
-            session.add(game)
-            session.flush()
-            for seat, name in enumerate(names):
-                session.add(Player(game_id=game.id, seat=seat, name=name, team=side_of.get(name)))
-        return self.get(game_id), token
+        session.add(game)
+        session.flush()
+        for seat, name in enumerate(names):
+            session.add(Player(game_id=game.id, seat=seat, name=name, team=side_of.get(name)))
+        session.flush()
+        return game.id, token
 
     # reading
 
@@ -251,7 +257,18 @@ class GameService:
             raise NotFound(N_("No game with this id."), field="id")
         if not token:
             raise Unauthorized(N_("This needs the game's edit token."))
-        if not hmac.compare_digest(token_hash(token), stored):
+        if not isinstance(token, str) or len(token) > 200:
+            raise Forbidden(N_("This edit token does not open this game."))
+        digest = token_hash(token)
+        if hmac.compare_digest(digest, stored):
+            return
+        with Session(self.db.reader) as session:
+            invite = session.exec(
+                select(Invite.id).where(
+                    Invite.game_id == str(game_id), Invite.token_hash == digest, Invite.revoked_at.is_(None)
+                )
+            ).first()
+        if invite is None:
             raise Forbidden(N_("This edit token does not open this game."))
 
     def has_token(self, game_id: str, token: str | None) -> bool:
@@ -260,6 +277,69 @@ class GameService:
         except (Unauthorized, Forbidden, NotFound):
             return False
         return True
+
+    # invites (a second phone gets the right to record manches)
+
+    def create_invite(self, game_id: str) -> tuple[str, str]:
+        """A new invite for a scorekeeper: returns (invite id, invite token)."""
+        token = secrets.token_urlsafe(24)
+        invite_id = new_id()
+        with Session(self.db.writer) as session, session.begin():
+            self._lock(session, game_id)
+            session.add(Invite(id=invite_id, game_id=game_id, token_hash=token_hash(token)))
+        return invite_id, token
+
+    def invites(self, game_id: str) -> list[Invite]:
+        with Session(self.db.reader) as session:
+            rows = (
+                session.exec(select(Invite).where(Invite.game_id == game_id).order_by(Invite.created_at))
+                .scalars()
+                .all()
+            )
+            session.expunge_all()
+            return list(rows)
+
+    def revoke_invite(self, game_id: str, invite_id: str) -> None:
+        with Session(self.db.writer) as session, session.begin():
+            invite = session.get(Invite, str(invite_id)[:64])
+            if invite is None or invite.game_id != game_id:
+                raise NotFound(N_("No such invite."), field="invite")
+            if invite.revoked_at is None:
+                invite.revoked_at = utcnow()
+                session.add(invite)
+
+    # export and import
+
+    def export_game(self, game_id: str) -> dict:
+        """The whole game as a versioned document (``carte-game/1``), enough to rebuild it exactly."""
+        game = self.get(game_id)
+        return export_document(game)
+
+    def import_game(self, document) -> tuple[GameView, str]:
+        """A new game (new id, new token) from an export document; all or nothing."""
+        settings, manches, totals = read_document(document)
+        with Session(self.db.writer) as session, session.begin():
+            game_id, token = self._insert_game(session, **settings)
+            game = self._lock(session, game_id)
+            for index, entry in enumerate(manches):
+                current = self._view(session, game)
+                if current.standing.finished:
+                    raise ValidationError(
+                        N_("The file is damaged: manche %(number)s comes after the end of the game."),
+                        field=f"game.manches.{index}",
+                        number=index + 1,
+                    )
+                try:
+                    score = self._score(current, entry, "fr")
+                except DomainError as e:
+                    e.field = f"game.manches.{index}.{e.field}" if e.field else f"game.manches.{index}"
+                    raise
+                self._fill(session, current, Manche(game_id=game_id, number=index + 1), score)
+            self._touch(session, game)
+            view = self._view(session, game)
+            if totals is not None and totals != view.totals:
+                raise ValidationError(N_("The file is damaged: its totals do not match its manches."), field="totals")
+        return self.get(game_id), token
 
     def player_names(self, limit: int = 30) -> list[str]:
         """Names from earlier games, most used first: suggestions for a new game."""
@@ -501,6 +581,92 @@ class GameService:
             dealer=next_dealer,
             extra={"custom_teams": custom_teams},
         )
+
+
+EXPORT_FORMAT = "carte-game/1"
+
+
+def export_document(game: GameView) -> dict:
+    manches = []
+    for m in game.manches:
+        manches.append(
+            {
+                "number": m.number,
+                "winner": m.winner,
+                "blocked": m.blocked,
+                "last_card": m.last_card,
+                "hands": {n: format_cards(h.cards).split() for n, h in m.hands.items() if h.cards is not None},
+                "points": {n: h.typed for n, h in m.hands.items() if h.typed is not None},
+            }
+        )
+    return {
+        "format": EXPORT_FORMAT,
+        "exported_at": utcnow().isoformat(timespec="seconds"),
+        "game": {
+            "variant": game.variant.id,
+            "players": list(game.players),
+            "teams": game.teams,
+            "options": dict(game.ruleset.options),
+            "mode": game.ruleset.mode,
+            "table": game.ruleset.table.id,
+            "target": game.ruleset.target,
+            "rounds": game.ruleset.rounds,
+            "first_dealer": game.first_dealer,
+            "created_at": game.created_at.isoformat(timespec="seconds") if game.created_at else None,
+            "manches": manches,
+        },
+        "totals": game.totals,
+        "status": game.status,
+        "winners": game.standing.winners,
+    }
+
+
+def read_document(document) -> tuple[dict, list, dict | None]:
+    """Check an export document's shape; return the game's settings, its manches, its totals."""
+    if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
+        raise ValidationError(N_("This is not a Carte ! game file (format carte-game/1)."), field="format")
+    game = document.get("game")
+    if not isinstance(game, dict):
+        raise ValidationError(N_("The file is damaged: the game is missing."), field="game")
+    manches = game.get("manches", [])
+    if not isinstance(manches, list) or len(manches) > 1000:
+        raise ValidationError(N_("The file is damaged: the manches are not a list."), field="game.manches")
+    first_dealer = game.get("first_dealer", 0)
+    settings = {
+        "variant": game.get("variant"),
+        "players": game.get("players"),
+        "teams": game.get("teams"),
+        "options": game.get("options"),
+        "table": game.get("table"),
+        "mode": game.get("mode"),
+        "target": game.get("target"),
+        "rounds": game.get("rounds"),
+        "first_dealer": first_dealer if isinstance(first_dealer, int) and not isinstance(first_dealer, bool) else 0,
+    }
+    entries = []
+    for index, m in enumerate(manches):
+        if not isinstance(m, dict) or m.get("number") != index + 1:
+            raise ValidationError(
+                N_("The file is damaged: manche %(number)s is out of sequence."),
+                field=f"game.manches.{index}",
+                number=index + 1,
+            )
+        hands, typed = m.get("hands", {}), m.get("points", {})
+        if not isinstance(hands, dict) or not isinstance(typed, dict):
+            raise ValidationError(
+                N_("The file is damaged: a manche's hands are unreadable."), field=f"game.manches.{index}"
+            )
+        entries.append(
+            MancheEntry(
+                winner=m.get("winner"),
+                hands=hands,
+                typed=typed,
+                blocked=m.get("blocked") is True,
+                last_card=m.get("last_card") if isinstance(m.get("last_card"), str) else None,
+            )
+        )
+    totals = document.get("totals")
+    return settings, entries, totals if isinstance(totals, dict) else None
 
 
 def _as_int(value, field_name: str) -> int:

@@ -11,6 +11,7 @@ from models.errors import N_, DomainError, ValidationError
 from models.games import MancheEntry
 from models.referee import SuitRef
 from models.rules import localized
+from views.links import public_base
 from views.rights import require_api_rights
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -111,11 +112,6 @@ def games():
     return current_app.extensions["games"]
 
 
-def public_base() -> str:
-    """Absolute URLs start with PUBLIC_URL when set, else the address the request came to."""
-    return (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
-
-
 def hand_json(hand) -> dict:
     out = {"value": hand.value}
     if hand.cards is not None:
@@ -140,7 +136,7 @@ def manche_json(manche) -> dict:
 
 
 def game_json(game) -> dict:
-    base = public_base()
+    base = public_base()[0]
     return {
         "id": game.id,
         "variant": game.variant.id,
@@ -207,6 +203,24 @@ def create_game():
 @bp.get("/games/<game_id>")
 def get_game(game_id):
     return jsonify(game_json(games().get(game_id)))
+
+
+@bp.get("/games/<game_id>/export")
+def export_game(game_id):
+    """The whole game as a versioned document (SPEC §4: "format": "carte-game/1")."""
+    document = games().export_game(game_id)
+    response = jsonify(document)
+    response.headers["Content-Disposition"] = f'attachment; filename="carte-{game_id}.json"'
+    return response
+
+
+@bp.post("/games/import")
+def import_game():
+    """A new game (new id, new edit token) from an export document."""
+    game, token = games().import_game(json_body())
+    body = game_json(game)
+    body["edit_token"] = token
+    return jsonify(body), 201, {"Location": f"/api/v1/games/{game.id}"}
 
 
 @bp.post("/games/<game_id>/manches")

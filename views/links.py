@@ -1,0 +1,91 @@
+"""Addresses other phones can reach, and QR codes of them.
+
+A QR code must point where the other phones at the table can go: ``PUBLIC_URL`` when set;
+otherwise the address the request came to, except when that is localhost, where the machine's
+LAN address is used instead (with a warning when none is known).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import io
+import ipaddress
+import socket
+import struct
+from urllib.parse import urlsplit
+
+import qrcode
+import qrcode.image.svg
+from flask import current_app, request
+
+SIOCGIFADDR = 0x8915
+LOCAL_NAMES = {"localhost", "127.0.0.1", "::1", "[::1]"}
+
+
+def lan_addresses() -> list[str]:
+    """IPv4 addresses of this machine's network interfaces, loopback excluded (Linux ioctl;
+    nothing is sent on the network)."""
+    found = []
+    try:
+        interfaces = socket.if_nameindex()
+    except OSError:
+        interfaces = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        for _index, name in interfaces:
+            try:
+                packed = fcntl.ioctl(sock.fileno(), SIOCGIFADDR, struct.pack("256s", name[:15].encode()))
+            except OSError:
+                continue
+            address = socket.inet_ntoa(packed[20:24])
+            if not ipaddress.ip_address(address).is_loopback:
+                found.append(address)
+    private = [a for a in found if ipaddress.ip_address(a).is_private]
+    return private + [a for a in found if a not in private]
+
+
+def public_base() -> tuple[str, bool]:
+    """(base URL other phones can use, whether it is only reachable from this machine)."""
+    configured = current_app.config.get("PUBLIC_URL")
+    if configured:
+        return configured.rstrip("/"), False
+    parts = urlsplit(request.host_url)
+    host = parts.hostname or ""
+    if host in LOCAL_NAMES or host.startswith("127."):
+        addresses = current_app.config.get("LAN_ADDRESSES")
+        if addresses is None:
+            addresses = lan_addresses()
+        if addresses:
+            port = f":{parts.port}" if parts.port else ""
+            return f"{parts.scheme}://{addresses[0]}{port}", False
+        return request.host_url.rstrip("/"), True
+    return request.host_url.rstrip("/"), False
+
+
+def absolute(path: str) -> str:
+    return public_base()[0] + path
+
+
+def qr_svg(text: str) -> bytes:
+    """A QR code as SVG: dark modules on a white background (scannable in dark mode too)."""
+    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathFillImage, box_size=10, border=4)
+    out = io.BytesIO()
+    image.save(out)
+    return out.getvalue()
+
+
+def qr_png(text: str) -> bytes:
+    from qrcode.image.pure import PyPNGImage
+
+    image = qrcode.make(text, image_factory=PyPNGImage, box_size=10, border=4)
+    out = io.BytesIO()
+    image.save(out)
+    return out.getvalue()
+
+
+def qr_terminal(text: str) -> str:
+    """The QR code drawn with text blocks, for the terminal."""
+    code = qrcode.QRCode(border=2)
+    code.add_data(text)
+    out = io.StringIO()
+    code.print_ascii(out=out, invert=True)
+    return out.getvalue()
