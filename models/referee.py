@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import SUITS, Card, format_card, parse_card
-from .errors import N_, DomainError, ValidationError
+from .errors import N_, DomainError, InvalidCard, ValidationError
 from .rules import CardRule, Ruleset, localized
 
 
@@ -190,21 +190,32 @@ def check(
     top, card = _card(top, "top"), _card(card, "card")
     if isinstance(players, str) and players.isdigit():
         players = int(players)
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 12:
-        raise ValidationError(N_("The number of players is a whole number from 2 to 12."), field="players")
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int)
+        or not (variant.min_players <= players <= variant.max_players)
+    ):
+        raise ValidationError(
+            N_("This variant is played by %(min)s to %(max)s players."),
+            field="players",
+            min=variant.min_players,
+            max=variant.max_players,
+        )
     deck = ruleset.deck
     for name, c in (("top", top), ("card", card)):
         if c.is_joker and not deck.jokers:
-            raise ValidationError(N_("This variant is played without jokers."), field=name)
+            raise InvalidCard(N_("This deck has no joker."), field=name, token="JK")
     top_rule, card_rule = variant.card_rule(top), variant.card_rule(card)
-    suit = _suit(active_suit)
-    if suit is None:
-        if top_rule and top_rule.names_suit:
+    if (top_rule and top_rule.names_suit) or top.is_joker:
+        suit = _suit(active_suit)
+        if suit is None and top.is_joker and not (top_rule and top_rule.names_suit):
+            raise ValidationError(N_("Say which suit is to be followed after the Joker."), field="active_suit")
+        if suit is None:
             raise ValidationError(
                 N_("Say which suit was named after %(card)s."), field="active_suit", card=format_card(top, True)
             )
-        if top.is_joker:
-            raise ValidationError(N_("Say which suit is to be followed after the Joker."), field="active_suit")
+    else:
+        _suit(active_suit)  # a named suit only matters after an 8 or a Joker; still refuse nonsense
         suit = top.suit
     rule_text = play_rule(card_rule)
     effects = tuple(effects_of(card_rule, card, ruleset, players))
