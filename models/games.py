@@ -11,7 +11,9 @@ import hashlib
 import hmac
 import json
 import random
+import re
 import secrets
+import unicodedata
 from dataclasses import dataclass, field
 
 from sqlalchemy import delete, func, select
@@ -31,6 +33,17 @@ MAX_KEY = 128
 def new_id() -> str:
     """A random id: 128 bits, URL-safe."""
     return secrets.token_urlsafe(16)
+
+
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,128}")
+
+
+def checked_id(value) -> str:
+    """A game, share or invite id as given in a URL; anything that cannot be one is not found."""
+    if not isinstance(value, str) or not ID_PATTERN.fullmatch(value):
+        raise NotFound(N_("No game with this id."), field="id")
+    return value
 
 
 def token_hash(token: str) -> str:
@@ -143,6 +156,9 @@ def clean_players(names, ruleset: Ruleset) -> list[str]:
         raise ValidationError(N_("Players must be a list of names."), field="players")
     players = [" ".join(n.split()) for n in names]
     for index, name in enumerate(players):
+        if any(unicodedata.category(ch).startswith("C") for ch in name):
+            raise ValidationError(N_("A name cannot hold control characters."), field=f"players.{index}")
+    for index, name in enumerate(players):
         if not name:
             raise ValidationError(N_("Player %(seat)s has no name."), field=f"players.{index}", seat=index + 1)
         if len(name) > MAX_NAME:
@@ -233,14 +249,14 @@ class GameService:
 
     def get(self, game_id: str) -> GameView:
         with Session(self.db.reader) as session:
-            game = session.get(Game, str(game_id)[:64])
+            game = session.get(Game, checked_id(game_id))
             if game is None:
                 raise NotFound(N_("No game with this id."), field="id")
             return self._view(session, game)
 
     def get_shared(self, share_id: str) -> GameView:
         with Session(self.db.reader) as session:
-            game = session.exec(select(Game).where(Game.share_id == str(share_id)[:64])).scalars().first()
+            game = session.exec(select(Game).where(Game.share_id == checked_id(share_id))).scalars().first()
             if game is None:
                 raise NotFound(N_("No game with this id."), field="id")
             return self._view(session, game)
@@ -252,7 +268,7 @@ class GameService:
     def check_token(self, game_id: str, token: str | None) -> None:
         """Refuse a write without the game's edit token (401) or with a wrong one (403)."""
         with Session(self.db.reader) as session:
-            stored = session.exec(select(Game.edit_token_hash).where(Game.id == str(game_id)[:64])).scalars().first()
+            stored = session.exec(select(Game.edit_token_hash).where(Game.id == checked_id(game_id))).scalars().first()
         if stored is None:
             raise NotFound(N_("No game with this id."), field="id")
         if not token:
@@ -301,7 +317,7 @@ class GameService:
 
     def revoke_invite(self, game_id: str, invite_id: str) -> None:
         with Session(self.db.writer) as session, session.begin():
-            invite = session.get(Invite, str(invite_id)[:64])
+            invite = session.get(Invite, checked_id(invite_id))
             if invite is None or invite.game_id != game_id:
                 raise NotFound(N_("No such invite."), field="invite")
             if invite.revoked_at is None:
@@ -361,7 +377,10 @@ class GameService:
         makes a retry return the first answer instead of recording twice.
         """
         if key is not None:
-            key = str(key)[:MAX_KEY]
+            if not isinstance(key, str) or not KEY_PATTERN.fullmatch(key):
+                raise ValidationError(
+                    N_("The Idempotency-Key is 1 to 128 visible ASCII characters."), field="Idempotency-Key"
+                )
         try:
             with Session(self.db.writer) as session, session.begin():
                 game = self._lock(session, game_id)
@@ -399,7 +418,7 @@ class GameService:
 
     def edit_manche(self, game_id: str, number, entry: MancheEntry, lang: str = "fr") -> GameView:
         """Replace a recorded manche; everything after it is recomputed (a finished game may reopen)."""
-        number = _as_int(number, "number")
+        number = _existing_number(number)
         with Session(self.db.writer) as session, session.begin():
             game = self._lock(session, game_id)
             manche = self._manche(session, game_id, number)
@@ -413,7 +432,7 @@ class GameService:
 
     def delete_manche(self, game_id: str, number) -> GameView:
         """Delete the last manche (only the last: the numbers stay a sequence)."""
-        number = _as_int(number, "number")
+        number = _existing_number(number)
         with Session(self.db.writer) as session, session.begin():
             game = self._lock(session, game_id)
             manche = self._manche(session, game_id, number)
@@ -434,7 +453,7 @@ class GameService:
     # internals
 
     def _lock(self, session: Session, game_id: str) -> Game:
-        query = select(Game).where(Game.id == str(game_id)[:64])
+        query = select(Game).where(Game.id == checked_id(game_id))
         if not self.db.is_sqlite:
             query = query.with_for_update()
         game = session.exec(query).scalars().first()
@@ -483,6 +502,7 @@ class GameService:
     def _fill(session: Session, current: GameView, manche: Manche, score: scoring.MancheScore) -> None:
         seats = {name: seat for seat, name in enumerate(current.players)}
         manche.winner_seat = seats[score.winner] if score.winner else None
+        manche.blocked = score.blocked
         manche.last_card = format_cards([score.last_card]) if score.last_card else None
         session.add(manche)
         session.flush()
@@ -632,6 +652,9 @@ def read_document(document) -> tuple[dict, list, dict | None]:
     if not isinstance(manches, list) or len(manches) > 1000:
         raise ValidationError(N_("The file is damaged: the manches are not a list."), field="game.manches")
     first_dealer = game.get("first_dealer", 0)
+    for name in ("variant", "table", "mode"):
+        if game.get(name) is not None and not isinstance(game.get(name), str):
+            raise ValidationError(N_("The file is damaged: “%(name)s” is unreadable."), field=f"game.{name}", name=name)
     settings = {
         "variant": game.get("variant"),
         "players": game.get("players"),
@@ -651,8 +674,15 @@ def read_document(document) -> tuple[dict, list, dict | None]:
                 field=f"game.manches.{index}",
                 number=index + 1,
             )
-        hands, typed = m.get("hands", {}), m.get("points", {})
-        if not isinstance(hands, dict) or not isinstance(typed, dict):
+        hands, typed, winner = m.get("hands", {}), m.get("points", {}), m.get("winner")
+        readable = (
+            isinstance(hands, dict)
+            and isinstance(typed, dict)
+            and all(isinstance(c, list) and all(isinstance(x, str) for x in c) for c in hands.values())
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in typed.values())
+            and (winner is None or isinstance(winner, str))
+        )
+        if not readable:
             raise ValidationError(
                 N_("The file is damaged: a manche's hands are unreadable."), field=f"game.manches.{index}"
             )
@@ -669,9 +699,16 @@ def read_document(document) -> tuple[dict, list, dict | None]:
     return settings, entries, totals if isinstance(totals, dict) else None
 
 
+def _existing_number(value) -> int:
+    """A manche number from a URL: outside the possible range it simply does not exist."""
+    if isinstance(value, int) and not isinstance(value, bool) and not 1 <= value <= 100_000:
+        raise NotFound(N_("Manche %(number)s does not exist."), field="number", number=value)
+    return _as_int(value, "number")
+
+
 def _as_int(value, field_name: str) -> int:
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) < 7:
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100_000:
         raise ValidationError(N_("The manche number is a whole number."), field=field_name)
     return value

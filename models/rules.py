@@ -605,7 +605,7 @@ def resolve(cat: Catalog, variant: Variant, options=None, table=None, mode=None,
         if option.finish_forbidden and value is True:
             forbidden += [r for r in option.finish_forbidden if r not in forbidden]
     table_id = variant.table if table in (None, "") else table
-    if table_id not in cat.tables:
+    if not isinstance(table_id, str) or table_id not in cat.tables:
         raise ValidationError(
             N_("Unknown scoring table “%(table)s”. Known: %(known)s."),
             field="table",
@@ -618,7 +618,7 @@ def resolve(cat: Catalog, variant: Variant, options=None, table=None, mode=None,
             N_("The table “%(table)s” gives jokers no value, but this deck has jokers."), field="table", table=table_id
         )
     mode = variant.mode if mode in (None, "") else mode
-    if mode not in MODES:
+    if not isinstance(mode, str) or mode not in MODES:
         raise ValidationError(N_("Mode must be one of: %(choices)s."), field="mode", choices=", ".join(MODES))
     if rounds not in (None, ""):
         rounds = _whole(rounds, "rounds", 1, MAX_ROUNDS)

@@ -21,7 +21,7 @@ from .errors import (
 )
 from .rules import Ruleset, ScoringTable, localized
 
-SUIT_NAMES = {"S": ("pique", "spades"), "H": ("cœur", "hearts"), "D": ("carreau", "diamonds"), "C": ("trèfle", "clubs")}
+MAX_TEAM_NAME = 60
 
 
 # --- hands -------------------------------------------------------------------------------------
@@ -111,6 +111,10 @@ def team_layout(ruleset: Ruleset, players: list[str], teams: dict | None) -> dic
         for name, members in teams.items():
             if not isinstance(name, str) or not name.strip() or not isinstance(members, list) or len(members) != 2:
                 raise ValidationError(N_("Each team has a name and two players."), field="teams")
+            if len(name.strip()) > MAX_TEAM_NAME or any(ord(ch) < 32 for ch in name):
+                raise ValidationError(
+                    N_("A team name has at most %(max)s characters."), field="teams", max=MAX_TEAM_NAME
+                )
             for member in members:
                 if member not in players:
                     raise UnknownPlayer(

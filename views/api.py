@@ -27,7 +27,10 @@ def lang() -> str:
 
 def json_body() -> dict:
     """The request's JSON object, or a validation_error that says what is wrong with it."""
-    data = request.get_json(silent=True, force=True)
+    try:
+        data = request.get_json(silent=True, force=True)
+    except RecursionError:
+        data = None
     if not isinstance(data, dict):
         raise ValidationError(N_("The body must be a JSON object."))
     return data

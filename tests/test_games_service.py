@@ -1,0 +1,301 @@
+"""The game service on the real database (SQLite file, or PostgreSQL with DATABASE_URL): create,
+record, edit, delete, totals derived from the stored manches, finished_at, the number
+precondition, idempotency keys and concurrent writers (SPEC §2 "end of the game", §4).
+
+Expected numbers are computed by hand from SPEC §2's `classique` table (8 and JK 50, A 2 J 20,
+K Q 10, others face value) and `standard` table; the arithmetic is in the comments.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from sqlalchemy import select
+from sqlmodel import Session
+
+from models.db import Game, IdempotencyRecord, Manche
+from models.errors import (
+    Conflict,
+    Forbidden,
+    GameFinished,
+    MissingHand,
+    NotFound,
+    Unauthorized,
+    UnknownVariant,
+    ValidationError,
+)
+from models.games import MancheEntry
+
+THREE = ["Ana", "Bob", "Chloé"]
+THREADS = 20
+
+
+def entry(winner, **hands):
+    return MancheEntry(winner=winner, hands=hands)
+
+
+def stored_manches(games, game_id) -> list[int]:
+    with Session(games.db.reader) as session:
+        return list(
+            session.exec(select(Manche.number).where(Manche.game_id == game_id).order_by(Manche.number)).scalars()
+        )
+
+
+@pytest.fixture
+def game(games):
+    """A classique game (penalty, target 500) for Ana, Bob, Chloé; Ana deals first."""
+    view, token = games.create_game("classique", THREE, first_dealer=0)
+    return view.id, token
+
+
+# --- create and read ------------------------------------------------------------------------------
+
+
+def test_create_and_get(games):
+    view, token = games.create_game("les-huit", ["Ana", "Bob", "Chloé", "Dan"], first_dealer=0)
+    again = games.get(view.id)
+    assert again.id == view.id
+    assert again.players == ["Ana", "Bob", "Chloé", "Dan"]
+    assert again.teams == {"Ana & Chloé": ["Ana", "Chloé"], "Bob & Dan": ["Bob", "Dan"]}
+    assert again.totals == {"Ana & Chloé": 0, "Bob & Dan": 0}
+    assert (again.ruleset.mode, again.ruleset.target, again.ruleset.rounds) == ("winner", 100, None)
+    assert again.manches == [] and again.status == "playing" and again.finished_at is None
+    assert len(token) >= 22 and token != view.id and view.share_id != view.id
+
+
+def test_token_is_checked_and_stored_only_as_a_hash(games, game):
+    game_id, token = game
+    games.check_token(game_id, token)  # no error
+    with pytest.raises(Unauthorized):
+        games.check_token(game_id, None)
+    with pytest.raises(Unauthorized):
+        games.check_token(game_id, "")
+    with pytest.raises(Forbidden):
+        games.check_token(game_id, token + "x")
+    with pytest.raises(NotFound):
+        games.check_token("no-such-game", token)
+    with Session(games.db.reader) as session:
+        row = session.get(Game, game_id)
+        assert token not in (row.edit_token_hash, row.id, row.share_id)
+
+
+def test_create_validation(games):
+    with pytest.raises(UnknownVariant):
+        games.create_game("belote", THREE)
+    with pytest.raises(ValidationError):
+        games.create_game("classique", ["Ana"])
+    with pytest.raises(ValidationError):
+        games.create_game("classique", ["Ana", "ana"])
+    with pytest.raises(ValidationError):
+        games.create_game("classique", THREE, rounds=0)
+    with pytest.raises(NotFound):
+        games.get("no-such-game")
+
+
+def test_dealer_rotates_clockwise(games):
+    view, _ = games.create_game("classique", THREE, first_dealer=2)
+    assert view.dealer_name == "Chloé"
+    for _ in range(3):
+        view, _, _ = games.record_manche(view.id, entry("Ana", Bob=["3H"], Chloé=["4H"]))
+    # manche 1 dealt by Chloé (seat 2), then Ana (seat 0), Bob; the 4th by Chloé again
+    assert [m.dealer for m in view.manches] == ["Chloé", "Ana", "Bob"]
+    assert view.dealer_name == "Chloé"
+
+
+# --- record, edit, delete -------------------------------------------------------------------------
+
+
+def test_record_edit_delete(games, game):
+    game_id, _ = game
+    # Ana out: Bob 8H 50 + KS 10 = 60; Chloé JK 50 + 3C 3 = 53
+    view, number, replayed = games.record_manche(game_id, entry("Ana", Bob=["8H", "KS"], Chloé=["JK", "3C"]))
+    assert (number, replayed) == (1, False)
+    assert view.manches[0].points == {"Ana": 0, "Bob": 60, "Chloé": 53}
+    assert view.totals == {"Ana": 0, "Bob": 60, "Chloé": 53}
+    # Bob out: Ana AH 20, Chloé typed 31 → 20, 60, 84
+    view, number, _ = games.record_manche(
+        game_id, MancheEntry(winner="Bob", hands={"Ana": ["AH"]}, typed={"Chloé": 31})
+    )
+    assert number == 2 and view.totals == {"Ana": 20, "Bob": 60, "Chloé": 84}
+    # manche 2 edited: Chloé out instead; Ana 2D 20, Bob 9S 9 → 0 + 20, 60 + 9, 53 + 0 = 20, 69, 53
+    view = games.edit_manche(game_id, 2, entry("Chloé", Ana=["2D"], Bob=["9S"]))
+    assert view.manches[1].winner == "Chloé"
+    assert view.totals == {"Ana": 20, "Bob": 69, "Chloé": 53}
+    with pytest.raises(Conflict):
+        games.delete_manche(game_id, 1)  # only the last
+    with pytest.raises(NotFound):
+        games.delete_manche(game_id, 3)
+    with pytest.raises(NotFound):
+        games.edit_manche(game_id, 3, entry("Ana", Bob=["3H"], Chloé=["4H"]))
+    view = games.delete_manche(game_id, 2)
+    assert view.totals == {"Ana": 0, "Bob": 60, "Chloé": 53}
+    assert stored_manches(games, game_id) == [1]
+    assert games.get(game_id).totals == {"Ana": 0, "Bob": 60, "Chloé": 53}
+
+
+def test_invalid_manche_is_not_stored(games, game):
+    game_id, _ = game
+    with pytest.raises(MissingHand):
+        games.record_manche(game_id, entry("Ana", Bob=["3H"]))
+    assert stored_manches(games, game_id) == []
+    games.record_manche(game_id, entry("Ana", Bob=["3H"], Chloé=["4H"]))
+    with pytest.raises(MissingHand):
+        games.edit_manche(game_id, 1, entry("Bob", Ana=["3H"]))
+    assert games.get(game_id).manches[0].winner == "Ana"  # the failed edit changed nothing
+
+
+def test_editing_an_early_manche_recomputes_every_later_total(games, game):
+    game_id, _ = game
+    manches = [
+        entry("Ana", Bob=["KH"], Chloé=["QH"]),  # 0, 10, 10
+        entry("Bob", Ana=["5C"], Chloé=["6C"]),  # 5, 0, 6
+        entry("Chloé", Ana=["JS"], Bob=["AS"]),  # 20, 20, 0
+        entry("Ana", Bob=["7D"], Chloé=["8D"]),  # 0, 7, 50
+    ]
+    for e in manches:
+        view, _, _ = games.record_manche(game_id, e)
+    assert view.progression == [
+        {"Ana": 0, "Bob": 10, "Chloé": 10},
+        {"Ana": 5, "Bob": 10, "Chloé": 16},
+        {"Ana": 25, "Bob": 30, "Chloé": 16},
+        {"Ana": 25, "Bob": 37, "Chloé": 66},
+    ]
+    # manche 1 becomes: Bob out; Ana JK 50 + 8S 50 = 100; Chloé 2C 20 → manche 1 points 100, 0, 20,
+    # so every later total moves by (+100, −10, +10)
+    view = games.edit_manche(game_id, 1, entry("Bob", Ana=["JK", "8S"], Chloé=["2C"]))
+    assert view.manches[0].points == {"Ana": 100, "Bob": 0, "Chloé": 20}
+    assert [m.points for m in view.manches[1:]] == [
+        {"Ana": 5, "Bob": 0, "Chloé": 6},
+        {"Ana": 20, "Bob": 20, "Chloé": 0},
+        {"Ana": 0, "Bob": 7, "Chloé": 50},
+    ]
+    assert view.progression == [
+        {"Ana": 100, "Bob": 0, "Chloé": 20},
+        {"Ana": 105, "Bob": 0, "Chloé": 26},
+        {"Ana": 125, "Bob": 20, "Chloé": 26},
+        {"Ana": 125, "Bob": 27, "Chloé": 76},
+    ]
+    assert games.get(game_id).totals == {"Ana": 125, "Bob": 27, "Chloé": 76}
+
+
+def test_finished_at_set_and_cleared(games):
+    view, _ = games.create_game("classique", ["Ana", "Bob"], target=100, first_dealer=0)
+    game_id = view.id
+    # Bob 8H 50 → 50 < 100: playing
+    view, _, _ = games.record_manche(game_id, entry("Ana", Bob=["8H"]))
+    assert view.status == "playing" and view.finished_at is None
+    # Bob JK 50 → 100 ≥ 100: over, Ana (0) wins
+    view, _, _ = games.record_manche(game_id, entry("Ana", Bob=["JK"]))
+    assert view.status == "finished" and view.standing.winners == ["Ana"]
+    assert view.finished_at is not None
+    assert games.get(game_id).finished_at is not None
+    with pytest.raises(GameFinished):
+        games.record_manche(game_id, entry("Bob", Ana=["3H"]))
+    # manche 2 edited: Bob 3S 3 → 53: the game reopens
+    view = games.edit_manche(game_id, 2, entry("Ana", Bob=["3S"]))
+    assert view.status == "playing" and view.standing.winners == []
+    assert view.finished_at is None and games.get(game_id).finished_at is None
+    # Bob KS 10 + QS 10 + 10S 10 + 7S 7 + 10H 10 = 47 → 100: over again
+    view, number, _ = games.record_manche(game_id, entry("Ana", Bob=["KS", "QS", "10S", "7S", "10H"]))
+    assert number == 3 and view.status == "finished" and view.finished_at is not None
+    # deleting the final manche reopens it too
+    view = games.delete_manche(game_id, 3)
+    assert view.status == "playing" and view.finished_at is None
+    assert games.get(game_id).finished_at is None
+
+
+# --- number precondition and idempotency ---------------------------------------------------------
+
+
+def test_number_precondition(games, game):
+    game_id, _ = game
+    with pytest.raises(Conflict):
+        games.record_manche(game_id, entry("Ana", Bob=["3H"], Chloé=["4H"]), number=2)
+    _, number, _ = games.record_manche(game_id, entry("Ana", Bob=["3H"], Chloé=["4H"]), number=1)
+    assert number == 1
+    with pytest.raises(Conflict):
+        games.record_manche(game_id, entry("Bob", Ana=["3H"], Chloé=["4H"]), number=1)
+    assert stored_manches(games, game_id) == [1]
+    _, number, _ = games.record_manche(game_id, entry("Bob", Ana=["3H"], Chloé=["4H"]), number=2)
+    assert number == 2
+
+
+def test_idempotency_key(games, game):
+    game_id, _ = game
+    # Ana out: Bob KH 10, Chloé AC 20
+    view, number, replayed = games.record_manche(game_id, entry("Ana", Bob=["KH"], Chloé=["AC"]), key="phone-1")
+    assert (number, replayed) == (1, False)
+    view, number, replayed = games.record_manche(game_id, entry("Ana", Bob=["KH"], Chloé=["AC"]), key="phone-1")
+    assert (number, replayed) == (1, True)
+    assert view.totals == {"Ana": 0, "Bob": 10, "Chloé": 20}
+    assert stored_manches(games, game_id) == [1]
+    # the key belongs to this game: the same key on another game records there
+    other, _ = games.create_game("classique", THREE, first_dealer=0)
+    _, number, replayed = games.record_manche(other.id, entry("Ana", Bob=["KH"], Chloé=["AC"]), key="phone-1")
+    assert (number, replayed) == (1, False)
+    assert stored_manches(games, other.id) == [1]
+    # a retry with the same key and the same number is a replay, not a conflict
+    _, number, replayed = games.record_manche(game_id, entry("Ana", Bob=["KH"], Chloé=["AC"]), number=1, key="phone-1")
+    assert (number, replayed) == (1, True)
+
+
+# --- concurrency ---------------------------------------------------------------------------------
+
+
+def run_together(count, call):
+    """Run ``call(i)`` in ``count`` threads released at the same moment; return results or exceptions."""
+    barrier = threading.Barrier(count)
+
+    def worker(i):
+        barrier.wait(timeout=30)
+        try:
+            return call(i)
+        except Exception as e:  # collected and checked by the test
+            return e
+
+    with ThreadPoolExecutor(max_workers=count) as pool:
+        return list(pool.map(worker, range(count)))
+
+
+def test_concurrent_same_manche_number_records_once(games, game):
+    game_id, _ = game
+    results = run_together(
+        THREADS, lambda i: games.record_manche(game_id, entry("Ana", Bob=["3H"], Chloé=[f"{2 + i % 8}C"]), number=1)
+    )
+    ok = [r for r in results if isinstance(r, tuple)]
+    errors = [r for r in results if not isinstance(r, tuple)]
+    assert len(ok) == 1, results
+    assert ok[0][1] == 1
+    assert len(errors) == THREADS - 1
+    assert all(isinstance(e, Conflict) for e in errors), {type(e).__name__ for e in errors}
+    assert stored_manches(games, game_id) == [1]
+    assert len(games.get(game_id).manches) == 1
+
+
+def test_concurrent_retries_with_one_key_record_once(games, game):
+    game_id, _ = game
+    # Bob 3H 3, Chloé 4H 4
+    results = run_together(
+        THREADS, lambda i: games.record_manche(game_id, entry("Ana", Bob=["3H"], Chloé=["4H"]), key="same-key")
+    )
+    assert all(isinstance(r, tuple) for r in results), [r for r in results if not isinstance(r, tuple)]
+    assert {r[1] for r in results} == {1}
+    assert sorted(r[2] for r in results) == [False] + [True] * (THREADS - 1)
+    assert stored_manches(games, game_id) == [1]
+    assert games.get(game_id).totals == {"Ana": 0, "Bob": 3, "Chloé": 4}
+    with Session(games.db.reader) as session:
+        keys = session.exec(select(IdempotencyRecord).where(IdempotencyRecord.game_id == game_id)).scalars().all()
+        assert [(k.key, k.manche_number) for k in keys] == [("same-key", 1)]
+
+
+def test_concurrent_writers_without_precondition_each_get_a_number(games, game):
+    game_id, _ = game
+    # 20 different manches at once, each Ana out with Bob 3H 3 and Chloé 4H 4: none lost, none duplicated
+    results = run_together(THREADS, lambda i: games.record_manche(game_id, entry("Ana", Bob=["3H"], Chloé=["4H"])))
+    assert all(isinstance(r, tuple) for r in results), [r for r in results if not isinstance(r, tuple)]
+    assert sorted(r[1] for r in results) == list(range(1, THREADS + 1))
+    assert stored_manches(games, game_id) == list(range(1, THREADS + 1))
+    # 20 × 3 = 60 and 20 × 4 = 80
+    assert games.get(game_id).totals == {"Ana": 0, "Bob": 60, "Chloé": 80}
