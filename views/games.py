@@ -1,7 +1,458 @@
-"""Web pages of a game: new game, scoreboard, manche entry and edit (the web UI of issue 3)."""
+"""Web pages of a game: new game, scoreboard, manche entry and edit (the web UI of issue 3).
+
+Plain forms that POST and redirect (303); htmx and app.js only improve them. Each view parses
+the request, calls one service function and renders one template. Every number shown comes
+from the service's ``GameView`` (``views/present.py`` shapes it for the screen).
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint
+import secrets
+from dataclasses import dataclass, field
+
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask_babel import get_locale, gettext
+
+from models import scoring
+from models.cards import parse_card
+from models.errors import N_, Conflict, DomainError, Forbidden, GameFinished, NotFound, Unauthorized
+from models.games import MancheEntry
+from models.rules import MODES
+
+from . import present
+from .pages import card_name
+from .rights import can_edit, remember_token, require_web_rights
 
 bp = Blueprint("games", __name__)
+
+MODE_LABELS = {  # English msgids, translated when shown: (name, how it counts)
+    "penalty": (N_("Penalty points"), N_("The others add the cards left in their hands; the lowest total wins.")),
+    "winner": (N_("Winner collects"), N_("The winner scores the cards left in the others' hands.")),
+    "wins": (N_("Manches won"), N_("One point per manche won.")),
+}
+DEFAULT_ROUNDS = 10
+DEFAULT_WINS_TARGET = 5
+
+
+def games():
+    return current_app.extensions["games"]
+
+
+def catalog():
+    return current_app.extensions["catalog"]
+
+
+def lang() -> str:
+    return str(get_locale() or "fr")
+
+
+def require_rights(game_id: str) -> None:
+    """A write from this browser needs the game's edit rights: 401 without them, 403 with wrong ones,
+    said in words for the people at the table rather than the API's."""
+    try:
+        require_web_rights(game_id)
+    except Unauthorized:
+        raise Unauthorized(N_("Only the phone that created this game can change it; here it is read-only."))
+    except Forbidden:
+        raise Forbidden(N_("The rights this phone holds do not open this game."))
+
+
+def is_htmx() -> bool:
+    return bool(request.headers.get("HX-Request"))
+
+
+# --- new game ------------------------------------------------------------------------------------
+
+
+@dataclass
+class NewGameForm:
+    """What the new-game form holds, as entered (kept as text so that a re-render shows it again)."""
+
+    variant: object
+    names: list = field(default_factory=list)
+    options: dict = field(default_factory=dict)
+    mode: str = ""
+    end: str = "target"
+    target: str = ""
+    rounds: str = ""
+    table: str = ""
+    first_dealer: str = "random"
+    chosen: bool = False  # the variant was picked (the list of variants folds away)
+
+    def players(self) -> tuple[list[str], list[int]]:
+        """The names entered (empty inputs ignored) and the input index of each."""
+        kept = [(i, n.strip()) for i, n in enumerate(self.names) if n.strip()]
+        return [n for _, n in kept], [i for i, _ in kept]
+
+    def dealer_seat(self, positions: list[int]):
+        """The first dealer as a seat among the names kept (the form numbers its inputs)."""
+        if self.first_dealer.isdigit():
+            index = int(self.first_dealer)
+            return positions.index(index) if index in positions else "none"
+        return self.first_dealer
+
+    def name_inputs(self) -> list[str]:
+        """One input per possible player (more if more names were typed), names in place."""
+        names = list(self.names)
+        count = max(self.variant.max_players, len([n for n in names if n.strip()]))
+        if len(names) > count:
+            names = [n for n in names if n.strip()]
+        return names + [""] * (count - len(names))
+
+
+def default_form(variant) -> NewGameForm:
+    return NewGameForm(
+        variant=variant,
+        options={o.id: o.default for o in variant.options},
+        mode=variant.mode,
+        target=str(variant.target),
+        rounds=str(DEFAULT_ROUNDS),
+        table=variant.table,
+    )
+
+
+def read_new_game(data) -> NewGameForm:
+    """The form from the request; the variant's defaults where the variant was just changed."""
+    cat = catalog()
+    variant_id = data.get("variant") or next(iter(cat.variants))
+    variant = cat.variant(variant_id) if variant_id in cat.variants else next(iter(cat.variants.values()))
+    form = default_form(variant)
+    form.chosen = variant.id == data.get("variant")
+    form.names = [" ".join(n.split()) for n in data.getlist("players")]
+    form.first_dealer = data.get("first_dealer", "random")
+    if data.get("shown_variant") == variant.id:
+        form.options = {
+            o.id: (f"opt-{o.id}" in data) if o.kind == "bool" else data.get(f"opt-{o.id}", str(o.default))
+            for o in variant.options
+        }
+        form.mode = data.get("mode", form.mode)
+        form.end = "rounds" if data.get("end") == "rounds" else "target"
+        form.target = data.get("target", form.target).strip()
+        form.rounds = data.get("rounds", form.rounds).strip()
+        form.table = data.get("table", form.table)
+    return form
+
+
+def new_game_context(form: NewGameForm, errors: dict | None = None) -> dict:
+    cat = catalog()
+    variant = form.variant
+    tables = []
+    if variant.table_choice:
+        tables = [t for t in cat.tables.values() if t.has_joker() or not variant.jokers_per_deck]
+    return {
+        "form": form,
+        "variant": variant,
+        "variants": list(cat.variants.values()),
+        "tables": tables,
+        "modes": [(m, gettext(MODE_LABELS[m][0]), gettext(MODE_LABELS[m][1])) for m in MODES],
+        "suggestions": games().player_names(),
+        "errors": errors or {},
+        "wins_target": DEFAULT_WINS_TARGET,
+        "is_htmx": is_htmx(),
+    }
+
+
+def render_new_game(form: NewGameForm, errors: dict | None = None, status: int = 200):
+    template = "_new_game_settings.html" if is_htmx() else "new_game.html"
+    return render_template(template, **new_game_context(form, errors)), status
+
+
+@bp.get("/games/new")
+def new_game():
+    return render_new_game(read_new_game(request.args))
+
+
+@bp.post("/games/new")
+def new_game_reload():
+    """The form again for the variant now chosen (the "Continue" button; htmx swaps the settings)."""
+    return render_new_game(read_new_game(request.form))
+
+
+def new_game_errors(error: DomainError, form: NewGameForm) -> dict:
+    """The message under the field it is about: ``players.2`` is the third name actually typed."""
+    message = error.message(gettext)
+    where = error.field or "form"
+    if where.startswith("players.") and where[8:].isdigit():
+        _, positions = form.players()
+        index = int(where[8:])
+        where = f"players.{positions[index]}" if index < len(positions) else "players"
+    known = {"players", "mode", "target", "rounds", "table", "first_dealer", "variant"}
+    known |= {f"options.{o.id}" for o in form.variant.options}
+    if not (where in known or where.startswith("players.")):
+        where = "form"
+    return {where: message}
+
+
+@bp.post("/games")
+def create_game():
+    form = read_new_game(request.form)
+    if request.form.get("shown_variant") != form.variant.id:
+        notice = gettext("You changed the variant: check its settings, then create the game.")
+        return render_new_game(form, {"form": notice}, 422)
+    players, positions = form.players()
+    try:
+        game, token = games().create_game(
+            form.variant.id,
+            players,
+            options=form.options,
+            table=form.table if form.variant.table_choice else None,
+            mode=form.mode,
+            target=form.target if form.end == "target" else None,
+            rounds=form.rounds if form.end == "rounds" else None,
+            first_dealer=form.dealer_seat(positions),
+        )
+    except DomainError as error:
+        return render_new_game(form, new_game_errors(error, form), 422)
+    remember_token(game.id, token)
+    return redirect(url_for("games.game_page", game_id=game.id), 303)
+
+
+# --- the game ------------------------------------------------------------------------------------
+
+
+def forbidden_cards(game) -> str:
+    """ "8 or Joker": the cards nobody may go out on, for a sentence."""
+    return present.join_or(card_name(rank) for rank in game.ruleset.finish_forbidden)
+
+
+def game_context(game, **extra) -> dict:
+    return {
+        "game": game,
+        "editable": can_edit(game.id),
+        "rows": present.scoreboard(game),
+        "chart": present.progression_chart(game),
+        "colours": present.series_index(game),
+        "forbidden": forbidden_cards(game),
+        **extra,
+    }
+
+
+def notice_from(args, game) -> tuple[str, int] | None:
+    """("saved" | "edited" | "deleted", manche number) from the redirect after a write."""
+    numbers = {m.number for m in game.manches}
+    for kind in ("saved", "edited", "deleted"):
+        raw = args.get(kind, "")
+        if raw.isdigit() and (int(raw) in numbers) != (kind == "deleted"):
+            return kind, int(raw)
+    return None
+
+
+@bp.get("/games/<game_id>")
+def game_page(game_id):
+    game = games().get(game_id)
+    return render_template("game.html", **game_context(game, notice=notice_from(request.args, game)))
+
+
+@bp.post("/games/<game_id>/replay")
+def replay(game_id):
+    """A new game with the same players and settings; the next seat in turn deals first."""
+    require_rights(game_id)
+    old = games().get(game_id)
+    game, token = games().create_game(**old.settings(), first_dealer=old.dealer)
+    remember_token(game.id, token)
+    return redirect(url_for("games.game_page", game_id=game.id), 303)
+
+
+# --- a manche ------------------------------------------------------------------------------------
+
+
+@dataclass
+class MancheForm:
+    """The manche form as entered: winner (a seat, or "blocked"), each seat's keypad counts or
+    typed total, the last card, and the precondition and nonce of a new manche."""
+
+    winner: str = ""
+    last_card: str = ""
+    counts: list = field(default_factory=list)  # per seat: {token: count}
+    typed: list = field(default_factory=list)  # per seat: text
+    number: str = ""
+    nonce: str = ""
+    tapped: bool = False
+
+    def entry(self, game) -> MancheEntry:
+        players = game.players
+        blocked = self.winner == "blocked"
+        winner = None
+        if self.winner.isdigit() and int(self.winner) < len(players):
+            winner = players[int(self.winner)]
+        elif self.winner and not blocked:
+            winner = self.winner  # the service names what is wrong with it
+        hands, typed = {}, {}
+        for seat, name in enumerate(players):
+            if self.typed[seat].strip():
+                typed[name] = self.typed[seat].strip()
+            elif any(self.counts[seat].values()):
+                hands[name] = [t for t, n in self.counts[seat].items() for _ in range(n)]
+        return MancheEntry(winner, hands, typed, blocked, self.last_card or None)
+
+
+def read_count(raw: str, limit: int) -> int:
+    raw = (raw or "").strip()
+    return max(0, min(limit, int(raw))) if raw.isdigit() else 0
+
+
+def read_manche(data, game, keys) -> MancheForm:
+    """The form from the request; a − / + key pressed without JavaScript is applied here."""
+    form = MancheForm(
+        winner=data.get("winner", ""),
+        last_card=data.get("last_card", ""),
+        number=data.get("number", ""),
+        nonce=data.get("nonce", ""),
+    )
+    limits = {key.token: key.limit for key in keys}
+    for seat in range(len(game.players)):
+        prefix = f"p{seat}-"
+        counts = {key.token: read_count(data.get(f"{prefix}n_{key.token}"), key.limit) for key in keys}
+        tap = data.get(f"{prefix}tap", "")
+        if len(tap) > 1 and tap[0] in "+-" and tap[1:] in counts:
+            token = tap[1:]
+            counts[token] = max(0, min(limits[token], counts[token] + (1 if tap[0] == "+" else -1)))
+            form.tapped = True
+        form.counts.append(counts)
+        form.typed.append(data.get(f"{prefix}typed", ""))
+    return form
+
+
+def stored_manche(game, manche, keys) -> MancheForm:
+    """The form prefilled from a recorded manche."""
+    form = MancheForm(
+        winner="blocked" if manche.blocked else str(game.players.index(manche.winner)) if manche.winner else "",
+        last_card=parse_card(manche.last_card).rank if manche.last_card else "",
+    )
+    for name in game.players:
+        hand = manche.hands.get(name)
+        form.counts.append(present.counts_from_cards(hand.cards, keys) if hand and hand.cards is not None else {})
+        form.typed.append(str(hand.typed) if hand and hand.typed is not None else "")
+    return form
+
+
+def manche_errors(error: DomainError, game) -> dict:
+    """Where a refusal is shown: a player's fieldset (``hand-<seat>``), the winner, the last card."""
+    message = error.message(gettext)
+    where = error.field or ""
+    kind, _, name = where.partition(".")
+    if kind in ("hands", "points") and name in game.players:
+        return {f"hand-{game.players.index(name)}": message}
+    if where in ("winner", "blocked"):
+        return {"winner": message}
+    if where == "last_card" and game.ruleset.finish_forbidden:
+        return {"last_card": message}
+    return {"form": message}
+
+
+def render_manche(game, form: MancheForm, manche_number: int | None = None, errors=None, status: int = 200):
+    keys = scoring.keypad(game.ruleset)
+    sides = scoring.sides_of(game.players, game.teams)
+    hands = [
+        {
+            "seat": seat,
+            "name": name,
+            "side": sides[name],
+            "counts": form.counts[seat],
+            "typed": form.typed[seat],
+            "subtotal": present.keypad_subtotal(keys, form.counts[seat]),
+            "error": (errors or {}).get(f"hand-{seat}"),
+        }
+        for seat, name in enumerate(game.players)
+    ]
+    return (
+        render_template(
+            "manche_form.html",
+            game=game,
+            form=form,
+            keys=keys,
+            hands=hands,
+            editing=manche_number,
+            last_card_ranks=present.last_card_ranks(game.ruleset),
+            forbidden=forbidden_cards(game),
+            errors=errors or {},
+        ),
+        status,
+    )
+
+
+def render_conflict(game_id: str, error: DomainError):
+    game = games().get(game_id)
+    return render_template("game_conflict.html", message=error.message(gettext), **game_context(game)), error.status
+
+
+@bp.get("/games/<game_id>/manches/new")
+def new_manche(game_id):
+    require_rights(game_id)
+    game = games().get(game_id)
+    if game.standing.finished:
+        return render_conflict(game_id, GameFinished(N_("The game is over: no more manches can be added.")))
+    form = MancheForm(
+        counts=[{} for _ in game.players],
+        typed=["" for _ in game.players],
+        number=str(game.next_number),
+        nonce=secrets.token_urlsafe(16),
+    )
+    return render_manche(game, form)
+
+
+@bp.post("/games/<game_id>/manches")
+def record_manche(game_id):
+    require_rights(game_id)
+    game = games().get(game_id)
+    form = read_manche(request.form, game, scoring.keypad(game.ruleset))
+    if form.tapped:
+        return render_manche(game, form)
+    try:
+        _, number, _ = games().record_manche(
+            game_id,
+            form.entry(game),
+            number=form.number or None,
+            key=f"form:{form.nonce}" if form.nonce else None,
+            lang=lang(),
+        )
+    except (Conflict, GameFinished) as error:
+        return render_conflict(game_id, error)
+    except DomainError as error:
+        if error.status != 422:
+            raise
+        return render_manche(game, form, errors=manche_errors(error, game), status=422)
+    return redirect(url_for("games.game_page", game_id=game_id, saved=number), 303)
+
+
+def find_manche(game, number: int):
+    manche = next((m for m in game.manches if m.number == number), None)
+    if manche is None:
+        raise NotFound(N_("Manche %(number)s does not exist."), field="number", number=number)
+    return manche
+
+
+@bp.get("/games/<game_id>/manches/<int:number>/edit")
+def edit_manche_form(game_id, number):
+    require_rights(game_id)
+    game = games().get(game_id)
+    manche = find_manche(game, number)
+    return render_manche(game, stored_manche(game, manche, scoring.keypad(game.ruleset)), manche_number=number)
+
+
+@bp.post("/games/<game_id>/manches/<int:number>")
+def edit_manche(game_id, number):
+    require_rights(game_id)
+    game = games().get(game_id)
+    find_manche(game, number)
+    form = read_manche(request.form, game, scoring.keypad(game.ruleset))
+    if form.tapped:
+        return render_manche(game, form, manche_number=number)
+    try:
+        games().edit_manche(game_id, number, form.entry(game), lang=lang())
+    except DomainError as error:
+        if error.status != 422:
+            raise
+        return render_manche(game, form, manche_number=number, errors=manche_errors(error, game), status=422)
+    return redirect(url_for("games.game_page", game_id=game_id, edited=number), 303)
+
+
+@bp.post("/games/<game_id>/manches/<int:number>/delete")
+def delete_manche(game_id, number):
+    require_rights(game_id)
+    find_manche(games().get(game_id), number)  # a 404 for any number not recorded, however large
+    try:
+        games().delete_manche(game_id, number)
+    except Conflict as error:
+        return render_conflict(game_id, error)
+    return redirect(url_for("games.game_page", game_id=game_id, deleted=number), 303)

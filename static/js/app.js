@@ -63,3 +63,84 @@
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (event) { init(event.target); });
 })();
+
+// Game pages: keep the screen awake, hide the "saved" notice after a while, and in the manche
+// form fold away the winner's keypad (its inputs are disabled, so they are not sent).
+(function () {
+  "use strict";
+
+  var wakeLock = null;
+  function keepAwake() {
+    if (!document.body || !document.body.hasAttribute("data-wake-lock")) return;
+    if (!("wakeLock" in navigator) || document.visibilityState !== "visible") return;
+    navigator.wakeLock.request("screen").then(function (lock) {
+      wakeLock = lock;
+      lock.addEventListener("release", function () { wakeLock = null; });
+    }).catch(function () { /* refused (battery saver, no permission): nothing to do */ });
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && wakeLock === null) keepAwake();
+  });
+
+  function autohide(root) {
+    root.querySelectorAll("[data-autohide]").forEach(function (box) {
+      var seconds = parseInt(box.dataset.autohide, 10) || 8;
+      setTimeout(function () { box.hidden = true; }, seconds * 1000);
+    });
+  }
+
+  function markHands(form) {
+    var chosen = form.querySelector("input[name=winner]:checked");
+    var winnerSeat = chosen && chosen.value !== "blocked" ? chosen.value : null;
+    var winnerSide = winnerSeat !== null ? chosen.dataset.side : null;
+    form.querySelectorAll("[data-hand]").forEach(function (hand) {
+      var isWinner = hand.dataset.seat === winnerSeat;
+      var isPartner = !isWinner && winnerSide !== null && hand.dataset.side === winnerSide;
+      hand.classList.toggle("is-winner", isWinner);
+      hand.classList.toggle("is-partner", isPartner);
+      hand.querySelector("[data-winner-note]").hidden = !isWinner;
+      hand.querySelector("[data-partner-note]").hidden = !isPartner;
+      hand.querySelectorAll(".hand-body input, .hand-body button").forEach(function (control) {
+        control.disabled = isWinner;
+      });
+      var typed = hand.querySelector("[data-typed]");
+      hand.classList.toggle("typed-on", !!(typed && typed.value.trim()));
+    });
+  }
+
+  document.addEventListener("change", function (event) {
+    var form = event.target.form;
+    if (form && form.matches("[data-manche-form]") && event.target.name === "winner") markHands(form);
+    var modes = event.target.name === "mode" && event.target.closest("[data-wins-target]");
+    var target = form && form.querySelector("#target");
+    if (modes && target) {
+      // Switching to "manches won" turns the default target of points into a number of wins.
+      var wins = event.target.value === "wins";
+      if (wins && target.value === modes.dataset.pointsTarget) target.value = modes.dataset.winsTarget;
+      if (!wins && target.value === modes.dataset.winsTarget) target.value = modes.dataset.pointsTarget;
+    }
+  });
+
+  document.addEventListener("input", function (event) {
+    var form = event.target.form;
+    if (form && form.matches("[data-manche-form]") && event.target.matches("[data-typed]")) markHands(form);
+    if (event.target.matches("input[data-seat-name]")) {
+      // The "who deals first" list follows the names as they are typed.
+      var option = document.querySelector("#first_dealer option[value='" + event.target.dataset.seatName + "']");
+      if (option) option.textContent = event.target.value.trim() || event.target.dataset.placeholderName;
+    }
+  });
+
+  function showFirstError(root) {
+    var error = root.querySelector("form .error[role=alert]");
+    if (error && error.scrollIntoView) error.scrollIntoView({ block: "center" });
+  }
+
+  function init(root) {
+    root.querySelectorAll("form[data-manche-form]").forEach(markHands);
+    autohide(root);
+    showFirstError(root);
+  }
+  document.addEventListener("DOMContentLoaded", function () { init(document); keepAwake(); });
+  document.addEventListener("htmx:load", function (event) { if (event.target !== document.body) init(event.target); });
+})();

@@ -1,0 +1,487 @@
+"""The web pages of a game, through plain form posts (no JavaScript): new game, scoreboard,
+manche entry, edit, delete, rights, the end of a game and "play again".
+
+Expected totals are computed by hand from SPEC §2's tables:
+classique — JK 50, 8 50, A 20, 2 20, J 20, K 10, Q 10, 3–7 and 9 face value, 10 is 10;
+standard (les-huit) — JK 50, 8 50, A 1, 2 2, K/Q/J 10, others face value.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from models.games import MancheEntry
+
+
+@pytest.fixture
+def client(app):
+    client = app.test_client()
+    client.set_cookie("lang", "en")  # assertions on English texts; French is the default
+    return client
+
+
+def new_game(client, variant="classique", players=("Ana", "Bob", "Chloé"), **fields):
+    data = {
+        "variant": variant,
+        "shown_variant": variant,
+        "players": list(players),
+        "end": "target",
+        "first_dealer": "0",
+        **fields,
+    }
+    response = client.post("/games", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def manche_form(client, game_id) -> dict:
+    """The hidden fields of a new manche form (number and nonce), as a browser would send them."""
+    page = client.get(f"/games/{game_id}/manches/new").get_data(as_text=True)
+    return {
+        "number": re.search(r'name="number" value="(\d+)"', page).group(1),
+        "nonce": re.search(r'name="nonce" value="([^"]+)"', page).group(1),
+    }
+
+
+def post_manche(client, game_id, fields, expect=303):
+    response = client.post(f"/games/{game_id}/manches", data={**manche_form(client, game_id), **fields})
+    assert response.status_code == expect, response.get_data(as_text=True)
+    return response
+
+
+def totals_shown(page: str) -> dict:
+    """{side: total} as the scoreboard shows them."""
+    rows = re.findall(r'data-side="([^"]+)">.*?<td class="num total">(\d+)</td>', page, re.S)
+    return {html.unescape(side): int(total) for side, total in rows}
+
+
+def game_page(client, game_id, query="") -> str:
+    response = client.get(f"/games/{game_id}{query}")
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+# --- new game ------------------------------------------------------------------------------------
+
+
+def test_new_game_form_shows_variants_options_and_known_names(client, games):
+    games.create_game("classique", ["Zoé", "Yann"])
+    page = client.get("/games/new").get_data(as_text=True)
+    for variant in ("classique", "deux-jeux", "54-cartes", "huit-americain", "huit-elabore", "les-huit"):
+        assert f'name="variant" value="{variant}"' in page
+    assert '<option value="Zoé">' in page  # the datalist of earlier names
+    assert 'name="opt-special_finish_forbidden"' in page  # classique's house options by default
+    assert page.count('name="players"') == 5  # up to classique's 5 players
+
+    les_huit = client.get("/games/new?variant=les-huit").get_data(as_text=True)
+    assert re.search(r'id="opt-partners" name="opt-partners" value="on" checked', les_huit)
+    assert les_huit.count('name="players"') == 4
+    assert 'name="table"' not in les_huit
+    assert 'name="table"' in client.get("/games/new?variant=deux-jeux").get_data(as_text=True)
+
+
+def test_continue_reloads_the_form_for_the_new_variant_keeping_the_names(client):
+    response = client.post(
+        "/games/new", data={"variant": "deux-jeux", "shown_variant": "classique", "players": ["Ana", "Bob"]}
+    )
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert 'name="shown_variant" value="deux-jeux"' in page
+    assert 'value="Ana"' in page and 'value="Bob"' in page
+    assert page.count('name="players"') == 10
+
+
+def test_create_game_by_form_post(client, games):
+    game_id = new_game(client, players=("Ana", "", "Bob", "Chloé", ""), first_dealer="2", target="300")
+    game = games.get(game_id)
+    assert game.players == ["Ana", "Bob", "Chloé"]  # empty lines ignored, order kept
+    assert game.first_dealer == 1  # the third line is the second player
+    assert game.ruleset.target == 300
+    page = game_page(client, game_id)
+    assert totals_shown(page) == {"Ana": 0, "Bob": 0, "Chloé": 0}
+    assert "Bob deals, Chloé starts." in page
+    assert "Deal 7 cards each" in page
+    assert "300 to go to 300" in page
+    assert f'href="/games/{game_id}/manches/new"' in page
+
+
+def test_create_game_with_options_rounds_and_table(client, games):
+    game_id = new_game(
+        client,
+        variant="deux-jeux",
+        players=("Ana", "Bob"),
+        table="classique",
+        mode="winner",
+        end="rounds",
+        rounds="3",
+        first_dealer="random",
+    )
+    game = games.get(game_id)
+    assert (game.ruleset.table.id, game.ruleset.mode, game.ruleset.rounds, game.ruleset.target) == (
+        "classique",
+        "winner",
+        3,
+        None,
+    )
+    page = game_page(client, game_id)
+    assert "Manche 1 of 3" in page
+    assert "to go to" not in page
+
+    game_id = new_game(client, players=("Ana", "Bob"), **{"opt-special_finish_forbidden": "on", "opt-decks": "2"})
+    game = games.get(game_id)
+    assert game.ruleset.decks == 2 and game.ruleset.finish_forbidden == ("8", "JK")
+    assert "Here, nobody goes out on 8 or Joker." in game_page(client, game_id)
+
+
+def test_create_game_errors_are_shown_next_to_the_field_with_values_kept(client, games):
+    response = client.post(
+        "/games",
+        data={
+            "variant": "classique",
+            "shown_variant": "classique",
+            "players": ["Ana", "", "Bob", "ana"],
+            "end": "target",
+        },
+    )
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    # the duplicate is the fourth line of the form (the third name typed)
+    assert re.search(r'id="player-3" name="players" value="ana"[^>]*aria-invalid="true"', page)
+    assert 'id="err-players-3"' in page and "tell them apart" in page
+    assert 'value="Ana"' in page and 'value="Bob"' in page
+
+    response = client.post(
+        "/games", data={"variant": "classique", "shown_variant": "classique", "players": ["Ana"], "end": "target"}
+    )
+    assert response.status_code == 422
+    assert 'id="err-players"' in response.get_data(as_text=True)
+
+    response = client.post(
+        "/games",
+        data={
+            "variant": "classique",
+            "shown_variant": "classique",
+            "players": ["A", "B"],
+            "end": "target",
+            "target": "0",
+        },
+    )
+    assert response.status_code == 422
+    assert 'id="err-target"' in response.get_data(as_text=True)
+    with games.db.reader.connect() as conn:
+        assert conn.exec_driver_sql("SELECT count(*) FROM game").scalar() == 0
+
+
+def test_create_game_after_a_variant_change_without_continue_asks_to_check(client, games):
+    response = client.post(
+        "/games", data={"variant": "les-huit", "shown_variant": "classique", "players": ["Ana", "Bob"], "end": "target"}
+    )
+    assert response.status_code == 422
+    assert 'name="opt-partners"' in response.get_data(as_text=True)
+
+
+# --- manches -------------------------------------------------------------------------------------
+
+
+def test_record_manches_by_keypad_counts_and_typed_totals(client, games):
+    game_id = new_game(client)
+    # Manche 1: Ana goes out; Bob 8 JK K = 50+50+10 = 110; Chloé A 2 3 J = 20+20+3+20 = 63
+    response = post_manche(
+        client,
+        game_id,
+        {"winner": "0", "p1-n_8": "1", "p1-n_JK": "1", "p1-n_K": "1", "p2-n_A": "1", "p2-n_2": "1", "p2-n_3": "1"}
+        | {"p2-n_J": "1"},
+    )
+    assert response.headers["Location"].endswith(f"/games/{game_id}?saved=1")
+    page = game_page(client, game_id, "?saved=1")
+    assert totals_shown(page) == {"Ana": 0, "Bob": 110, "Chloé": 63}
+    assert "Manche 1 recorded." in page
+    assert f'action="/games/{game_id}/manches/1/delete"' in page  # the undo button
+
+    # Manche 2: Bob goes out; Ana types 42; Chloé 10 10 Q 9 = 10+10+10+9 = 39
+    post_manche(client, game_id, {"winner": "1", "p0-typed": "42", "p2-n_10": "2", "p2-n_Q": "1", "p2-n_9": "1"})
+    page = game_page(client, game_id)
+    assert totals_shown(page) == {"Ana": 42, "Bob": 110, "Chloé": 102}
+    assert list(totals_shown(page)) == ["Ana", "Chloé", "Bob"]  # ranked, lowest first
+    assert "458 to go to 500" in page
+    assert "Chloé deals, Ana starts." in page  # manche 3: the deal went round clockwise from Ana
+    assert '<th scope="row">2</th>' in page and "typed total" in page
+    game = games.get(game_id)
+    assert [m.points for m in game.manches] == [
+        {"Ana": 0, "Bob": 110, "Chloé": 63},
+        {"Ana": 42, "Bob": 0, "Chloé": 39},
+    ]
+    assert game.manches[1].hands["Ana"].typed == 42
+
+
+def test_a_side_close_to_the_target_is_highlighted(client):
+    game_id = new_game(client, target="100")
+    # Bob 8 K K K = 50+30 = 80: within 20 % of 100; Chloé 3 is not
+    post_manche(client, game_id, {"winner": "0", "p1-n_8": "1", "p1-n_K": "3", "p2-n_3": "1"})
+    page = game_page(client, game_id)
+    assert re.search(r'<tr class="close" data-side="Bob">', page)
+    assert not re.search(r'class="close" data-side="Chloé"', page)
+    assert "20 to go to 100" in page and "97 to go to 100" in page
+
+
+def test_a_missing_hand_is_refused_next_to_the_player_and_nothing_is_saved(client, games):
+    game_id = new_game(client)
+    response = post_manche(client, game_id, {"winner": "0", "p1-n_K": "2"}, expect=422)
+    page = response.get_data(as_text=True)
+    error = re.search(
+        r'<fieldset class="panel hand" id="hand-2".*?<p class="error" id="err-hand-2"[^>]*>([^<]+)', page, re.S
+    )
+    assert error and "Chloé" in error.group(1)
+    assert "err-hand-1" not in page
+    assert re.search(r'id="p1-n_K" name="p1-n_K"[^>]*value="2"', page)  # entered counts kept
+    assert re.search(r'id="winner-0" name="winner" value="0"[^>]*checked', page)
+    assert games.get(game_id).manches == []
+
+
+def test_too_many_copies_and_a_forbidden_last_card_are_refused(client, games):
+    game_id = new_game(client, **{"opt-special_finish_forbidden": "on"})
+    response = post_manche(client, game_id, {"winner": "0", "p1-n_JK": "2", "p2-n_JK": "1"}, expect=422)
+    assert 'id="err-hand-2"' in response.get_data(as_text=True)  # the third joker is Chloé's
+    response = post_manche(client, game_id, {"winner": "0", "p1-n_K": "1", "p2-n_3": "1", "last_card": "8"}, expect=422)
+    page = response.get_data(as_text=True)
+    assert 'id="err-last-card"' in page
+    assert re.search(r'id="last-8" name="last_card" value="8"\s*checked', page)
+    assert games.get(game_id).manches == []
+    post_manche(client, game_id, {"winner": "0", "p1-n_K": "1", "p2-n_3": "1", "last_card": "7"})
+    assert games.get(game_id).manches[0].last_card == "7"
+
+
+def test_the_last_card_is_asked_only_where_the_variant_restricts_finishing(client):
+    plain = new_game(client)
+    assert 'name="last_card"' not in client.get(f"/games/{plain}/manches/new").get_data(as_text=True)
+    huit = new_game(client, variant="huit-americain", players=("Ana", "Bob"))
+    page = client.get(f"/games/{huit}/manches/new").get_data(as_text=True)
+    assert 'id="last-JK" name="last_card" value="JK"' in page
+    assert 'id="last-8" name="last_card" value="8"' in page
+
+
+def test_a_keypad_tap_without_javascript_redraws_the_form_and_saves_nothing(client, games):
+    game_id = new_game(client)
+    fields = manche_form(client, game_id)
+    response = client.post(f"/games/{game_id}/manches", data={**fields, "winner": "0", "p1-n_8": "1", "p1-tap": "+8"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert re.search(r'id="p1-n_8" name="p1-n_8"[^>]*value="2"', page)
+    assert "<output data-subtotal>100</output>" in page  # two 8s at 50
+    assert f'formaction="/games/{game_id}/manches#p1-n_8"' in page
+    assert f'name="nonce" value="{fields["nonce"]}"' in page  # the same manche, the same nonce
+    assert games.get(game_id).manches == []
+
+
+def test_a_double_post_with_the_same_nonce_records_once(client, games):
+    game_id = new_game(client)
+    fields = {**manche_form(client, game_id), "winner": "2", "p0-n_5": "1", "p1-n_6": "1"}
+    first = client.post(f"/games/{game_id}/manches", data=fields)
+    again = client.post(f"/games/{game_id}/manches", data=fields)
+    assert first.status_code == again.status_code == 303
+    assert first.headers["Location"] == again.headers["Location"]
+    game = games.get(game_id)
+    assert len(game.manches) == 1
+    assert game.totals == {"Ana": 5, "Bob": 6, "Chloé": 0}
+
+
+def test_another_phone_recording_the_same_manche_gets_a_conflict_page(client, games):
+    game_id = new_game(client)
+    fields = manche_form(client, game_id)
+    post_manche(client, game_id, {"winner": "0", "p1-n_4": "1", "p2-n_4": "1"})
+    response = client.post(
+        f"/games/{game_id}/manches",
+        data={**fields, "nonce": "other-phone", "winner": "1", "p0-n_9": "1", "p2-n_9": "1"},
+    )
+    page = response.get_data(as_text=True)
+    assert response.status_code == 409
+    assert "Manche 1 is already recorded" in page
+    assert totals_shown(page) == {"Ana": 0, "Bob": 4, "Chloé": 4}  # what is recorded now
+    assert f'href="/games/{game_id}"' in page
+    assert len(games.get(game_id).manches) == 1
+
+
+def test_edit_a_manche_prefilled_then_recomputed(client, games):
+    game_id = new_game(client)
+    post_manche(client, game_id, {"winner": "0", "p1-n_8": "1", "p1-n_K": "2", "p2-typed": "17"})
+    post_manche(client, game_id, {"winner": "1", "p0-n_A": "1", "p2-n_A": "1"})
+    form = client.get(f"/games/{game_id}/manches/1/edit")
+    page = form.get_data(as_text=True)
+    assert form.status_code == 200
+    assert re.search(r'id="p1-n_8" name="p1-n_8"[^>]*value="1"', page)
+    assert re.search(r'id="p1-n_K" name="p1-n_K"[^>]*value="2"', page)
+    assert re.search(r'id="p2-typed" name="p2-typed"[^>]*value="17"', page)
+    assert re.search(r'id="winner-0" name="winner" value="0"[^>]*checked', page)
+    assert 'name="nonce"' not in page
+
+    # Manche 1 again: Chloé went out; Ana Q = 10, Bob 8 K K = 70
+    response = client.post(
+        f"/games/{game_id}/manches/1", data={"winner": "2", "p0-n_Q": "1", "p1-n_8": "1", "p1-n_K": "2"}
+    )
+    assert response.status_code == 303
+    page = game_page(client, game_id, "?edited=1")
+    assert "Manche 1 updated." in page
+    # manche 2 unchanged: Ana 20, Chloé 20
+    assert totals_shown(page) == {"Ana": 30, "Bob": 70, "Chloé": 20}
+
+    response = client.post(f"/games/{game_id}/manches/1", data={"winner": "2", "p0-n_Q": "1"})
+    assert response.status_code == 422
+    assert 'id="err-hand-1"' in response.get_data(as_text=True)
+    assert games.get(game_id).totals == {"Ana": 30, "Bob": 70, "Chloé": 20}
+    assert client.get(f"/games/{game_id}/manches/9/edit").status_code == 404
+
+
+def test_delete_only_the_last_manche(client, games):
+    game_id = new_game(client)
+    post_manche(client, game_id, {"winner": "0", "p1-n_3": "1", "p2-n_3": "1"})
+    post_manche(client, game_id, {"winner": "0", "p1-n_4": "1", "p2-n_4": "1"})
+    page = game_page(client, game_id)
+    assert f'action="/games/{game_id}/manches/2/delete"' in page
+    assert f'action="/games/{game_id}/manches/1/delete"' not in page
+    assert client.post(f"/games/{game_id}/manches/1/delete").status_code == 409
+    response = client.post(f"/games/{game_id}/manches/2/delete")
+    assert response.status_code == 303
+    assert "Manche 2 deleted." in game_page(client, game_id, "?deleted=2")
+    assert games.get(game_id).totals == {"Ana": 0, "Bob": 3, "Chloé": 3}
+
+
+def test_another_browser_sees_the_game_read_only(app, client, games):
+    game_id = new_game(client)
+    post_manche(client, game_id, {"winner": "0", "p1-n_3": "1", "p2-n_3": "1"})
+    other = app.test_client()
+    other.set_cookie("lang", "en")
+    page = game_page(other, game_id, "?saved=1")
+    assert totals_shown(page) == {"Ana": 0, "Bob": 3, "Chloé": 3}
+    assert "/manches/new" not in page and "/delete" not in page and "/edit" not in page
+    assert "<form" not in page.split('id="main"')[1]  # no write button at all
+    assert other.get(f"/games/{game_id}/manches/new").status_code == 401
+    assert other.post(f"/games/{game_id}/manches", data={"winner": "0", "p1-n_3": "1"}).status_code == 401
+    assert other.post(f"/games/{game_id}/manches/1/delete").status_code == 401
+    assert other.post(f"/games/{game_id}/replay").status_code == 401
+    with other.session_transaction() as session:
+        session["tokens"] = {game_id: "not-the-token"}
+    assert other.post(f"/games/{game_id}/manches/1/delete").status_code == 403
+    assert len(games.get(game_id).manches) == 1
+    assert client.get("/games/does-not-exist").status_code == 404
+
+
+def test_a_finished_game_shows_the_final_ranking_and_can_be_played_again(client, games):
+    game_id = new_game(client, target="100")
+    # Ana goes out; Bob 8 8 = 100 reaches the target; Chloé 3
+    post_manche(client, game_id, {"winner": "0", "p1-n_8": "2", "p2-n_3": "1"})
+    page = game_page(client, game_id)
+    assert "Game over" in page and "Final ranking" in page
+    assert "Winner: Ana" in page
+    assert totals_shown(page) == {"Ana": 0, "Chloé": 3, "Bob": 100}
+    assert "/manches/new" not in page
+    assert client.get(f"/games/{game_id}/manches/new").status_code == 409
+    assert post_manche_raw(client, game_id).status_code == 409
+
+    response = client.post(f"/games/{game_id}/replay")
+    assert response.status_code == 303
+    new_id = response.headers["Location"].rsplit("/", 1)[1]
+    assert new_id != game_id
+    old, new = games.get(game_id), games.get(new_id)
+    assert new.players == old.players and new.ruleset.target == 100 and new.manches == []
+    assert new.first_dealer == 1  # Bob would have dealt next
+    assert "Bob deals, Chloé starts." in game_page(client, new_id)
+
+
+def post_manche_raw(client, game_id):
+    return client.post(f"/games/{game_id}/manches", data={"winner": "0", "p1-n_3": "1", "p2-n_3": "1"})
+
+
+def test_editing_a_finished_game_can_reopen_it(client, games):
+    game_id = new_game(client, target="100")
+    post_manche(client, game_id, {"winner": "0", "p1-n_8": "2", "p2-n_3": "1"})
+    client.post(f"/games/{game_id}/manches/1", data={"winner": "0", "p1-n_8": "1", "p2-n_3": "1"})
+    page = game_page(client, game_id)
+    assert "Game over" not in page
+    assert f'href="/games/{game_id}/manches/new"' in page
+
+
+def test_les_huit_at_four_plays_in_teams(client, games):
+    game_id = new_game(client, variant="les-huit", players=("Ana", "Bob", "Chloé", "Dan"), **{"opt-partners": "on"})
+    page = game_page(client, game_id)
+    assert totals_shown(page) == {"Ana & Chloé": 0, "Bob & Dan": 0}
+    assert "Ana &amp; Chloé" in page
+    assert "Deal 5 cards each" in page
+    form = client.get(f"/games/{game_id}/manches/new").get_data(as_text=True)
+    assert 'id="winner-blocked" name="winner" value="blocked"' in form
+    # Ana goes out; her team scores Bob 8 K (50+10) and Dan A (1) = 61; Chloé, her partner, is left out
+    post_manche(client, game_id, {"winner": "0", "p1-n_8": "1", "p1-n_K": "1", "p3-n_A": "1"})
+    # blocked: Ana 2 + Chloé 3 = 5 against Bob 4 + Dan 10 = 14: Ana & Chloé score 14 − 5 = 9
+    post_manche(client, game_id, {"winner": "blocked", "p0-n_2": "1", "p1-n_4": "1", "p2-n_3": "1", "p3-n_10": "1"})
+    page = game_page(client, game_id)
+    assert totals_shown(page) == {"Ana & Chloé": 70, "Bob & Dan": 0}
+    assert "Blocked: nobody went out." in page
+    assert games.get(game_id).manches[1].blocked
+
+
+def test_les_huit_without_partners(client, games):
+    game_id = new_game(client, variant="les-huit", players=("Ana", "Bob", "Chloé", "Dan"))
+    assert games.get(game_id).teams is None  # the checkbox left unticked: each for themselves
+    assert totals_shown(game_page(client, game_id)) == {"Ana": 0, "Bob": 0, "Chloé": 0, "Dan": 0}
+
+
+def test_the_progression_chart_has_a_line_per_side(client):
+    game_id = new_game(client, players=("Ana", "Bob"), target="100")
+    assert "<svg" not in game_page(client, game_id)
+    post_manche(client, game_id, {"winner": "0", "p1-n_K": "5"})
+    post_manche(client, game_id, {"winner": "1", "p0-n_5": "1"})
+    page = game_page(client, game_id)
+    lines = re.findall(r'<polyline class="series (s\d)" points="([^"]+)"', page)
+    assert [css for css, _ in lines] == ["s0", "s1"]
+    assert all(len(points.split()) == 3 for _, points in lines)  # 0, then after each manche
+    assert 'class="target-line"' in page
+
+
+def test_pages_link_the_manifest_and_keep_the_screen_awake(client):
+    home = client.get("/").get_data(as_text=True)
+    assert 'href="/games/new"' in home
+    assert 'rel="manifest" href="/static/manifest.webmanifest"' in home
+    manifest = client.get("/static/manifest.webmanifest")
+    assert manifest.status_code == 200
+    data = manifest.get_json(force=True)
+    assert data["name"] == "Carte !" and data["start_url"] == "/" and data["display"] == "standalone"
+    for icon in data["icons"]:
+        assert client.get(icon["src"]).status_code == 200
+    game_id = new_game(client)
+    assert "<body" in (page := game_page(client, game_id)) and re.search(r"<body[^>]*data-wake-lock", page)
+    assert "data-wake-lock" not in home
+
+
+def test_manche_entry_uses_the_service(client, games):
+    """The form and the service agree: a manche recorded through the service shows in the page."""
+    game_id = new_game(client)
+    games.record_manche(game_id, MancheEntry("Bob", {"Ana": ["QH", "JS"], "Chloé": ["7D"]}))
+    page = game_page(client, game_id)
+    assert totals_shown(page) == {"Bob": 0, "Chloé": 7, "Ana": 30}
+    edit = client.get(f"/games/{game_id}/manches/1/edit").get_data(as_text=True)
+    assert re.search(r'id="p0-n_Q" name="p0-n_Q"[^>]*value="1"', edit)  # a suited card goes to its rank's key
+
+
+def test_names_are_escaped_everywhere(client):
+    game_id = new_game(client, players=("<b>Ana</b>", "Bob"))
+    post_manche(client, game_id, {"winner": "1", "p0-n_3": "1"})
+    page = game_page(client, game_id, "?saved=1")
+    assert "<b>Ana</b>" not in page
+    assert "&lt;b&gt;Ana&lt;/b&gt;" in page
+    form = client.get(f"/games/{game_id}/manches/new").get_data(as_text=True)
+    assert "<b>Ana</b>" not in form
+
+
+def test_htmx_swaps_only_the_settings_when_the_variant_changes(client):
+    response = client.post(
+        "/games/new",
+        data={"variant": "les-huit", "shown_variant": "classique", "players": ["Ana", "Bob"]},
+        headers={"HX-Request": "true"},
+    )
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert '<div id="game-settings"' in page and "<html" not in page
+    assert 'id="chosen-variant" class="chosen-variant" hx-swap-oob="true">Les huit<' in page
+    assert 'value="Ana"' in page and 'name="opt-partners"' in page

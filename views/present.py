@@ -1,0 +1,167 @@
+"""Presentation helpers for the game pages: numbers and lists derived for display only.
+
+No rule of the game lives here (the service's ``GameView`` carries every score); these helpers
+only shape its numbers for the screen: distance to the target, who is close to it, the chart's
+coordinates, a stored hand turned back into keypad counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask_babel import gettext
+
+from models.cards import JOKER, RANKS, format_card
+
+CLOSE_SHARE = 0.8  # a side within 20 % of the target is highlighted
+SERIES_COLOURS = 8  # CSS classes s0 … s7
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    place: int
+    side: str
+    total: int
+    members: tuple  # the players of a team (empty when each plays for themselves)
+    to_go: int | None  # points still to score before the target (None without a target)
+    close: bool  # within 20 % of the target while the game goes on
+    winner: bool
+    series: int  # colour of the side in the chart
+
+
+def series_index(game) -> dict:
+    """A stable colour per side, in seating order."""
+    return {side: index % SERIES_COLOURS for index, side in enumerate(game.sides)}
+
+
+def scoreboard(game) -> list[ScoreRow]:
+    """The ranking as shown: place, side, total, distance to the target and closeness."""
+    target = game.ruleset.target
+    colours = series_index(game)
+    teams = game.teams or {}
+    rows = []
+    for place, side, total in game.standing.ranking:
+        to_go = max(target - total, 0) if target else None
+        close = bool(target) and not game.standing.finished and total >= CLOSE_SHARE * target
+        rows.append(
+            ScoreRow(
+                place=place,
+                side=side,
+                total=total,
+                members=tuple(teams.get(side, ())),
+                to_go=to_go,
+                close=close,
+                winner=side in game.standing.winners,
+                series=colours[side],
+            )
+        )
+    return rows
+
+
+def join_or(items) -> str:
+    """ "8, 9 or Joker": a list for a sentence, in the user's language."""
+    items = [str(i) for i in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return gettext("%(first)s or %(last)s", first=", ".join(items[:-1]), last=items[-1])
+
+
+def last_card_ranks(ruleset) -> list[str]:
+    """The ranks offered for the winner's last card: A … K, and JK where the deck has jokers."""
+    return list(RANKS) + ([JOKER] if ruleset.jokers else [])
+
+
+def counts_from_cards(cards, keys) -> dict[str, int]:
+    """Keypad counts (per key token) for a stored hand: a card goes to its own key (``2S`` under
+    a table that tells suits apart), else to its rank's key (``8H`` entered through the API → 8)."""
+    tokens = {key.token for key in keys}
+    counts: dict[str, int] = {}
+    for card in cards or ():
+        token = format_card(card)
+        if token not in tokens:
+            token = card.rank
+        if token in tokens:
+            counts[token] = counts.get(token, 0) + 1
+    return counts
+
+
+def keypad_subtotal(keys, counts: dict) -> int:
+    """What the keypad shows before app.js takes over: the sum of the tapped keys' points."""
+    return sum(key.points * counts.get(key.token, 0) for key in keys)
+
+
+@dataclass(frozen=True)
+class Series:
+    side: str
+    css: str
+    points: str  # SVG polyline points
+    last_x: float
+    last_y: float
+    total: int
+
+
+@dataclass(frozen=True)
+class Chart:
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    series: list
+    y_ticks: list  # [(y, label)]
+    x_ticks: list  # [(x, label)]
+    target_y: float | None
+    target: int | None
+
+
+def progression_chart(game, width: int = 320, height: int = 180) -> Chart | None:
+    """Coordinates of the score-progression chart: one polyline per side, from 0 before the
+    first manche to each total after it; the target as a dashed line when the game has one."""
+    if not game.progression:
+        return None
+    left, right, top, bottom = 34, width - 10, 10, height - 22
+    steps = [dict.fromkeys(game.sides, 0), *game.progression]
+    highest = max(max(step.values()) for step in steps)
+    target = game.ruleset.target
+    scale_top = max(highest, target or 0, 1)
+    count = len(steps) - 1
+
+    def x_of(index: int) -> float:
+        return round(left + (right - left) * index / count, 1)
+
+    def y_of(value: int) -> float:
+        return round(bottom - (bottom - top) * value / scale_top, 1)
+
+    colours = series_index(game)
+    series = []
+    for side in game.sides:
+        coords = [(x_of(i), y_of(step.get(side, 0))) for i, step in enumerate(steps)]
+        series.append(
+            Series(
+                side=side,
+                css=f"s{colours[side]}",
+                points=" ".join(f"{x},{y}" for x, y in coords),
+                last_x=coords[-1][0],
+                last_y=coords[-1][1],
+                total=steps[-1].get(side, 0),
+            )
+        )
+    every = max(1, -(-count // 10))  # at most about ten labels under the axis
+    x_ticks = [(x_of(i), str(i)) for i in range(0, count + 1, every)]
+    if x_ticks[-1][1] != str(count):
+        x_ticks.append((x_of(count), str(count)))
+    y_ticks = [(y_of(0), "0"), (y_of(scale_top), str(scale_top))]
+    return Chart(
+        width=width,
+        height=height,
+        left=left,
+        right=right,
+        top=top,
+        bottom=bottom,
+        series=series,
+        y_ticks=y_ticks,
+        x_ticks=x_ticks,
+        target_y=y_of(target) if target else None,
+        target=target,
+    )
