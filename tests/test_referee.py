@@ -655,9 +655,6 @@ def test_api_english_effect_words(client):
     assert data["legal"] is True and "random" in data["effect"]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="CODE BUG: referee messages missing from the French catalogue (SPEC §4: French by default)"
-)
 def test_api_french_is_default(client):
     fr = client.post(URL, json={"variant": "54-cartes", "top": "5H", "card": "JK"}).get_json()
     en = client.post(
