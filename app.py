@@ -6,16 +6,20 @@ the environment (``SECRET_KEY``, ``DATABASE_URL``, ``PUBLIC_URL``) with safe def
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 from pathlib import Path
 
+import click
 from flask import Flask, request
 from flask_babel import Babel
 from flask_htmx import HTMX
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect
 
-from models import rules
+from models import backup, rules
 from models.db import Database, migrate
 from models.games import GameService
 
@@ -73,6 +77,39 @@ def security_headers(response):
     return response
 
 
+def _register_optional(app: Flask) -> None:
+    """Blueprints being built (rule pages, sharing): registered when their module is present."""
+    import importlib
+
+    for name in ("rulebook", "share"):
+        try:
+            module = importlib.import_module(f"views.{name}")
+        except ModuleNotFoundError:
+            continue
+        if hasattr(module, "register"):
+            module.register(app)
+        elif hasattr(module, "bp"):
+            app.register_blueprint(module.bp)
+
+
+CREATION_ENDPOINTS = ("games.create_game", "api.create_game", "api.import_game", "share.import_game")
+
+
+def _apply_limits(app: Flask) -> None:
+    """Every write (POST, PUT, DELETE) counts toward WRITE_LIMIT; creating a game toward CREATE_LIMIT.
+
+    One limiter per app (its counters and its on/off switch belong to that app)."""
+    limiter = Limiter(key_func=get_remote_address, default_limits=[], app=app)
+    app.extensions["rate_limiter"] = limiter  # Flask-Limiter keeps only a weak reference
+    for blueprint in app.blueprints.values():
+        limiter.limit(lambda: app.config["WRITE_LIMIT"], methods=["POST", "PUT", "DELETE"])(blueprint)
+    for endpoint in CREATION_ENDPOINTS:
+        if endpoint in app.view_functions:
+            app.view_functions[endpoint] = limiter.limit(lambda: app.config["CREATE_LIMIT"], methods=["POST"])(
+                app.view_functions[endpoint]
+            )
+
+
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     instance = Path(app.instance_path)
@@ -89,11 +126,17 @@ def create_app(config: dict | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         AUTO_MIGRATE=os.environ.get("AUTO_MIGRATE", "1") != "0",
+        # Abuse limits per client address; counters in Redis when REDIS_URL is set (shared by
+        # several app servers), in memory otherwise.
+        RATELIMIT_STORAGE_URI=os.environ.get("REDIS_URL") or "memory://",
+        RATELIMIT_HEADERS_ENABLED=True,
+        CREATE_LIMIT=os.environ.get("CREATE_LIMIT", "30 per hour"),
+        WRITE_LIMIT=os.environ.get("WRITE_LIMIT", "300 per minute"),
     )
     if config:
         app.config.update(config)
-    if (app.config.get("PUBLIC_URL") or "").startswith("https://"):
-        app.config.setdefault("SESSION_COOKIE_SECURE", True)
+    if (app.config.get("PUBLIC_URL") or "").startswith("https://") and "SESSION_COOKIE_SECURE" not in (config or {}):
+        app.config["SESSION_COOKIE_SECURE"] = True  # served over HTTPS: the session cookie never goes in clear
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
     app.json.ensure_ascii = False
@@ -110,7 +153,7 @@ def create_app(config: dict | None = None) -> Flask:
     csrf.init_app(app)
     htmx.init_app(app)
 
-    from views import api, errors, games, pages
+    from views import api, errors, games, openapi, pages  # noqa: F401  (openapi adds a route to api.bp)
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(games.bp)
@@ -118,6 +161,8 @@ def create_app(config: dict | None = None) -> Flask:
     csrf.exempt(api.bp)  # the JSON API authenticates with bearer tokens, not cookies
     errors.register(app)
     app.after_request(security_headers)
+    _register_optional(app)
+    _apply_limits(app)
 
     @app.cli.command("translations")
     def translations_command():
@@ -153,6 +198,21 @@ def create_app(config: dict | None = None) -> Flask:
             action = ["update", "--no-fuzzy-matching"] if po.exists() else ["init"]
             subprocess.run(["pybabel", *action, "-i", str(pot), "-d", str(folder), "-l", code], check=True)
         subprocess.run(["pybabel", "compile", "-d", str(folder)], check=True)
+
+    @app.cli.command("backup")
+    @click.argument("path", type=click.Path(dir_okay=False, writable=True))
+    def backup_command(path):
+        """Write every game to a JSON file."""
+        document = backup.backup(database)
+        Path(path).write_text(json.dumps(document, ensure_ascii=False, indent=1), encoding="utf-8")
+        print(f"{len(document['games'])} games written to {path}")
+
+    @app.cli.command("restore")
+    @click.argument("path", type=click.Path(exists=True, dir_okay=False))
+    def restore_command(path):
+        """Read a backup back (games already present are left as they are)."""
+        restored, skipped = backup.restore(database, json.loads(Path(path).read_text(encoding="utf-8")))
+        print(f"{restored} games restored, {skipped} already present")
 
     @app.cli.command("migrate")
     def migrate_command():

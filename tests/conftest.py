@@ -69,6 +69,7 @@ def app_config(database_url):
         "DATABASE_URL": database_url,
         "AUTO_MIGRATE": False,
         "WTF_CSRF_ENABLED": False,
+        "RATELIMIT_ENABLED": False,
     }
 
 

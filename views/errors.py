@@ -18,7 +18,7 @@ HTTP_CODES = {
     413: "validation_error",
     415: "validation_error",
     422: "validation_error",
-    429: "validation_error",
+    429: "rate_limited",
 }
 
 

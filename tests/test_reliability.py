@@ -1,0 +1,250 @@
+"""Reliability and security (issue 6): rights, CSRF, headers, cookies, limits, backup, migrations."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import inspect, text
+
+from app import create_app
+from models.db import Database, migrate
+
+PLAYERS = ["Ana", "Bob", "Chloé"]
+NEW_GAME_FORM = {"variant": "classique", "shown_variant": "classique", "players": PLAYERS, "end": "target",
+                 "first_dealer": "0"}  # fmt: skip
+
+
+def new_game(client, **extra):
+    r = client.post("/api/v1/games", json={"variant": "classique", "players": PLAYERS, **extra})
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()
+
+
+# --- headers and cookies --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/", "/calculette", "/games/new", "/api/v1/variants", "/healthz"])
+def test_security_headers_on_every_answer(client, path):
+    r = client.get(path)
+    csp = r.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
+    assert "unsafe-inline" not in csp and "http" not in csp, "no inline script, no third-party origin"
+    assert r.headers["X-Content-Type-Options"] == "nosniff"
+    assert r.headers["X-Frame-Options"] == "DENY"
+    assert r.headers["Referrer-Policy"]
+
+
+def test_pages_have_no_inline_script_or_style(client, games):
+    game, _ = games.create_game("classique", PLAYERS, first_dealer=0)
+    for path in ["/", "/calculette", "/games/new", f"/games/{game.id}"]:
+        html = client.get(path).get_data(as_text=True)
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), f"inline script on {path}"
+        assert not re.search(r"\son[a-z]+=", html), f"event handler attribute on {path}"
+        assert ' style="' not in html, f"inline style on {path}"
+
+
+def test_session_cookie_flags(client):
+    r = client.post("/games", data=NEW_GAME_FORM)
+    assert r.status_code == 303
+    cookie = r.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert "Secure" not in cookie  # plain HTTP on the LAN
+
+
+def test_session_cookie_secure_behind_https(app_config):
+    app = create_app({**app_config, "PUBLIC_URL": "https://carte.example"})
+    r = app.test_client().post("/games", data=NEW_GAME_FORM)
+    assert "Secure" in r.headers["Set-Cookie"]
+    app.extensions["database"].dispose()
+
+
+# --- CSRF ------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def csrf_client(app_config):
+    app = create_app({**app_config, "WTF_CSRF_ENABLED": True})
+    yield app.test_client()
+    app.extensions["database"].dispose()
+
+
+def test_web_forms_refuse_a_post_without_csrf_token(csrf_client):
+    r = csrf_client.post("/games", data=NEW_GAME_FORM)
+    assert r.status_code == 400
+    assert "formulaire a expiré" in r.get_data(as_text=True)
+
+
+def test_web_forms_accept_the_token_from_the_page(csrf_client):
+    html = csrf_client.get("/games/new?variant=classique").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+    r = csrf_client.post("/games", data={"csrf_token": token, **NEW_GAME_FORM})
+    assert r.status_code == 303
+
+
+def test_htmx_sends_the_token_in_a_header(csrf_client):
+    html = csrf_client.get("/games/new").get_data(as_text=True)
+    assert re.search(r"hx-headers='\{\"X-CSRFToken\": \"[^\"]+\"\}'", html)
+
+
+def test_api_needs_no_csrf_but_a_bearer_token(csrf_client):
+    game = new_game(csrf_client)
+    body = {"winner": "Ana", "hands": {"Bob": ["KS"], "Chloé": ["3C"]}}
+    assert csrf_client.post(f"/api/v1/games/{game['id']}/manches", json=body).status_code == 401
+    r = csrf_client.post(
+        f"/api/v1/games/{game['id']}/manches", json=body, headers={"Authorization": f"Bearer {game['edit_token']}"}
+    )
+    assert r.status_code == 201
+
+
+# --- rights ------------------------------------------------------------------------------------------
+
+
+def test_tokens_are_long_random_and_stored_hashed(client, app):
+    tokens = {new_game(client)["edit_token"] for _ in range(5)}
+    assert len(tokens) == 5 and all(len(t) >= 22 for t in tokens)  # ≥ 128 bits in URL-safe base64
+    with app.extensions["database"].reader.connect() as conn:
+        stored = [row[0] for row in conn.execute(text("SELECT edit_token_hash FROM game"))]
+    assert not set(stored) & tokens
+
+
+def test_another_browser_cannot_write_through_the_web(app, client, games):
+    r = client.post("/games", data=NEW_GAME_FORM)
+    game_id = r.headers["Location"].rsplit("/", 1)[-1]
+    stranger = app.test_client()
+    data = {"winner": "0", "number": "1", "nonce": "x", "p1-typed": "10", "p2-typed": "5"}
+    assert stranger.post(f"/games/{game_id}/manches", data=data).status_code in (401, 403)
+    assert games.get(game_id).manches == []
+
+
+# --- limits -------------------------------------------------------------------------------------------
+
+
+def test_game_creation_is_rate_limited(app_config):
+    app = create_app({**app_config, "RATELIMIT_ENABLED": True, "CREATE_LIMIT": "3 per hour"})
+    client = app.test_client()
+    codes = [
+        client.post("/api/v1/games", json={"variant": "classique", "players": PLAYERS}).status_code for _ in range(5)
+    ]
+    assert codes == [201, 201, 201, 429, 429]
+    body = client.post("/api/v1/games", json={"variant": "classique", "players": PLAYERS}).get_json()
+    assert body["error"]["code"] == "rate_limited"
+    app.extensions["database"].dispose()
+
+
+def test_writes_are_rate_limited_per_client(app_config):
+    app = create_app({**app_config, "RATELIMIT_ENABLED": True, "WRITE_LIMIT": "4 per minute"})
+    client = app.test_client()
+    codes = [client.post("/api/v1/score", json={"variant": "classique", "cards": ["8H"]}).status_code for _ in range(6)]
+    assert codes[:4] == [200] * 4 and codes[4:] == [429, 429]
+    assert client.get("/api/v1/variants").status_code == 200  # reading is not limited
+    app.extensions["database"].dispose()
+
+
+def test_oversized_body_is_refused_early(client):
+    r = client.post("/api/v1/games", data=json.dumps({"variant": "classique", "players": ["A" * 1_000_000, "B"]}),
+                    content_type="application/json")  # fmt: skip
+    assert r.status_code == 413
+    assert r.get_json()["error"]["code"] == "validation_error"
+
+
+def test_absurd_values_are_refused(client):
+    r = client.post("/api/v1/games", json={"variant": "classique", "players": [f"P{i}" for i in range(10_000)]})
+    assert r.status_code == 422 and r.get_json()["error"]["field"] == "players"
+    r = client.post("/api/v1/games", json={"variant": "classique", "players": PLAYERS, "target": 10**12})
+    assert r.status_code == 422 and r.get_json()["error"]["field"] == "target"
+
+
+def test_a_game_has_at_most_1000_manches(games):
+    from models.errors import ValidationError
+
+    with pytest.raises(ValidationError) as info:
+        games.create_game("classique", ["Ana", "Bob"], rounds=1001)
+    assert info.value.field == "rounds"
+
+
+# --- bad input, by hypothesis ----------------------------------------------------------------------
+
+JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(body=st.dictionaries(st.sampled_from(["variant", "players", "teams", "options", "table", "mode", "target",
+                                               "rounds", "first_dealer", "cards", "top", "card", "pending"]),
+                            JSONISH, max_size=6))  # fmt: skip
+def test_api_answers_any_body_with_a_4xx_or_success(client, body):
+    for path in ("/api/v1/games", "/api/v1/score", "/api/v1/referee/check", "/api/v1/games/import"):
+        r = client.post(path, json=body)
+        assert r.status_code < 500, (path, body, r.get_data(as_text=True))
+        if r.status_code >= 400:
+            assert r.get_json()["error"]["message"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(fields=st.dictionaries(st.sampled_from(["winner", "number", "nonce", "last_card", "p0-typed", "p1-typed",
+                                                 "p2-typed", "p1-n_8", "p2-n_JK", "p1-tap", "blocked"]),
+                              st.text(max_size=12), max_size=8))  # fmt: skip
+def test_manche_form_answers_any_post_without_5xx(app, fields):
+    client = app.test_client()
+    r = client.post("/games", data=NEW_GAME_FORM)
+    game_id = r.headers["Location"].rsplit("/", 1)[-1]
+    r = client.post(f"/games/{game_id}/manches", data=fields)
+    assert r.status_code < 500, (fields, r.status_code)
+
+
+# --- backup and restore ----------------------------------------------------------------------------
+
+
+def test_backup_and_restore_are_idempotent(app, games, tmp_path, app_config):
+    from models.games import MancheEntry
+
+    game, _ = games.create_game("les-huit", ["Ana", "Bob", "Chloé", "Dan"], first_dealer=0)
+    games.record_manche(game.id, MancheEntry("Ana", {"Bob": ["8H", "KS"], "Dan": ["3C"]}), key="k1")
+    games.create_invite(game.id)
+    runner = app.test_cli_runner()
+    path = tmp_path / "backup.json"
+    result = runner.invoke(args=["backup", str(path)])
+    assert result.exit_code == 0, result.output
+    document = json.loads(path.read_text())
+    assert len(document["games"]) == 1
+
+    # into an empty database: everything comes back, twice changes nothing
+    other_url = f"sqlite:///{tmp_path / 'other.db'}"
+    other = create_app({**app_config, "DATABASE_URL": other_url, "AUTO_MIGRATE": True})
+    other_runner = other.test_cli_runner()
+    assert "1 games restored" in other_runner.invoke(args=["restore", str(path)]).output
+    assert "0 games restored, 1 already present" in other_runner.invoke(args=["restore", str(path)]).output
+    again = tmp_path / "again.json"
+    other_runner.invoke(args=["backup", str(again)])
+    assert json.loads(again.read_text())["games"] == document["games"]
+    restored = other.extensions["games"].get(game.id)
+    assert restored.totals == {"Ana & Chloé": 63, "Bob & Dan": 0}  # 8 = 50 + K = 10 + 3 = 3
+    other.extensions["database"].dispose()
+
+
+# --- migrations ------------------------------------------------------------------------------------
+
+
+def test_migrations_from_empty_and_from_the_previous_revision_with_data(tmp_path):
+    database = Database(f"sqlite:///{tmp_path / 'm.db'}")
+    migrate(database, "0001")
+    with database.writer.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO game (id, variant, options_json, mode, table_id, target, rounds, first_dealer, edit_token_hash,"
+            " share_id, revision, created_at, updated_at) VALUES ('g1', 'classique', '{}', 'penalty', 'classique', 500,"
+            " NULL, 0, 'h', 's1', 0, '2026-01-01 00:00:00', '2026-01-01 00:00:00')"
+        ))  # fmt: skip
+        conn.execute(text("INSERT INTO player (game_id, seat, name) VALUES ('g1', 0, 'Ana'), ('g1', 1, 'Bob')"))
+    migrate(database)  # 0001 → head, with data in it
+    tables = set(inspect(database.reader).get_table_names())
+    assert {"game", "player", "manche", "hand", "idempotency", "invite"} <= tables
+    with database.reader.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM player WHERE game_id = 'g1'")).scalar_one() == 2
+    database.dispose()

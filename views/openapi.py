@@ -1,0 +1,224 @@
+"""The OpenAPI 3 description of /api/v1, served at /api/v1/openapi.json (SPEC §4)."""
+
+from __future__ import annotations
+
+from flask import jsonify
+
+from views.api import bp
+
+CARD = {"type": "string", "description": "A card: rank (A 2–10 J Q K) + suit (S H D C or ♠♥♦♣), or JK", "example": "8H"}
+CARDS = {"type": "array", "items": CARD, "maxItems": 300}
+NAME = {"type": "string", "minLength": 1, "maxLength": 40}
+OPTIONS = {"type": "object", "description": "House options of the variant (id → value)", "additionalProperties": True}
+MODE = {"type": "string", "enum": ["penalty", "winner", "wins"]}
+ERROR = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["code", "message"],
+            "properties": {"code": {"type": "string"}, "message": {"type": "string"}, "field": {"type": "string"}},
+        }
+    },
+}
+MANCHE_BODY = {
+    "type": "object",
+    "properties": {
+        "winner": {"type": ["string", "null"]},
+        "blocked": {"type": "boolean"},
+        "hands": {"type": "object", "additionalProperties": CARDS},
+        "points": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+        "last_card": CARD,
+        "number": {"type": "integer", "minimum": 1},
+    },
+}
+GAME = {"type": "object", "description": "A game (SPEC §4)", "additionalProperties": True}
+
+
+def errors(*codes) -> dict:
+    described = {
+        "401": "No edit token",
+        "403": "Wrong edit token",
+        "404": "Not found",
+        "409": "Conflict (the manche number, a finished game)",
+        "413": "Body too large",
+        "422": "Invalid input",
+        "429": "Too many requests",
+    }
+    return {
+        code: {
+            "description": described[code],
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+        }
+        for code in codes
+    }
+
+
+def json_body(schema: dict) -> dict:
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
+def ok(description: str, schema: dict | None = None, status: str = "200") -> dict:
+    return {status: {"description": description, "content": {"application/json": {"schema": schema or GAME}}}}
+
+
+GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
+NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+AUTH = [{"bearer": []}]
+
+DOCUMENT = {
+    "openapi": "3.1.0",
+    "info": {"title": "Carte ! API", "version": "1", "description": "Scores and referee for 8 américain (SPEC §4)."},
+    "servers": [{"url": "/api/v1"}],
+    "components": {
+        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        "schemas": {"Error": ERROR},
+    },
+    "paths": {
+        "/variants": {
+            "get": {"operationId": "listVariants", "responses": ok("The variants", {"type": "array", "items": GAME})}
+        },
+        "/variants/{variant_id}": {
+            "get": {
+                "operationId": "getVariant",
+                "parameters": [{"name": "variant_id", "in": "path", "required": True, "schema": {"type": "string"}}],
+                "responses": {**ok("One variant"), **errors("404")},
+            }
+        },
+        "/score": {
+            "post": {
+                "operationId": "scoreHand",
+                "requestBody": json_body(
+                    {
+                        "type": "object",
+                        "required": ["variant", "cards"],
+                        "properties": {
+                            "variant": {"type": "string"},
+                            "cards": CARDS,
+                            "options": OPTIONS,
+                            "table": {"type": "string"},
+                        },
+                    }
+                ),
+                "responses": {**ok("The hand's value"), **errors("413", "422", "429")},
+            }
+        },
+        "/games": {
+            "post": {
+                "operationId": "createGame",
+                "requestBody": json_body(
+                    {
+                        "type": "object",
+                        "required": ["variant", "players"],
+                        "properties": {
+                            "variant": {"type": "string"},
+                            "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 12},
+                            "teams": {"type": "object", "additionalProperties": {"type": "array", "items": NAME}},
+                            "options": OPTIONS,
+                            "table": {"type": "string"},
+                            "mode": MODE,
+                            "target": {"type": ["integer", "null"], "minimum": 1},
+                            "rounds": {"type": ["integer", "null"], "minimum": 1},
+                            "first_dealer": {"type": "integer", "minimum": 0},
+                        },
+                    }
+                ),
+                "responses": {**ok("The new game, with its edit_token", status="201"), **errors("413", "422", "429")},
+            }
+        },
+        "/games/import": {
+            "post": {
+                "operationId": "importGame",
+                "requestBody": json_body({"type": "object", "description": "An export document (carte-game/1)"}),
+                "responses": {**ok("The new game", status="201"), **errors("413", "422", "429")},
+            }
+        },
+        "/games/{game_id}": {
+            "get": {"operationId": "getGame", "parameters": [GAME_ID], "responses": {**ok("The game"), **errors("404")}}
+        },
+        "/games/{game_id}/export": {
+            "get": {
+                "operationId": "exportGame",
+                "parameters": [GAME_ID],
+                "responses": {**ok("carte-game/1 document"), **errors("404")},
+            }
+        },
+        "/games/{game_id}/manches": {
+            "post": {
+                "operationId": "recordManche",
+                "security": AUTH,
+                "parameters": [
+                    GAME_ID,
+                    {
+                        "name": "Idempotency-Key",
+                        "in": "header",
+                        "required": False,
+                        "schema": {"type": "string", "maxLength": 128},
+                    },
+                ],
+                "requestBody": json_body(MANCHE_BODY),
+                "responses": {
+                    **ok("The manche's points and the totals", status="201"),
+                    **errors("401", "403", "404", "409", "413", "422", "429"),
+                },
+            }
+        },
+        "/games/{game_id}/manches/{number}": {
+            "put": {
+                "operationId": "editManche",
+                "security": AUTH,
+                "parameters": [GAME_ID, NUMBER],
+                "requestBody": json_body(MANCHE_BODY),
+                "responses": {**ok("The game recomputed"), **errors("401", "403", "404", "413", "422", "429")},
+            },
+            "delete": {
+                "operationId": "deleteManche",
+                "security": AUTH,
+                "parameters": [GAME_ID, NUMBER],
+                "responses": {**ok("The game recomputed"), **errors("401", "403", "404", "409", "429")},
+            },
+        },
+        "/referee/check": {
+            "post": {
+                "operationId": "refereeCheck",
+                "requestBody": json_body(
+                    {
+                        "type": "object",
+                        "required": ["variant", "top", "card"],
+                        "properties": {
+                            "variant": {"type": "string"},
+                            "options": OPTIONS,
+                            "players": {"type": "integer", "minimum": 2, "maximum": 12},
+                            "top": CARD,
+                            "active_suit": {"type": "string", "enum": ["S", "H", "D", "C"]},
+                            "pending": {"type": "boolean"},
+                            "card": CARD,
+                            "last_card": {"type": "boolean"},
+                        },
+                    }
+                ),
+                "responses": {
+                    **ok(
+                        "The verdict",
+                        {
+                            "type": "object",
+                            "properties": {
+                                "legal": {"type": "boolean"},
+                                "reason": {"type": "string"},
+                                "rule": {"type": "string"},
+                                "effect": {"type": "string"},
+                            },
+                        },
+                    ),
+                    **errors("413", "422", "429"),
+                },
+            }
+        },
+    },
+}
+
+
+@bp.get("/openapi.json")
+def openapi():
+    return jsonify(DOCUMENT)
