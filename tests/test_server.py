@@ -1,0 +1,195 @@
+"""The app under gunicorn with several workers: parallel writes record once, and a server killed
+with SIGKILL in the middle of a stream of writes loses no acknowledged manche."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from models.db import Database
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """gunicorn serving create_app() on 127.0.0.1 with ``workers`` processes."""
+
+    def __init__(self, database_url: str, workers: int = 3):
+        self.database_url = database_url
+        self.workers = workers
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process = None
+
+    def start(self):
+        env = {
+            **os.environ,
+            "DATABASE_URL": self.database_url,
+            "SECRET_KEY": "server-test",
+            "AUTO_MIGRATE": "0",
+            "WRITE_LIMIT": "100000 per minute",
+            "CREATE_LIMIT": "100000 per minute",
+        }
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-w", str(self.workers), "-b", f"127.0.0.1:{self.port}",
+             "--timeout", "30", "app:create_app()"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("gunicorn did not start")
+
+    def kill(self):
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=15)
+
+
+def call(url: str, method: str = "GET", body=None, headers=None, timeout: float = 15):
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"null")
+
+
+@pytest.fixture
+def server(database_url):
+    s = Server(database_url).start()
+    yield s
+    s.stop()
+
+
+def new_game(server, players=("Ana", "Bob", "Chloé")):
+    status, game = call(
+        server.url + "/api/v1/games", "POST", {"variant": "classique", "players": list(players), "first_dealer": 0}
+    )
+    assert status == 201
+    return game, {"Authorization": f"Bearer {game['edit_token']}"}
+
+
+MANCHE = {"winner": "Ana", "hands": {"Bob": ["KS", "3C"], "Chloé": ["8H"]}}  # Bob 10 + 3 = 13, Chloé 8 = 50
+
+
+def test_parallel_saves_of_the_same_manche_record_it_once(server):
+    game, auth = new_game(server)
+    url = f"{server.url}/api/v1/games/{game['id']}/manches"
+    with ThreadPoolExecutor(max_workers=24) as pool:
+        results = list(pool.map(lambda _: call(url, "POST", {**MANCHE, "number": 1}, auth), range(24)))
+    codes = sorted(code for code, _ in results)
+    assert codes.count(201) == 1, codes
+    assert set(codes) == {201, 409}, codes
+    loser = next(body for code, body in results if code == 409)
+    assert loser["error"]["code"] == "conflict"
+    _, state = call(f"{server.url}/api/v1/games/{game['id']}")
+    assert len(state["manches"]) == 1 and state["totals"] == {"Ana": 0, "Bob": 13, "Chloé": 50}
+
+
+def test_parallel_retries_with_one_idempotency_key_record_once(server):
+    game, auth = new_game(server)
+    url = f"{server.url}/api/v1/games/{game['id']}/manches"
+    headers = {**auth, "Idempotency-Key": "tap-42"}
+    with ThreadPoolExecutor(max_workers=24) as pool:
+        results = list(pool.map(lambda _: call(url, "POST", MANCHE, headers), range(24)))
+    assert all(code == 201 for code, _ in results), [c for c, _ in results]
+    assert {body["number"] for _, body in results} == {1}
+    _, state = call(f"{server.url}/api/v1/games/{game['id']}")
+    assert len(state["manches"]) == 1
+
+
+def test_parallel_games_and_manches_lose_nothing(server):
+    games = [new_game(server, (f"A{i}", f"B{i}")) for i in range(4)]
+
+    def play(pair):
+        game, auth = pair
+        url = f"{server.url}/api/v1/games/{game['id']}/manches"
+        for n in range(1, 6):
+            code, _ = call(
+                url, "POST", {"winner": game["players"][0], "hands": {game["players"][1]: ["3C"]}, "number": n}, auth
+            )
+            assert code == 201
+        return game["id"]
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        ids = list(pool.map(play, games))
+    for game_id in ids:
+        _, state = call(f"{server.url}/api/v1/games/{game_id}")
+        assert [m["number"] for m in state["manches"]] == [1, 2, 3, 4, 5]
+        assert sum(state["totals"].values()) == 15  # five manches × a 3 of clubs
+
+
+def test_sigkill_in_the_middle_of_writes_loses_no_acknowledged_manche(database_url):
+    server = Server(database_url, workers=2).start()
+    game, auth = new_game(server, ("Ana", "Bob"))
+    url = f"{server.url}/api/v1/games/{game['id']}/manches"
+    acknowledged: list[int] = []
+    stop = threading.Event()
+
+    def writer():
+        number = 1
+        while not stop.is_set() and number < 900:
+            try:
+                code, body = call(
+                    url, "POST", {"winner": "Ana", "hands": {"Bob": ["3C"]}, "number": number}, auth, timeout=3
+                )
+            except OSError:
+                return
+            if code == 201:
+                acknowledged.append(body["number"])
+                number += 1
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    time.sleep(1.5)
+    server.kill()  # SIGKILL to the whole process group, mid-stream
+    stop.set()
+    thread.join(timeout=10)
+    assert len(acknowledged) > 5, "the stream of writes had started"
+
+    database = Database(database_url)
+    if database.is_sqlite:
+        with database.reader.connect() as conn:
+            assert conn.execute(text("PRAGMA integrity_check")).scalar_one() == "ok"
+    database.dispose()
+    restarted = Server(database_url, workers=2).start()
+    try:
+        _, state = call(f"{restarted.url}/api/v1/games/{game['id']}")
+        stored = [m["number"] for m in state["manches"]]
+        assert set(acknowledged) <= set(stored), "an acknowledged manche was lost"
+        assert stored == list(range(1, len(stored) + 1))
+        assert state["totals"]["Bob"] == 3 * len(stored)
+    finally:
+        restarted.stop()
