@@ -129,6 +129,7 @@ def create_app(config: dict | None = None) -> Flask:
         # Abuse limits per client address; counters in Redis when REDIS_URL is set (shared by
         # several app servers), in memory otherwise.
         RATELIMIT_STORAGE_URI=os.environ.get("REDIS_URL") or "memory://",
+        RATELIMIT_KEY_PREFIX="carte",
         RATELIMIT_HEADERS_ENABLED=True,
         CREATE_LIMIT=os.environ.get("CREATE_LIMIT", "30 per hour"),
         WRITE_LIMIT=os.environ.get("WRITE_LIMIT", "300 per minute"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -248,3 +249,29 @@ def test_migrations_from_empty_and_from_the_previous_revision_with_data(tmp_path
     with database.reader.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM player WHERE game_id = 'g1'")).scalar_one() == 2
     database.dispose()
+
+
+def redis_reachable() -> bool:
+    import socket
+
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not redis_reachable() and os.environ.get("CI") != "true", reason="no Redis on 127.0.0.1:6379")
+def test_two_app_servers_share_their_counters_in_redis(app_config):
+    import uuid
+
+    # A fresh key prefix so that runs do not see each other's counters.
+    config = {**app_config, "RATELIMIT_ENABLED": True, "WRITE_LIMIT": "5 per minute",
+              "RATELIMIT_STORAGE_URI": "redis://127.0.0.1:6379/0", "RATELIMIT_KEY_PREFIX": uuid.uuid4().hex}  # fmt: skip
+    first, second = create_app(config), create_app(config)
+    body = {"variant": "classique", "cards": ["8H"]}
+    codes = [first.test_client().post("/api/v1/score", json=body).status_code for _ in range(3)]
+    codes += [second.test_client().post("/api/v1/score", json=body).status_code for _ in range(3)]
+    assert codes == [200] * 5 + [429]
+    for app in (first, second):
+        app.extensions["database"].dispose()
