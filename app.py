@@ -154,13 +154,14 @@ def create_app(config: dict | None = None) -> Flask:
     csrf.init_app(app)
     htmx.init_app(app)
 
-    from views import api, errors, games, openapi, pages  # noqa: F401  (openapi adds a route to api.bp)
+    from views import api, assets, errors, games, openapi, pages  # noqa: F401  (openapi adds a route to api.bp)
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # the JSON API authenticates with bearer tokens, not cookies
     errors.register(app)
+    assets.init_app(app)
     app.after_request(security_headers)
     _register_optional(app)
     _apply_limits(app)
