@@ -442,7 +442,7 @@ def test_the_progression_chart_has_a_line_per_side(client):
 def test_pages_link_the_manifest_and_keep_the_screen_awake(client):
     home = client.get("/").get_data(as_text=True)
     assert 'href="/games/new"' in home
-    assert 'rel="manifest" href="/static/manifest.webmanifest"' in home
+    assert 'rel="manifest" href="/static/manifest.webmanifest?v=' in home
     manifest = client.get("/static/manifest.webmanifest")
     assert manifest.status_code == 200
     data = manifest.get_json(force=True)
