@@ -58,3 +58,21 @@ def test_compiled_catalog_is_current(french):
     write_mo(compiled, french)
     committed = (ROOT / "translations/fr/LC_MESSAGES/messages.mo").read_bytes()
     assert compiled.getvalue() == committed, "run: flask --app app translations"
+
+
+def test_translations_use_every_placeholder(french):
+    """A French text keeps every %(name)s of its English original (a lost one hides a number or a name)."""
+    import re
+
+    placeholder = re.compile(r"%\((\w+)\)[sd]")
+    wrong = []
+    for message in french:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        wanted = set(placeholder.findall(ids[-1]))
+        for text in strings:
+            if set(placeholder.findall(text)) != wanted:
+                wrong.append((ids[0], text))
+    assert not wrong, wrong

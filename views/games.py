@@ -451,6 +451,10 @@ def edit_manche(game_id, number):
 def delete_manche(game_id, number):
     require_rights(game_id)
     find_manche(games().get(game_id), number)  # a 404 for any number not recorded, however large
+    if request.form.get("confirm") != "1":
+        return render_template(
+            "error.html", status=422, message=gettext("Tick “Yes, delete it” to delete the manche.")
+        ), 422
     try:
         games().delete_manche(game_id, number)
     except Conflict as error:

@@ -10,6 +10,10 @@
       var input = key.querySelector("input");
       var n = parseInt(input.value, 10) || 0;
       key.classList.toggle("has-cards", n > 0);
+      var count = key.querySelector("[data-count]");
+      if (count) count.textContent = n > 0 ? n : "";
+      var remove = key.querySelector("button[data-step='-1']");
+      if (remove) remove.disabled = n === 0;
       total += n * parseInt(key.dataset.points, 10);
     });
     var out = pad.querySelector("[data-subtotal]");
@@ -41,7 +45,7 @@
     if (!button) return;
     event.preventDefault();
     var input = button.parentElement.querySelector("input");
-    var max = parseInt(input.max, 10);
+    var max = parseInt(input.dataset.max || input.max, 10);
     var n = (parseInt(input.value, 10) || 0) + parseInt(button.dataset.step, 10);
     input.value = Math.max(0, isNaN(max) ? n : Math.min(max, n));
     refreshForm(button.form);
@@ -144,3 +148,69 @@
   document.addEventListener("DOMContentLoaded", function () { init(document); keepAwake(); });
   document.addEventListener("htmx:load", function (event) { if (event.target !== document.body) init(event.target); });
 })();
+
+// Sharing (issue 5): the shared view polls itself with If-None-Match; a 304 ("nothing changed")
+// keeps the page as it is. The "Print" and "Send the link…" buttons appear where they can work.
+(function () {
+  "use strict";
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.xhr && event.detail.xhr.status === 304) {
+      event.detail.shouldSwap = false;
+      event.detail.isError = false;
+    }
+  });
+
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("button[data-print]")) {
+      window.print();
+      return;
+    }
+    var share = event.target.closest("button[data-share-url]");
+    if (share && navigator.share) {
+      navigator.share({ title: share.dataset.shareTitle, url: share.dataset.shareUrl }).catch(function () { /* closed */ });
+    }
+  });
+
+  function init(root) {
+    root.querySelectorAll("button[data-print]").forEach(function (button) { button.hidden = !window.print; });
+    root.querySelectorAll("button[data-share-url]").forEach(function (button) { button.hidden = !navigator.share; });
+  }
+  document.addEventListener("DOMContentLoaded", function () { init(document); });
+  document.addEventListener("htmx:load", function (event) { if (event.target !== document.body) init(event.target); });
+})();
+
+// --- The dispute checker "Litige ?" (issue 4): show the named-suit choice only after a card that
+// names one (listed in the form's data-suit-naming), and no suit buttons for a Joker. ---
+(function () {
+  "use strict";
+
+  function picked(form, name) {
+    var input = form.querySelector("input[name=" + name + "]:checked");
+    return input ? input.value : "";
+  }
+
+  function refresh(form) {
+    var naming = (form.dataset.suitNaming || "").split(" ");
+    var rank = picked(form, "top_rank");
+    var suit = picked(form, "top_suit");
+    var names = rank && (naming.indexOf(rank) !== -1 || naming.indexOf(rank + suit) !== -1);
+    var box = form.querySelector("[data-named-suit]");
+    if (box) box.hidden = !names;
+    ["top", "card"].forEach(function (side) {
+      var suits = form.querySelector("[data-picker=" + side + "] [data-suits]");
+      if (suits) suits.hidden = picked(form, side + "_rank") === "JK";
+    });
+  }
+
+  function init(root) {
+    root.querySelectorAll("form[data-suit-naming]").forEach(refresh);
+  }
+  document.addEventListener("change", function (event) {
+    var form = event.target.form;
+    if (form && form.matches("[data-suit-naming]")) refresh(form);
+  });
+  document.addEventListener("DOMContentLoaded", function () { init(document); });
+  document.addEventListener("htmx:load", function (event) { if (event.target !== document.body) init(event.target); });
+})();
+// --- end of issue 4 ---
