@@ -120,7 +120,10 @@ class GameView:
         return self.variant.deal.cards_for(len(self.players), self.ruleset.deck.size)
 
     def side_of(self, player: str) -> str:
-        return scoring.sides_of(self.players, self.teams)[player]
+        sides = self.extra.get("side_of")
+        if sides is None:
+            sides = self.extra["side_of"] = scoring.sides_of(self.players, self.teams)
+        return sides[player]
 
     def settings(self) -> dict:
         """What a new game needs to be played again with the same rules and players."""

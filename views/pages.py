@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
@@ -35,6 +36,12 @@ def card_name(card) -> str:
     """A card's name in the user's language: "Roi de cœur", "King of hearts", "8", "Joker"."""
     if isinstance(card, str):
         card = parse_cards(card)[0]
+    return _card_name(card, lang())
+
+
+@lru_cache(maxsize=512)
+def _card_name(card: Card, language: str) -> str:
+    """Card names are few: each is translated once per language (gettext per card is costly)."""
     rank = str(RANK_NAMES.get(card.rank, card.rank))
     if card.suit:
         return gettext("%(rank)s of %(suit)s", rank=rank, suit=SUIT_NAMES[card.suit])
@@ -50,6 +57,11 @@ def card_face(card) -> str:
     """The short face of a card as printed in the user's language: "R♥" / "K♥", "10♠", "JK"."""
     if isinstance(card, str):
         card = parse_cards(card)[0]
+    return _card_face(card, lang())
+
+
+@lru_cache(maxsize=512)
+def _card_face(card: Card, language: str) -> str:
     if card.is_joker:
         return "JK"
     rank = str(RANK_SHORT.get(card.rank, card.rank))

@@ -63,9 +63,9 @@ def shot(page, request):
     """Save a full-page screenshot under test-artifacts/ (look at them)."""
     ARTIFACTS.mkdir(exist_ok=True)
 
-    def take(name: str):
+    def take(name: str, target=None):
         path = ARTIFACTS / f"{request.node.name}-{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        (target or page).screenshot(path=str(path), full_page=True)
         return path
 
     return take

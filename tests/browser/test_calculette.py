@@ -36,5 +36,5 @@ def test_without_javascript_the_form_still_counts(live_server, browser, shot):
     page.get_by_role("button", name="Compter").click()
     # 25 + 15 + JK 50 = 90
     assert page.locator("[data-total]").inner_text() == "90"
-    shot("nojs")
+    shot("nojs", page)
     context.close()

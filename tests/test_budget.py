@@ -1,0 +1,88 @@
+"""Page weight (issue 7): the first load of every page — HTML plus every CSS, JS and icon it
+links — stays within 30 KB compressed, with no third-party request, and static files carry a
+content hash with a long cache lifetime."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from models.games import MancheEntry
+
+BUDGET = 30 * 1024
+ACCEPT = {"Accept-Encoding": "br, gzip"}
+LINKED = re.compile(r'<(?:link|script)\b[^>]*\b(?:href|src)="([^"]+)"')
+
+
+@pytest.fixture
+def pages(client, games):
+    """Every page of the product, with a game in progress that has a few manches."""
+    game, token = games.create_game("classique", ["Ana", "Bob", "Chloé"], first_dealer=0)
+    for _ in range(3):
+        games.record_manche(game.id, MancheEntry("Ana", {"Bob": ["8H", "KS"], "Chloé": ["3C", "JK"]}))
+    with client.session_transaction() as session:
+        session["tokens"] = {game.id: token}
+    view = games.get(game.id)
+    return {
+        "home": "/",
+        "new game": "/games/new",
+        "game": f"/games/{game.id}",
+        "manche entry": f"/games/{game.id}/manches/new",
+        "shared view": f"/s/{view.share_id}",
+        "rules": "/rules/classique",
+        "dispute checker": "/referee",
+        "calculator": "/calculette",
+    }
+
+
+def weight(client, path: str) -> tuple[int, list[str]]:
+    response = client.get(path, headers=ACCEPT)
+    assert response.status_code == 200, path
+    total = len(response.data)
+    html = client.get(path).get_data(as_text=True)
+    assets = LINKED.findall(html)
+    for url in assets:
+        asset = client.get(url, headers=ACCEPT)
+        assert asset.status_code == 200, url
+        total += len(asset.data)
+    return total, assets
+
+
+def test_every_page_loads_within_30_kb_compressed(client, pages):
+    report = {}
+    for name, path in pages.items():
+        total, assets = weight(client, path)
+        report[name] = total
+        for url in assets:
+            assert url.startswith("/static/"), f"third-party or odd asset {url} on {name}"
+    over = {name: size for name, size in report.items() if size > BUDGET}
+    assert not over, f"over {BUDGET} bytes: {over} (all: {report})"
+
+
+def test_static_files_are_compressed_hashed_and_cached_long(client):
+    html = client.get("/").get_data(as_text=True)
+    for url in LINKED.findall(html):
+        if not url.endswith((".css", ".js")):
+            continue
+        assert "?v=" in url, url
+        response = client.get(url, headers=ACCEPT)
+        assert response.headers["Content-Encoding"] == "br"
+        assert (
+            "immutable" in response.headers["Cache-Control"] and "max-age=31536000" in response.headers["Cache-Control"]
+        )
+        again = client.get(url, headers={**ACCEPT, "If-None-Match": response.headers["ETag"]})
+        assert again.status_code == 304
+        gzip_only = client.get(url, headers={"Accept-Encoding": "gzip"})
+        assert gzip_only.headers["Content-Encoding"] == "gzip"
+        plain = client.get(url, headers={"Accept-Encoding": ""})
+        assert "Content-Encoding" not in plain.headers and len(plain.data) > len(response.data)
+
+
+def test_htmx_fragments_are_small(client, games):
+    game, _ = games.create_game("classique", ["Ana", "Bob"], first_dealer=0)
+    view = games.get(game.id)
+    response = client.get(f"/s/{view.share_id}/live", headers={**ACCEPT, "HX-Request": "true"})
+    assert response.status_code == 200
+    assert len(response.data) < 4 * 1024
+    assert "<html" not in client.get(f"/s/{view.share_id}/live", headers={"HX-Request": "true"}).get_data(as_text=True)
