@@ -154,7 +154,7 @@ def create_app(config: dict | None = None) -> Flask:
     csrf.init_app(app)
     htmx.init_app(app)
 
-    from views import api, assets, errors, games, openapi, pages  # noqa: F401  (openapi adds a route to api.bp)
+    from views import api, assets, banner, errors, games, openapi, pages  # noqa: F401  (openapi adds a route to api.bp)
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(games.bp)
@@ -165,6 +165,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.after_request(security_headers)
     _register_optional(app)
     _apply_limits(app)
+    banner.print_banner(app)
 
     @app.cli.command("translations")
     def translations_command():

@@ -71,7 +71,7 @@ def test_no_axe_violation(live_server, page, shot, scheme):
     audit("game-with-manches")
 
     page.goto(f"{game_url}/manches/1/edit")
-    expect(page.locator('input[name=\"p1-n_JK\"]')).to_have_value("1")
+    expect(page.locator('input[name="p1-n_JK"]')).to_have_value("1")
     audit("edit-form")
 
     # A refusal shown next to its field: no winner chosen.

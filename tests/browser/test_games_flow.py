@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -112,7 +111,7 @@ def test_classique_three_players_to_500(live_server, page, shot, request):
     expect(subtotal(page, 2)).to_have_text("58")
     tap(page, 2, "4", step=-1)  # a mistake undone: 54
     expect(subtotal(page, 2)).to_have_text("54")
-    expect(page.locator('input[name=\"p2-n_7\"]')).to_have_value("2")
+    expect(page.locator('input[name="p2-n_7"]')).to_have_value("2")
     assert requests == [], f"a tap must not reach the server: {requests}"
     shot("manche-1-tapped")
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
@@ -138,7 +137,7 @@ def test_classique_three_players_to_500(live_server, page, shot, request):
     page.get_by_role("link", name="Modifier la manche 1").click()
     expect(page.locator("h1")).to_have_text("Modifier la manche 1")
     expect(page.locator("#winner-0")).to_be_checked()
-    expect(page.locator('input[name=\"p1-n_JK\"]')).to_have_value("1")
+    expect(page.locator('input[name="p1-n_JK"]')).to_have_value("1")
     expect(subtotal(page, 1)).to_have_text("113")
     expect(subtotal(page, 2)).to_have_text("54")
     tap(page, 1, "JK", step=-1)
@@ -266,7 +265,7 @@ def test_manche_form_without_javascript(live_server, browser, browser_context_ar
             tap(page, 2, "6")
         expect(subtotal(page, 2)).to_have_text("56")  # JK 50 + 6
         expect(page.locator("#winner-1")).to_be_checked()
-        expect(page.locator('input[name=\"p0-n_8\"]')).to_have_value("2")
+        expect(page.locator('input[name="p0-n_8"]')).to_have_value("2")
         snap(page, request, "tapped")
         page.get_by_role("button", name="Enregistrer la manche 1").click()
         expect(page.locator(".notice")).to_contain_text("Manche 1 enregistrée")

@@ -1,0 +1,330 @@
+"""Read-only queries across games: the list of games, a player's record, the share view's state.
+
+Every page here costs a constant number of SQL statements whatever the number of games: the
+games, their players, their manches and their hands are each read in one statement, then each
+game's points, totals and standing are computed by the pure scoring module from the stored
+hand values (the same derivation as ``GameService``: nothing derived is stored).
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlmodel import Session
+
+from . import scoring
+from .cards import format_cards, parse_cards
+from .db import Database, Game, Hand, Manche, Player
+from .games import GameView, token_hash
+from .rules import Catalog
+
+GAMES_PER_PAGE = 200
+CHART_MANCHES = 40  # a player's points chart shows their last manches
+
+
+# --- the share view ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SharedState:
+    """What the shared view's conditional GET needs, read in one small statement."""
+
+    game_id: str
+    revision: int
+    finished: bool
+
+
+def shared_state(database: Database, share_id: str) -> SharedState | None:
+    """The game behind a share id, its revision (the ETag) and whether it is over, or None."""
+    with Session(database.reader) as session:
+        row = session.exec(select(Game.id, Game.revision, Game.finished_at).where(Game.share_id == share_id)).first()
+    if row is None:
+        return None
+    return SharedState(row[0], row[1], row[2] is not None)
+
+
+def is_edit_token(database: Database, game_id: str, token: str | None) -> bool:
+    """Whether ``token`` is the game's own edit token (the owner's), not a scorekeeper's invite."""
+    if not token or not isinstance(token, str) or len(token) > 200:
+        return False
+    with Session(database.reader) as session:
+        stored = session.exec(select(Game.edit_token_hash).where(Game.id == game_id)).scalars().first()
+    return stored is not None and hmac.compare_digest(stored, token_hash(token))
+
+
+# --- games computed in bulk ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    player: str
+    cards: str | None  # canonical text, None when a total was typed
+    value: int
+
+
+@dataclass(frozen=True)
+class MancheRecord:
+    number: int
+    winner: str | None
+    points: dict  # side -> points
+    hands: dict  # player -> HandRecord
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game as the list and the player pages need it (no dealer, no cards parsed)."""
+
+    id: str
+    ruleset: object
+    players: list
+    teams: dict | None
+    created_at: datetime
+    finished_at: datetime | None
+    manches: list  # of MancheRecord
+    totals: dict
+    standing: scoring.Standing
+
+    @property
+    def variant(self):
+        return self.ruleset.variant
+
+    @property
+    def finished(self) -> bool:
+        return self.standing.finished
+
+    @property
+    def sides(self) -> list:
+        return scoring.side_names(self.players, self.teams)
+
+    def side_of(self, player: str) -> str:
+        return scoring.sides_of(self.players, self.teams)[player]
+
+
+def _names_matching(session: Session, name: str) -> list[str]:
+    """The stored spellings of a player's name (case and spacing aside: "chloé" finds "Chloé")."""
+    wanted = " ".join(name.split()).casefold()
+    if not wanted:
+        return []
+    names = session.exec(select(Player.name).distinct()).scalars().all()
+    return [n for n in names if n.casefold() == wanted]
+
+
+def _records(session: Session, catalog: Catalog, games_query) -> list[GameRecord]:
+    """The games ``games_query`` selects, each with its manches and standing: four statements."""
+    games = session.exec(games_query).scalars().all()
+    if not games:
+        return []
+    ids = games_query.with_only_columns(Game.id)  # keeps the query's order and limit
+    players = session.exec(select(Player).where(Player.game_id.in_(ids)).order_by(Player.seat)).scalars().all()
+    manches = session.exec(select(Manche).where(Manche.game_id.in_(ids)).order_by(Manche.number)).scalars().all()
+    hands = (
+        session.exec(select(Hand).join(Manche, Hand.manche_id == Manche.id).where(Manche.game_id.in_(ids)))
+        .scalars()
+        .all()
+    )
+    players_of: dict = {}
+    for p in players:
+        players_of.setdefault(p.game_id, []).append(p)
+    manches_of: dict = {}
+    for m in manches:
+        manches_of.setdefault(m.game_id, []).append(m)
+    hands_of: dict = {}
+    for h in hands:
+        hands_of.setdefault(h.manche_id, []).append(h)
+    rulesets: dict = {}
+    out = []
+    for game in games:
+        key = (game.variant, game.options_json, game.table_id, game.mode, game.target, game.rounds)
+        if key not in rulesets:
+            rulesets[key] = catalog.resolve(
+                game.variant,
+                options=json.loads(game.options_json),
+                table=game.table_id,
+                mode=game.mode,
+                target=game.target,
+                rounds=game.rounds,
+            )
+        out.append(_record(game, rulesets[key], players_of.get(game.id, []), manches_of.get(game.id, []), hands_of))
+    return out
+
+
+def _record(game: Game, ruleset, player_rows: list, manche_rows: list, hands_of: dict) -> GameRecord:
+    players = [p.name for p in player_rows]
+    teams = None
+    if any(p.team for p in player_rows):
+        teams = {}
+        for p in player_rows:
+            teams.setdefault(p.team, []).append(p.name)
+    sides = scoring.side_names(players, teams)
+    running = dict.fromkeys(sides, 0)
+    manches = []
+    for m in manche_rows:
+        hands = {
+            players[h.seat]: HandRecord(players[h.seat], h.cards, h.value)
+            for h in sorted(hands_of.get(m.id, []), key=lambda h: h.seat)
+        }
+        winner = players[m.winner_seat] if m.winner_seat is not None else None
+        values = {name: hand.value for name, hand in hands.items()}
+        points = scoring.side_points(ruleset, players, teams, winner, values)
+        manches.append(MancheRecord(m.number, winner, points, hands))
+        running = {side: running[side] + points.get(side, 0) for side in sides}
+    return GameRecord(
+        id=game.id,
+        ruleset=ruleset,
+        players=players,
+        teams=teams,
+        created_at=game.created_at,
+        finished_at=game.finished_at,
+        manches=manches,
+        totals=running,
+        standing=scoring.standing(ruleset, running, len(manches)),
+    )
+
+
+# --- the list of games ---------------------------------------------------------------------------
+
+
+def game_list(database: Database, catalog: Catalog, player: str | None = None, limit: int = GAMES_PER_PAGE):
+    """Games in progress first, then finished ones, newest first in each; only ``player``'s
+    games when a name is given (any spelling of it). Returns (games, whether more were left out)."""
+    with Session(database.reader) as session:
+        query = select(Game)
+        if player:
+            names = _names_matching(session, player)
+            if not names:
+                return [], False
+            query = query.where(Game.id.in_(select(Player.game_id).where(Player.name.in_(names))))
+        query = query.order_by(Game.finished_at.is_not(None), Game.created_at.desc(), Game.id).limit(limit + 1)
+        records = _records(session, catalog, query)
+    return records[:limit], len(records) > limit
+
+
+def known_players(database: Database, limit: int = 200) -> list[str]:
+    """Every player name stored, alphabetically (for the filter's suggestions)."""
+    with Session(database.reader) as session:
+        names = session.exec(select(Player.name).distinct().limit(limit)).scalars().all()
+    return sorted(names, key=str.casefold)
+
+
+# --- a player's record ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MancheResult:
+    """One manche of a player: the points their side scored in it, and where it was played."""
+
+    game_id: str
+    variant: object
+    played_at: datetime
+    number: int
+    points: int
+    lower_is_better: bool
+
+    @property
+    def merit(self) -> int:
+        """Higher is better whatever the game's mode (penalty points count against)."""
+        return -self.points if self.lower_is_better else self.points
+
+
+@dataclass(frozen=True)
+class CardCost:
+    rank: str
+    count: int  # how many times it was left in the player's hand
+    points: int  # what it cost, under each game's own table
+
+
+@dataclass
+class PlayerRecord:
+    name: str  # as most recently spelt
+    games: list = field(default_factory=list)  # GameRecord, newest first
+    won: int = 0
+    finished: int = 0
+    manches: list = field(default_factory=list)  # MancheResult, oldest first
+    cards: list = field(default_factory=list)  # CardCost, costliest first
+
+    @property
+    def played(self) -> int:
+        return len(self.games)
+
+    @property
+    def average(self) -> float | None:
+        """Average points per manche (their side's points; a team's when they play in one)."""
+        if not self.manches:
+            return None
+        return round(sum(m.points for m in self.manches) / len(self.manches), 1)
+
+    @property
+    def best(self) -> MancheResult | None:
+        """The best manche: fewest penalty points, or most points where points are won (first on a tie)."""
+        return max(self.manches, key=lambda m: m.merit, default=None)
+
+    @property
+    def worst(self) -> MancheResult | None:
+        return min(self.manches, key=lambda m: m.merit, default=None)
+
+
+def player_record(database: Database, catalog: Catalog, name: str) -> PlayerRecord | None:
+    """A player's games, wins, manches and the cards left in their hands, across all games
+    (matching their name case aside), or None when nobody of that name ever played."""
+    with Session(database.reader) as session:
+        names = _names_matching(session, name)
+        if not names:
+            return None
+        query = (
+            select(Game)
+            .where(Game.id.in_(select(Player.game_id).where(Player.name.in_(names))))
+            .order_by(Game.created_at.desc(), Game.id)
+        )
+        games = _records(session, catalog, query)
+    record = PlayerRecord(name=next(p for p in games[0].players if p in names), games=games)
+    costs: dict = {}
+    for game in reversed(games):
+        me = next(p for p in game.players if p in names)
+        side = game.side_of(me)
+        if game.finished:
+            record.finished += 1
+            record.won += int(side in game.standing.winners)
+        low = scoring.lower_is_better(game.ruleset)
+        for m in game.manches:
+            record.manches.append(MancheResult(game.id, game.variant, game.created_at, m.number, m.points[side], low))
+            hand = m.hands.get(me)
+            if hand is None or not hand.cards:
+                continue
+            for card, points in scoring.hand_breakdown(parse_cards(hand.cards), game.ruleset.table):
+                count, total = costs.get(card.rank, (0, 0))
+                costs[card.rank] = (count + 1, total + points)
+    record.cards = sorted(
+        (CardCost(rank, count, points) for rank, (count, points) in costs.items()),
+        key=lambda c: (-c.points, -c.count, c.rank),
+    )
+    return record
+
+
+# --- the score sheet as rows (CSV) ---------------------------------------------------------------
+
+
+def score_sheet(game: GameView, labels: dict) -> list[list]:
+    """The game as a table, one row per manche: each player's cards left and hand value, then
+    each side's points; a last row of totals. ``labels`` gives the words ("manche", "cards",
+    "hand", "points", "total") in the reader's language."""
+    header = [labels["manche"]]
+    for name in game.players:
+        header += [f"{name} — {labels['cards']}", f"{name} — {labels['hand']}"]
+    header += [f"{side} — {labels['points']}" for side in game.sides]
+    rows = [header]
+    for m in game.manches:
+        row = [m.number]
+        for name in game.players:
+            hand = m.hands.get(name)
+            if hand is None:
+                row += ["", ""]
+            else:
+                row += [format_cards(hand.cards) if hand.cards is not None else "", hand.value]
+        row += [m.points.get(side, 0) for side in game.sides]
+        rows.append(row)
+    rows.append([labels["total"]] + ["", ""] * len(game.players) + [game.totals[side] for side in game.sides])
+    return rows

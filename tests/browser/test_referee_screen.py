@@ -1,0 +1,111 @@
+"""The dispute checker "Litige ?" in a real browser: one tap from the game, settle a dispute,
+read the verdict; then the same without JavaScript (a plain form post)."""
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import ARTIFACTS
+
+
+def snap(page, request, name: str) -> None:
+    """A full-page screenshot of a page of our own context (the ``shot`` fixture takes ``page``'s)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{request.node.name}-{name}.png"), full_page=True)
+
+
+def new_game(live_server, variant="huit-americain"):
+    game, _token = live_server.app.extensions["games"].create_game(variant, ["Ana", "Bob", "Chloé"])
+    return game
+
+
+def pick(page, side, rank, suit=None):
+    """Tap a rank, then a suit, on one of the checker's card keypads (the labels are the buttons)."""
+    page.locator(f'label[for="{side}-rank-{rank}"]').click()
+    if suit:
+        page.locator(f'label[for="{side}-suit-{suit}"]').click()
+
+
+def test_settle_a_dispute_from_the_game(live_server, page, shot):
+    game = new_game(live_server)
+    problems = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(f"{live_server.url}/games/{game.id}")
+    page.locator(f'a[href="/games/{game.id}/referee"]').click()  # one tap from the game
+    expect(page).to_have_url(f"{live_server.url}/games/{game.id}/referee")
+    page.wait_for_load_state("networkidle")
+    verdict = page.locator("#verdict")
+
+    # Huit américain: an Ace is pending; Bob wants to play an 8 (8s may not follow an unpaid Ace).
+    pick(page, "top", "A", "S")
+    expect(page.locator("[data-named-suit]")).to_be_hidden()  # an Ace names no suit
+    page.locator('label[for="pending"]').click()
+    pick(page, "card", "8", "H")
+    page.locator(".referee-form button[type=submit]").click()
+    expect(verdict).to_have_attribute("data-legal", "false")
+    expect(verdict.locator(".answer")).to_be_visible()
+    assert "8" in verdict.locator(".reason").inner_text()
+    assert verdict.locator(".effects li").count() >= 1  # what happens: draw 2 per Ace and lose the turn
+    shot("illegal")
+
+    # An Ace answers the chain.
+    requests = []
+    page.on("request", lambda r: requests.append(r))
+    pick(page, "card", "A", "H")
+    page.locator(".referee-form button[type=submit]").click()
+    expect(verdict).to_have_attribute("data-legal", "true")
+    assert any(r.headers.get("hx-request") for r in requests), "htmx swaps the verdict in place"
+    expect(page).to_have_url(f"{live_server.url}/games/{game.id}/referee")
+    shot("legal")
+
+    # A Joker on the pile: the named suit appears, the Joker has no suit buttons.
+    page.locator('label[for="pending"]').click()
+    pick(page, "top", "JK")
+    expect(page.locator("[data-named-suit]")).to_be_visible()
+    expect(page.locator('[data-picker="top"] [data-suits]')).to_be_hidden()
+    page.locator('label[for="active-C"]').click()
+    pick(page, "card", "5", "C")
+    page.locator(".referee-form button[type=submit]").click()
+    expect(verdict).to_have_attribute("data-legal", "true")
+    assert problems == [], problems  # no script error, no blocked inline style or script (CSP)
+
+
+def test_the_checker_works_without_javascript_on_a_small_phone(live_server, browser, request):
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 740}, locale="fr-FR")
+    page = context.new_page()
+    page.goto(f"{live_server.url}/referee?variant=classique")
+    pick(page, "top", "3", "H")
+    pick(page, "card", "8", "C")
+    page.locator(".referee-form button[type=submit]").click()
+    verdict = page.locator("#verdict")
+    assert verdict.get_attribute("data-legal") == "true"
+    assert page.url.endswith("/referee#verdict")
+    # every tap target of the keypads is at least 44 px
+    for label in page.locator(".card-picker label").all()[:6]:
+        box = label.bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44
+    # no horizontal overflow at 360 px
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    snap(page, request, "nojs-360")
+    context.close()
+
+
+def test_rule_pages_and_comparison_at_360_px(live_server, browser, request):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="fr-FR")
+    page = context.new_page()
+    page.goto(f"{live_server.url}/rules/huit-americain")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    snap(page, request, "rules")
+    page.goto(f"{live_server.url}/rules/compare")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    scroller = page.locator(".compare-scroll")
+    first = page.locator("tbody th.topic").first
+    left = first.bounding_box()["x"]
+    scroller.evaluate("el => el.scrollLeft = 600")
+    assert abs(first.bounding_box()["x"] - left) < 1, "the first column stays in place"
+    snap(page, request, "compare")
+    page.goto(f"{live_server.url}/rules")
+    page.locator("#rule-q").press_sequentially("que fait le 7", delay=20)
+    expect(page.locator("#rule-hits mark").first).to_be_visible()
+    expect(page.locator('#rule-hits a[href="/rules/huit-americain#cartes-speciales-7"]')).to_be_visible()
+    snap(page, request, "search")
+    context.close()

@@ -1,0 +1,154 @@
+"""The dispute checker screen, "Litige ?" (issue 4): pick the top card and the card played on
+card keypads, say whether a penalty is pending and whether it is the last card, read the verdict.
+
+A plain form (works without JavaScript); htmx swaps only the verdict. The answer comes from
+``models.referee.check``, worded with the same ``describe`` as the JSON API.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from flask import Blueprint, current_app, render_template, request
+from flask_babel import gettext
+
+from models import referee, rulebook
+from models.cards import JOKER, RANKS, SUITS
+from models.errors import N_, DomainError
+from models.rules import Variant
+
+from .pages import lang
+from .rulebook import is_htmx
+
+bp = Blueprint("referee", __name__)
+
+
+def catalog():
+    return current_app.extensions["catalog"]
+
+
+@dataclass
+class CheckForm:
+    """The checker form as entered; ranks and suits kept only when they are real ones."""
+
+    variant: Variant
+    options: dict = field(default_factory=dict)
+    players: int = 4
+    top_rank: str = ""
+    top_suit: str = ""
+    active_suit: str = ""
+    card_rank: str = ""
+    card_suit: str = ""
+    pending: bool = False
+    last_card: bool = False
+    submitted: bool = False
+
+    @property
+    def ranks(self) -> list[str]:
+        """The keys of the card keypads: A … K, and JK where the deck has jokers."""
+        return list(RANKS) + ([JOKER] if self.variant.jokers_per_deck else [])
+
+    @staticmethod
+    def card(rank: str, suit: str) -> str | None:
+        if rank == JOKER:
+            return JOKER
+        return rank + suit if rank and suit else None
+
+    @property
+    def top(self) -> str | None:
+        return self.card(self.top_rank, self.top_suit)
+
+    @property
+    def played(self) -> str | None:
+        return self.card(self.card_rank, self.card_suit)
+
+    def missing(self) -> str | None:
+        """What is still to pick before the question can be asked (an English msgid), or None."""
+        if not self.top_rank:
+            return N_("Pick the top card of the pile.")
+        if not self.top:
+            return N_("Pick the suit of the top card.")
+        if not self.card_rank:
+            return N_("Pick the card the player wants to play.")
+        if not self.played:
+            return N_("Pick the suit of the card played.")
+        return None
+
+
+def read_form(data, game=None) -> CheckForm:
+    """The form from the request; on first display, the game's settings (or the variant's defaults)."""
+    cat = catalog()
+    if game is not None:
+        variant = game.variant
+    else:
+        variant = cat.variants.get(data.get("variant", "")) or next(iter(cat.variants.values()))
+    submitted = data.get("checked") == "1"
+    form = CheckForm(variant=variant, submitted=submitted)
+    form.options = dict(game.ruleset.options) if game is not None else variant.default_options()
+    if submitted:
+        for option in rulebook.referee_options(variant):
+            if option.kind == "bool":
+                form.options[option.id] = f"opt-{option.id}" in data
+            elif data.get(f"opt-{option.id}") is not None:
+                form.options[option.id] = data.get(f"opt-{option.id}")
+    default_players = len(game.players) if game is not None else rulebook.sample_players(variant)
+    raw_players = data.get("players", "")
+    players = int(raw_players) if raw_players.isdigit() else default_players
+    form.players = min(max(players, variant.min_players), variant.max_players)
+    ranks = form.ranks
+    form.top_rank = data.get("top_rank", "") if data.get("top_rank") in ranks else ""
+    form.card_rank = data.get("card_rank", "") if data.get("card_rank") in ranks else ""
+    form.top_suit = data.get("top_suit", "") if data.get("top_suit") in SUITS else ""
+    form.card_suit = data.get("card_suit", "") if data.get("card_suit") in SUITS else ""
+    form.active_suit = data.get("active_suit", "") if data.get("active_suit") in SUITS else ""
+    form.pending = bool(data.get("pending"))
+    form.last_card = bool(data.get("last_card"))
+    return form
+
+
+def verdict_for(form: CheckForm):
+    """(verdict, error message) for a complete form; (None, what to pick) otherwise."""
+    missing = form.missing()
+    if missing:
+        return None, gettext(missing) if form.submitted else None
+    try:
+        ruleset = catalog().resolve(form.variant.id, options=form.options)
+        verdict = referee.check(
+            ruleset,
+            form.top,
+            form.played,
+            players=form.players,
+            active_suit=form.active_suit or None,
+            pending=form.pending,
+            last_card=form.last_card,
+            lang=lang(),
+        )
+    except DomainError as error:
+        return None, error.message(gettext)
+    return verdict, None
+
+
+def render_checker(game=None):
+    form = read_form(request.form if request.method == "POST" else request.args, game)
+    verdict, error = verdict_for(form)
+    context = {
+        "form": form,
+        "game": game,
+        "verdict": verdict,
+        "error": error,
+        "variants": list(catalog().variants.values()),
+        "options": rulebook.referee_options(form.variant),
+        "suit_naming": rulebook.suit_naming_cards(form.variant),
+    }
+    template = "_referee_verdict.html" if is_htmx() else "referee.html"
+    return render_template(template, **context)
+
+
+@bp.route("/referee", methods=["GET", "POST"])
+def checker():
+    return render_checker()
+
+
+@bp.route("/games/<game_id>/referee", methods=["GET", "POST"])
+def game_checker(game_id):
+    return render_checker(current_app.extensions["games"].get(game_id))

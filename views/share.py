@@ -1,0 +1,283 @@
+"""Sharing a game: the read-only shared view that keeps itself current, its QR codes, scorekeeper
+invites, export and import from the screens (issue 5, SPEC §4).
+
+The shared view lives under ``/s/<share_id>``: its id is not the game's id and never a token,
+and nothing under it writes. Its live fragment answers a conditional GET with ``304 Not
+Modified`` after one small query (the game's revision), so a dozen phones polling cost little.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+
+from flask import Blueprint, Response, current_app, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext
+
+from models import history
+from models.errors import N_, DomainError, Forbidden, NotFound, Unauthorized, ValidationError
+from models.games import checked_id
+
+from . import links
+from .api import game_json
+from .games import game_context, games, is_htmx, lang
+from .rights import can_edit, remember_token, session_token
+
+bp = Blueprint("share", __name__)
+
+DEFAULT_POLL_SECONDS = 5
+NOT_A_GAME_FILE = N_("This is not a Carte ! game file (format carte-game/1).")  # the service's own message
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def register(app) -> None:
+    """Register the sharing pages and the games/players pages (``views/history.py``)."""
+    from . import history as history_pages
+
+    app.config.setdefault("SHARE_POLL_SECONDS", DEFAULT_POLL_SECONDS)
+    app.register_blueprint(bp)
+    app.register_blueprint(history_pages.bp)
+    app.add_template_global(share_panel)
+
+
+def database():
+    return current_app.extensions["database"]
+
+
+def no_store(response: Response) -> Response:
+    """For answers that carry an invite token: kept by no cache."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# --- the shared view -----------------------------------------------------------------------------
+
+
+def share_url(share_id: str) -> str:
+    return links.absolute(url_for("share.shared", share_id=share_id))
+
+
+def live_etag(revision: int) -> str:
+    """The live fragment's entity tag: the game's revision and the language it is written in."""
+    return f"r{revision}-{lang()}"
+
+
+def shared_context(game) -> dict:
+    etag = live_etag(game.revision)
+    return game_context(
+        game,
+        editable=False,
+        shared=True,
+        etag=etag,
+        poll_headers={"If-None-Match": f'W/"{etag}"'},
+        poll_seconds=current_app.config["SHARE_POLL_SECONDS"],
+    )
+
+
+def known_share(share_id: str) -> history.SharedState:
+    state = history.shared_state(database(), checked_id(share_id))
+    if state is None:
+        raise NotFound(N_("No game with this id."), field="id")
+    return state
+
+
+@bp.get("/s/<share_id>")
+def shared(share_id):
+    """The game, read-only, for the phones around the table (no form, no token)."""
+    return render_template("share.html", **shared_context(games().get_shared(share_id)))
+
+
+@bp.get("/s/<share_id>/live")
+def live(share_id):
+    """The part of the shared view that changes; 304 when the game has not changed since the
+    version the phone holds (checked before the game is read)."""
+    state = known_share(share_id)
+    if request.if_none_match.contains_weak(live_etag(state.revision)):
+        response = current_app.response_class(status=304)
+        response.set_etag(live_etag(state.revision), weak=True)
+    else:
+        game = games().get_shared(share_id)
+        response = make_response(render_template("_share_live.html", **shared_context(game)))
+        response.set_etag(live_etag(game.revision), weak=True)
+    response.headers["Cache-Control"] = "no-cache"
+    response.vary.update(("Cookie", "Accept-Language"))
+    return response
+
+
+@bp.get("/s/<share_id>/game.json")
+def shared_json(share_id):
+    """The shared game as the API shows it (read-only; never a token)."""
+    return game_json(games().get_shared(share_id))
+
+
+@bp.get("/s/<share_id>/qr.svg")
+def qr_svg(share_id):
+    known_share(share_id)
+    return Response(links.qr_svg(share_url(share_id)), mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"})
+
+
+@bp.get("/s/<share_id>/qr.png")
+def qr_png(share_id):
+    known_share(share_id)
+    return Response(links.qr_png(share_url(share_id)), mimetype="image/png", headers={"Cache-Control": "no-cache"})
+
+
+# --- the "Share" section of the game page --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NewInvite:
+    url: str
+    qr: str  # a data: URL (the token is in it, so it is not served from an address of its own)
+
+
+@dataclass
+class SharePanel:
+    url: str
+    qr_svg: str
+    qr_png: str
+    only_local: bool  # the address is only reachable from this machine
+    owner: bool  # this browser holds the game's edit token (it may invite scorekeepers)
+    invites: list = field(default_factory=list)
+
+
+def is_owner(game_id: str) -> bool:
+    return history.is_edit_token(database(), game_id, session_token(game_id))
+
+
+def share_panel(game) -> SharePanel:
+    """What the game page's "Share" section shows (a template global: the game page's view
+    is not this module's)."""
+    base, only_local = links.public_base()
+    owner = is_owner(game.id)
+    return SharePanel(
+        url=base + url_for("share.shared", share_id=game.share_id),
+        qr_svg=url_for("share.qr_svg", share_id=game.share_id),
+        qr_png=url_for("share.qr_png", share_id=game.share_id),
+        only_local=only_local,
+        owner=owner,
+        invites=games().invites(game.id) if owner else [],
+    )
+
+
+# --- scorekeeper invites -------------------------------------------------------------------------
+
+
+def require_owner(game_id: str) -> None:
+    """Invites are managed by the phone that created the game (a scorekeeper records manches only)."""
+    games().get(game_id)  # 404 for an unknown game
+    if is_owner(game_id):
+        return
+    if session_token(game_id) is None:
+        raise Unauthorized(N_("Only the phone that created this game can invite scorekeepers."))
+    raise Forbidden(N_("Only the phone that created this game can invite scorekeepers."))
+
+
+@bp.post("/games/<game_id>/invites")
+def create_invite(game_id):
+    """A new invite: its link and QR are shown now, to the owner, and never again."""
+    require_owner(game_id)
+    _invite_id, token = games().create_invite(game_id)
+    url = links.absolute(url_for("share.join", game_id=game_id, token=token))
+    qr = "data:image/svg+xml;base64," + base64.b64encode(links.qr_svg(url)).decode()
+    game = games().get(game_id)
+    context = {"game": game, "share": share_panel(game), "new_invite": NewInvite(url, qr)}
+    template = "_share_invites.html" if is_htmx() else "invite.html"
+    return no_store(make_response(render_template(template, **context), 201))
+
+
+@bp.post("/games/<game_id>/invites/<invite_id>/revoke")
+def revoke_invite(game_id, invite_id):
+    require_owner(game_id)
+    games().revoke_invite(game_id, invite_id)
+    return redirect(url_for("games.game_page", game_id=game_id, share=1, _anchor="share"), 303)
+
+
+@bp.get("/join/<game_id>/<token>")
+def join(game_id, token):
+    """The scanned invite: this browser keeps its token and may now record manches."""
+    if not can_edit(game_id):  # a phone that already has rights (the owner's) keeps its own
+        try:
+            games().check_token(game_id, token)
+        except Forbidden:
+            raise Forbidden(N_("This invite was revoked or is not for this game: ask for a new one."))
+        remember_token(game_id, token)
+    return no_store(redirect(url_for("games.game_page", game_id=game_id), 303))
+
+
+# --- export and import ---------------------------------------------------------------------------
+
+
+def attachment(response: Response, filename: str) -> Response:
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def file_stem(game) -> str:
+    return f"carte-{game.variant.id}-{game.created_at:%Y-%m-%d}" if game.created_at else f"carte-{game.id}"
+
+
+@bp.get("/games/<game_id>/export.json")
+def export_json(game_id):
+    """The game as the API's export document (carte-game/1), to download."""
+    document = games().export_game(game_id)
+    body = json.dumps(document, ensure_ascii=False, indent=2)
+    return attachment(Response(body, mimetype="application/json"), file_stem(games().get(game_id)) + ".json")
+
+
+def spreadsheet_safe(value):
+    """A cell a spreadsheet will not run as a formula (a name such as "=1+1" stays text)."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+@bp.get("/games/<game_id>/export.csv")
+def export_csv(game_id):
+    """The score sheet: one row per manche (each player's cards and hand value, each side's
+    points), then the totals. UTF-8 with a byte-order mark so that spreadsheets read the accents."""
+    game = games().get(game_id)
+    labels = {
+        "manche": gettext("Manche"),
+        "cards": gettext("cards"),
+        "hand": gettext("hand"),
+        "points": gettext("points"),
+        "total": gettext("Total"),
+    }
+    out = io.StringIO()
+    writer = csv.writer(out)
+    for row in history.score_sheet(game, labels):
+        writer.writerow([spreadsheet_safe(cell) for cell in row])
+    response = Response("\ufeff" + out.getvalue(), mimetype="text/csv")
+    return attachment(response, file_stem(game) + ".csv")
+
+
+def read_upload(upload) -> object:
+    """The JSON document in an uploaded file, or the error a person can act on."""
+    if upload is None or not upload.filename:
+        raise ValidationError(N_("Choose a file exported by Carte ! (.json)."), field="file")
+    try:
+        return json.loads(upload.read())
+    except (ValueError, RecursionError):
+        raise ValidationError(NOT_A_GAME_FILE, field="file")
+
+
+@bp.get("/games/import")
+def import_form():
+    return render_template("import.html", error=None)
+
+
+@bp.post("/games/import")
+def import_game():
+    """A new game from an exported file; all or nothing (a damaged file creates no game)."""
+    try:
+        game, token = games().import_game(read_upload(request.files.get("file")))
+    except DomainError as error:
+        if error.status != 422:
+            raise
+        return render_template("import.html", error=error.message(gettext)), 422
+    remember_token(game.id, token)
+    return redirect(url_for("games.game_page", game_id=game.id), 303)
