@@ -266,7 +266,7 @@ class GameService:
 
     def revision(self, game_id: str) -> int | None:
         with Session(self.db.reader) as session:
-            return session.exec(select(Game.revision).where(Game.id == game_id)).scalars().first()
+            return session.exec(select(Game.revision).where(Game.id == checked_id(game_id))).scalars().first()
 
     def check_token(self, game_id: str, token: str | None) -> None:
         """Refuse a write without the game's edit token (401) or with a wrong one (403)."""
@@ -304,8 +304,9 @@ class GameService:
         token = secrets.token_urlsafe(24)
         invite_id = new_id()
         with Session(self.db.writer) as session, session.begin():
-            self._lock(session, game_id)
+            game = self._lock(session, game_id)
             session.add(Invite(id=invite_id, game_id=game_id, token_hash=token_hash(token)))
+            game.revision += 1  # the game page lists the invites: a new version of it
         return invite_id, token
 
     def invites(self, game_id: str) -> list[Invite]:
@@ -326,6 +327,7 @@ class GameService:
             if invite.revoked_at is None:
                 invite.revoked_at = utcnow()
                 session.add(invite)
+                self._lock(session, game_id).revision += 1
 
     # export and import
 

@@ -13,15 +13,16 @@ from dataclasses import dataclass, field
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext
 
-from models import scoring
+from models import history, scoring
 from models.cards import parse_card
 from models.errors import N_, Conflict, DomainError, Forbidden, GameFinished, NotFound, Unauthorized
 from models.games import MancheEntry
 from models.rules import MODES
 
 from . import present
+from .pagecache import cached_page
 from .pages import card_name
-from .rights import can_edit, remember_token, require_web_rights
+from .rights import can_edit, remember_token, require_web_rights, session_token
 
 bp = Blueprint("games", __name__)
 
@@ -239,8 +240,18 @@ def notice_from(args, game) -> tuple[str, int] | None:
 
 @bp.get("/games/<game_id>")
 def game_page(game_id):
-    game = games().get(game_id)
-    return render_template("game.html", **game_context(game, notice=notice_from(request.args, game)))
+    revision = games().revision(game_id)
+    if revision is None:
+        games().get(game_id)  # the 404
+    editable = can_edit(game_id)
+    owner = history.is_edit_token(current_app.extensions["database"], game_id, session_token(game_id))
+
+    def render(csrf_token):
+        game = games().get(game_id)
+        context = game_context(game, notice=notice_from(request.args, game))
+        return render_template("game.html", csrf_token=csrf_token, **context)
+
+    return cached_page(("game", game_id, revision, editable, owner), render)
 
 
 @bp.post("/games/<game_id>/replay")

@@ -20,6 +20,7 @@ from flask_babel import gettext
 from models import history
 from models.errors import N_, DomainError, Forbidden, NotFound, Unauthorized, ValidationError
 from models.games import checked_id
+from views.pagecache import cached_page
 
 from . import links
 from .api import game_json
@@ -87,7 +88,12 @@ def known_share(share_id: str) -> history.SharedState:
 @bp.get("/s/<share_id>")
 def shared(share_id):
     """The game, read-only, for the phones around the table (no form, no token)."""
-    return render_template("share.html", **shared_context(games().get_shared(share_id)))
+    state = known_share(share_id)
+
+    def render(csrf_token):
+        return render_template("share.html", csrf_token=csrf_token, **shared_context(games().get_shared(share_id)))
+
+    return cached_page(("shared", share_id, state.revision), render)
 
 
 @bp.get("/s/<share_id>/live")
