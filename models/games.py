@@ -14,7 +14,8 @@ import random
 import re
 import secrets
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
@@ -356,8 +357,7 @@ class GameService:
                     e.field = f"game.manches.{index}.{e.field}" if e.field else f"game.manches.{index}"
                     raise
                 self._fill(session, current, Manche(game_id=game_id, number=index + 1), score)
-            self._touch(session, game)
-            view = self._view(session, game)
+            view = self._touch(session, game)
             if totals is not None and totals != view.totals:
                 raise ValidationError(N_("The file is damaged: its totals do not match its manches."), field="totals")
         return self.get(game_id), token
@@ -411,8 +411,7 @@ class GameService:
                 self._fill(session, current, manche, score)
                 if key:
                     session.add(IdempotencyRecord(game_id=game.id, key=key, manche_number=expected))
-                self._touch(session, game)
-                return self._view(session, game), expected, False
+                return self._touch(session, game), expected, False
         except IntegrityError:
             if key:
                 with Session(self.db.reader) as session:
@@ -432,8 +431,7 @@ class GameService:
             session.execute(delete(Hand).where(Hand.manche_id == manche.id))
             manche.blocked = score.blocked
             self._fill(session, current, manche, score)
-            self._touch(session, game)
-            return self._view(session, game)
+            return self._touch(session, game)
 
     def delete_manche(self, game_id: str, number) -> GameView:
         """Delete the last manche (only the last: the numbers stay a sequence)."""
@@ -452,8 +450,7 @@ class GameService:
             session.execute(delete(Hand).where(Hand.manche_id == manche.id))
             session.delete(manche)
             session.flush()
-            self._touch(session, game)
-            return self._view(session, game)
+            return self._touch(session, game)
 
     # internals
 
@@ -524,8 +521,9 @@ class GameService:
             )
         session.flush()
 
-    def _touch(self, session: Session, game: Game) -> None:
-        """Bump the revision (the shared view's ETag) and keep finished_at in step with the standing."""
+    def _touch(self, session: Session, game: Game) -> GameView:
+        """Bump the revision (the shared view's ETag), keep finished_at in step with the standing,
+        and return the game as it now stands."""
         game.revision += 1
         game.updated_at = utcnow()
         view = self._view(session, game)
@@ -535,59 +533,61 @@ class GameService:
             game.finished_at = None
         session.add(game)
         session.flush()
+        return replace(view, finished_at=game.finished_at)
+
+    def _ruleset(self, game: Game) -> Ruleset:
+        return _resolve_cached(
+            self.catalog, game.variant, game.options_json, game.table_id, game.mode, game.target, game.rounds
+        )
 
     def _view(self, session: Session, game: Game) -> GameView:
-        """Everything about a game, derived from what is stored, in a constant number of queries."""
-        ruleset = self.catalog.resolve(
-            game.variant,
-            options=json.loads(game.options_json),
-            table=game.table_id,
-            mode=game.mode,
-            target=game.target,
-            rounds=game.rounds,
-        )
-        players_rows = (
-            session.exec(select(Player).where(Player.game_id == game.id).order_by(Player.seat)).scalars().all()
-        )
-        players = [p.name for p in players_rows]
+        """Everything about a game, derived from what is stored, in a constant number of queries
+        (plain rows, no ORM objects: this runs on every page and every write)."""
+        ruleset = self._ruleset(game)
+        players_rows = session.execute(
+            select(Player.seat, Player.name, Player.team).where(Player.game_id == game.id).order_by(Player.seat)
+        ).all()
+        players = [name for _, name, _ in players_rows]
         teams: dict | None = None
-        if any(p.team for p in players_rows):
+        if any(team for _, _, team in players_rows):
             teams = {}
-            for p in players_rows:
-                teams.setdefault(p.team, []).append(p.name)
+            for _, name, team in players_rows:
+                teams.setdefault(team, []).append(name)
         custom_teams = bool(teams) and teams != scoring.default_teams(players)
-        manches_rows = (
-            session.exec(select(Manche).where(Manche.game_id == game.id).order_by(Manche.number)).scalars().all()
-        )
-        hands_rows = (
-            session.exec(select(Hand).join(Manche, Hand.manche_id == Manche.id).where(Manche.game_id == game.id))
-            .scalars()
-            .all()
-        )
+        manches_rows = session.execute(
+            select(Manche.id, Manche.number, Manche.winner_seat, Manche.blocked, Manche.last_card)
+            .where(Manche.game_id == game.id)
+            .order_by(Manche.number)
+        ).all()
+        hands_rows = session.execute(
+            select(Hand.manche_id, Hand.seat, Hand.cards, Hand.typed, Hand.value)
+            .join(Manche, Hand.manche_id == Manche.id)
+            .where(Manche.game_id == game.id)
+            .order_by(Hand.manche_id, Hand.seat)
+        ).all()
         by_manche: dict = {}
-        for hand in hands_rows:
-            by_manche.setdefault(hand.manche_id, []).append(hand)
+        for row in hands_rows:
+            by_manche.setdefault(row[0], []).append(row)
         sides = scoring.side_names(players, teams)
+        loser_deals = ruleset.loser_deals
         manches, progression, losers = [], [], []
         running = {side: 0 for side in sides}
-        for m in manches_rows:
+        for manche_id, number, winner_seat, blocked, last_card in manches_rows:
             hands = {}
-            for h in sorted(by_manche.get(m.id, []), key=lambda h: h.seat):
-                cards = parse_cards(h.cards) if h.cards is not None else None
-                hands[players[h.seat]] = HandView(players[h.seat], cards, h.typed, h.value)
-            winner = players[m.winner_seat] if m.winner_seat is not None else None
+            for _, seat, cards, typed, value in by_manche.get(manche_id, ()):
+                name = players[seat]
+                hands[name] = HandView(name, stored_cards(cards) if cards is not None else None, typed, value)
+            winner = players[winner_seat] if winner_seat is not None else None
             values = {name: hand.value for name, hand in hands.items()}
             points = scoring.side_points(ruleset, players, teams, winner, values)
-            seat = scoring.dealer_index(
-                len(players), game.first_dealer, m.number, losers if ruleset.loser_deals else None
-            )
+            seat = scoring.dealer_index(len(players), game.first_dealer, number, losers if loser_deals else None)
             losers.append(scoring.manche_loser(players, values) if values else seat)
-            manches.append(MancheView(m.number, winner, m.blocked, m.last_card, hands, points, players[seat]))
+            manches.append(MancheView(number, winner, blocked, last_card, hands, points, players[seat]))
             running = {side: running[side] + points.get(side, 0) for side in sides}
-            progression.append(dict(running))
+            progression.append(running)
         totals = dict(running)
         next_dealer = scoring.dealer_index(
-            len(players), game.first_dealer, len(manches) + 1, losers if ruleset.loser_deals else None
+            len(players), game.first_dealer, len(manches) + 1, losers if loser_deals else None
         )
         return GameView(
             id=game.id,
@@ -606,6 +606,17 @@ class GameService:
             dealer=next_dealer,
             extra={"custom_teams": custom_teams},
         )
+
+
+@lru_cache(maxsize=4096)
+def stored_cards(text: str) -> tuple:
+    """The cards of a stored hand (canonical text, parsed once per worker)."""
+    return tuple(parse_cards(text))
+
+
+@lru_cache(maxsize=256)
+def _resolve_cached(catalog: Catalog, variant, options_json, table, mode, target, rounds) -> Ruleset:
+    return catalog.resolve(variant, options=json.loads(options_json), table=table, mode=mode, target=target, rounds=rounds)
 
 
 EXPORT_FORMAT = "carte-game/1"

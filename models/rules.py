@@ -243,7 +243,7 @@ class Ruleset:
         return self.partners and self.variant.partners_players == players
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Catalog:
     tables: MappingProxyType
     variants: MappingProxyType  # id -> Variant, in display order
