@@ -386,39 +386,52 @@ class GameService:
                 raise ValidationError(
                     N_("The Idempotency-Key is 1 to 128 visible ASCII characters."), field="Idempotency-Key"
                 )
-        try:
-            with Session(self.db.writer) as session, session.begin():
-                game = self._lock(session, game_id)
-                if key:
-                    done = self._replayed(session, game_id, key)
-                    if done is not None:
-                        return self._view(session, game), done, True
-                current = self._view(session, game)
-                expected = current.next_number
-                if number is not None and _as_int(number, "number") != expected:
-                    raise Conflict(
-                        N_("Manche %(number)s is already recorded; the next one is %(next)s."),
-                        field="number",
-                        number=number,
-                        next=expected,
-                    )
-                if current.standing.finished:
-                    raise GameFinished(N_("The game is over: no more manches can be added."))
-                if len(current.manches) >= 1000:
-                    raise ValidationError(N_("A game has at most 1000 manches."))
-                score = self._score(current, entry, lang)
-                manche = Manche(game_id=game.id, number=expected, winner_seat=None, blocked=score.blocked)
-                self._fill(session, current, manche, score)
-                if key:
-                    session.add(IdempotencyRecord(game_id=game.id, key=key, manche_number=expected))
-                return self._touch(session, game), expected, False
-        except IntegrityError:
+        # The game is read and the manche checked and scored before the write lock is taken; under
+        # the lock only the revision is compared (a write in between means: read again). The lock
+        # is so held for the inserts and the commit alone, which keeps writes to many games flowing.
+        for _attempt in range(100):  # each retry means another write went through
             if key:
                 with Session(self.db.reader) as session:
-                    done = self._replayed(session, game_id, key)
+                    done = self._replayed(session, checked_id(game_id), key)
+                if done is not None:
+                    return self.get(game_id), done, True
+            current = self.get(game_id)
+            expected = current.next_number
+            if number is not None and _as_int(number, "number") != expected:
+                raise Conflict(
+                    N_("Manche %(number)s is already recorded; the next one is %(next)s."),
+                    field="number",
+                    number=number,
+                    next=expected,
+                )
+            if current.standing.finished:
+                raise GameFinished(N_("The game is over: no more manches can be added."))
+            if len(current.manches) >= 1000:
+                raise ValidationError(N_("A game has at most 1000 manches."))
+            score = self._score(current, entry, lang)
+            totals = {side: current.totals[side] + score.points.get(side, 0) for side in current.sides}
+            finished = scoring.standing(current.ruleset, totals, expected).finished
+            try:
+                with Session(self.db.writer) as session, session.begin():
+                    game = self._lock(session, game_id)
+                    if game.revision != current.revision:
+                        continue  # someone wrote in between: read the game again
+                    if key:
+                        session.add(IdempotencyRecord(game_id=game.id, key=key, manche_number=expected))
+                    self._fill(session, current, Manche(game_id=game.id, number=expected), score)
+                    game.revision += 1
+                    game.updated_at = utcnow()
+                    game.finished_at = (game.finished_at or utcnow()) if finished else None
+                    session.add(game)
+            except IntegrityError:
+                if key:
+                    with Session(self.db.reader) as session:
+                        done = self._replayed(session, game_id, key)
                     if done is not None:
                         return self.get(game_id), done, True
-            raise Conflict(N_("Another phone recorded this manche at the same moment; it is shown now.")) from None
+                raise Conflict(N_("Another phone recorded this manche at the same moment; it is shown now.")) from None
+            return self.get(game_id), expected, False
+        raise Conflict(N_("Another phone recorded this manche at the same moment; it is shown now."))
 
     def edit_manche(self, game_id: str, number, entry: MancheEntry, lang: str = "fr") -> GameView:
         """Replace a recorded manche; everything after it is recomputed (a finished game may reopen)."""
@@ -616,7 +629,9 @@ def stored_cards(text: str) -> tuple:
 
 @lru_cache(maxsize=256)
 def _resolve_cached(catalog: Catalog, variant, options_json, table, mode, target, rounds) -> Ruleset:
-    return catalog.resolve(variant, options=json.loads(options_json), table=table, mode=mode, target=target, rounds=rounds)
+    return catalog.resolve(
+        variant, options=json.loads(options_json), table=table, mode=mode, target=target, rounds=rounds
+    )
 
 
 EXPORT_FORMAT = "carte-game/1"
