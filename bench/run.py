@@ -83,9 +83,10 @@ def main():
         from models.db import Database
 
         admin = Database(url)
-        with admin.writer.begin() as conn:
-            conn.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
+        with admin.writer.begin() as conn:  # a schema of its own, dropped and made anew each run
+            conn.execute(text("DROP SCHEMA IF EXISTS carte_bench CASCADE; CREATE SCHEMA carte_bench"))
         admin.dispose()
+        url += ("&" if "?" in url else "?") + "options=-csearch_path%3Dcarte_bench"
     started = time.monotonic()
     data = seed(url)
     print(f"seeded {database_name} in {time.monotonic() - started:.1f} s")

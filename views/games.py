@@ -243,8 +243,9 @@ def game_page(game_id):
     revision = games().revision(game_id)
     if revision is None:
         games().get(game_id)  # the 404
-    editable = can_edit(game_id)
-    owner = history.is_edit_token(current_app.extensions["database"], game_id, session_token(game_id))
+    token = session_token(game_id)  # no token in this browser: read-only, and no query to find out
+    editable = bool(token) and can_edit(game_id)
+    owner = bool(token) and history.is_edit_token(current_app.extensions["database"], game_id, token)
 
     def render(csrf_token):
         game = games().get(game_id)
