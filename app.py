@@ -77,21 +77,6 @@ def security_headers(response):
     return response
 
 
-def _register_optional(app: Flask) -> None:
-    """Blueprints being built (rule pages, sharing): registered when their module is present."""
-    import importlib
-
-    for name in ("rulebook", "share"):
-        try:
-            module = importlib.import_module(f"views.{name}")
-        except ModuleNotFoundError:
-            continue
-        if hasattr(module, "register"):
-            module.register(app)
-        elif hasattr(module, "bp"):
-            app.register_blueprint(module.bp)
-
-
 CREATION_ENDPOINTS = ("games.create_game", "api.create_game", "api.import_game", "share.import_game")
 
 
@@ -154,7 +139,7 @@ def create_app(config: dict | None = None) -> Flask:
     csrf.init_app(app)
     htmx.init_app(app)
 
-    from views import api, assets, banner, errors, games, openapi, pages  # noqa: F401  (openapi adds a route to api.bp)
+    from views import api, assets, banner, errors, games, openapi, pages, rulebook, share  # noqa: F401  (openapi adds a route to api.bp)
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(games.bp)
@@ -163,7 +148,8 @@ def create_app(config: dict | None = None) -> Flask:
     errors.register(app)
     assets.init_app(app)
     app.after_request(security_headers)
-    _register_optional(app)
+    rulebook.register(app)  # the rule pages and the dispute checker screen
+    share.register(app)  # sharing, invites, files, the games list and player pages
     _apply_limits(app)
     banner.print_banner(app)
 
