@@ -104,6 +104,10 @@ class GameView:
         return "finished" if self.standing.finished else "playing"
 
     @property
+    def finished(self) -> bool:
+        return self.standing.finished
+
+    @property
     def next_number(self) -> int:
         return len(self.manches) + 1
 
@@ -548,77 +552,92 @@ class GameService:
         session.flush()
         return replace(view, finished_at=game.finished_at)
 
-    def _ruleset(self, game: Game) -> Ruleset:
-        return _resolve_cached(
-            self.catalog, game.variant, game.options_json, game.table_id, game.mode, game.target, game.rounds
-        )
-
     def _view(self, session: Session, game: Game) -> GameView:
-        """Everything about a game, derived from what is stored, in a constant number of queries
-        (plain rows, no ORM objects: this runs on every page and every write)."""
-        ruleset = self._ruleset(game)
-        players_rows = session.execute(
-            select(Player.seat, Player.name, Player.team).where(Player.game_id == game.id).order_by(Player.seat)
-        ).all()
-        players = [name for _, name, _ in players_rows]
-        teams: dict | None = None
-        if any(team for _, _, team in players_rows):
-            teams = {}
-            for _, name, team in players_rows:
-                teams.setdefault(team, []).append(name)
-        custom_teams = bool(teams) and teams != scoring.default_teams(players)
-        manches_rows = session.execute(
-            select(Manche.id, Manche.number, Manche.winner_seat, Manche.blocked, Manche.last_card)
-            .where(Manche.game_id == game.id)
-            .order_by(Manche.number)
-        ).all()
-        hands_rows = session.execute(
-            select(Hand.manche_id, Hand.seat, Hand.cards, Hand.typed, Hand.value)
-            .join(Manche, Hand.manche_id == Manche.id)
-            .where(Manche.game_id == game.id)
-            .order_by(Hand.manche_id, Hand.seat)
-        ).all()
-        by_manche: dict = {}
-        for row in hands_rows:
-            by_manche.setdefault(row[0], []).append(row)
-        sides = scoring.side_names(players, teams)
-        loser_deals = ruleset.loser_deals
-        manches, progression, losers = [], [], []
-        running = {side: 0 for side in sides}
-        for manche_id, number, winner_seat, blocked, last_card in manches_rows:
-            hands = {}
-            for _, seat, cards, typed, value in by_manche.get(manche_id, ()):
-                name = players[seat]
-                hands[name] = HandView(name, stored_cards(cards) if cards is not None else None, typed, value)
-            winner = players[winner_seat] if winner_seat is not None else None
-            values = {name: hand.value for name, hand in hands.items()}
-            points = scoring.side_points(ruleset, players, teams, winner, values)
-            seat = scoring.dealer_index(len(players), game.first_dealer, number, losers if loser_deals else None)
-            losers.append(scoring.manche_loser(players, values) if values else seat)
-            manches.append(MancheView(number, winner, blocked, last_card, hands, points, players[seat]))
-            running = {side: running[side] + points.get(side, 0) for side in sides}
-            progression.append(running)
-        totals = dict(running)
-        next_dealer = scoring.dealer_index(
-            len(players), game.first_dealer, len(manches) + 1, losers if loser_deals else None
-        )
-        return GameView(
-            id=game.id,
-            share_id=game.share_id,
-            ruleset=ruleset,
-            players=players,
-            teams=teams,
-            first_dealer=game.first_dealer,
-            manches=manches,
-            totals=totals,
-            standing=scoring.standing(ruleset, totals, len(manches)),
-            progression=progression,
-            revision=game.revision,
-            created_at=game.created_at,
-            finished_at=game.finished_at,
-            dealer=next_dealer,
-            extra={"custom_teams": custom_teams},
-        )
+        return load_views(session, self.catalog, [game])[0]
+
+
+def load_views(session: Session, catalog: Catalog, games: list) -> list[GameView]:
+    """Every derived number of ``games`` from what is stored, in three statements whatever the
+    number of games and manches (plain rows, no ORM objects: this runs on every page and write)."""
+    ids = [game.id for game in games]
+    if not ids:
+        return []
+    players_of: dict = {}
+    for game_id, _seat, name, team in session.execute(
+        select(Player.game_id, Player.seat, Player.name, Player.team)
+        .where(Player.game_id.in_(ids))
+        .order_by(Player.game_id, Player.seat)
+    ):
+        players_of.setdefault(game_id, []).append((name, team))
+    manches_of: dict = {}
+    for row in session.execute(
+        select(Manche.game_id, Manche.id, Manche.number, Manche.winner_seat, Manche.blocked, Manche.last_card)
+        .where(Manche.game_id.in_(ids))
+        .order_by(Manche.game_id, Manche.number)
+    ):
+        manches_of.setdefault(row[0], []).append(row[1:])
+    hands_of: dict = {}
+    for row in session.execute(
+        select(Hand.manche_id, Hand.seat, Hand.cards, Hand.typed, Hand.value)
+        .join(Manche, Hand.manche_id == Manche.id)
+        .where(Manche.game_id.in_(ids))
+        .order_by(Hand.manche_id, Hand.seat)
+    ):
+        hands_of.setdefault(row[0], []).append(row[1:])
+    return [build_view(catalog, g, players_of.get(g.id, []), manches_of.get(g.id, []), hands_of) for g in games]
+
+
+def build_view(catalog: Catalog, game: Game, player_rows: list, manche_rows: list, hands_of: dict) -> GameView:
+    """A game's view from its rows: players (name, team) in seat order, manches (id, number,
+    winner seat, blocked, last card) in order, hands by manche id (seat, cards, typed, value)."""
+    ruleset = _resolve_cached(
+        catalog, game.variant, game.options_json, game.table_id, game.mode, game.target, game.rounds
+    )
+    players = [name for name, _ in player_rows]
+    teams: dict | None = None
+    if any(team for _, team in player_rows):
+        teams = {}
+        for name, team in player_rows:
+            teams.setdefault(team, []).append(name)
+    custom_teams = bool(teams) and teams != scoring.default_teams(players)
+    sides = scoring.side_names(players, teams)
+    loser_deals = ruleset.loser_deals
+    manches, progression, losers = [], [], []
+    running = {side: 0 for side in sides}
+    for manche_id, number, winner_seat, blocked, last_card in manche_rows:
+        hands = {}
+        for seat, cards, typed, value in hands_of.get(manche_id, ()):
+            name = players[seat]
+            hands[name] = HandView(name, stored_cards(cards) if cards is not None else None, typed, value)
+        winner = players[winner_seat] if winner_seat is not None else None
+        values = {name: hand.value for name, hand in hands.items()}
+        points = scoring.side_points(ruleset, players, teams, winner, values)
+        seat = scoring.dealer_index(len(players), game.first_dealer, number, losers if loser_deals else None)
+        losers.append(scoring.manche_loser(players, values) if values else seat)
+        manches.append(MancheView(number, winner, blocked, last_card, hands, points, players[seat]))
+        running = {side: running[side] + points.get(side, 0) for side in sides}
+        progression.append(running)
+    totals = dict(running)
+    next_dealer = scoring.dealer_index(
+        len(players), game.first_dealer, len(manches) + 1, losers if loser_deals else None
+    )
+    return GameView(
+        id=game.id,
+        share_id=game.share_id,
+        ruleset=ruleset,
+        players=players,
+        teams=teams,
+        first_dealer=game.first_dealer,
+        manches=manches,
+        totals=totals,
+        standing=scoring.standing(ruleset, totals, len(manches)),
+        progression=progression,
+        revision=game.revision,
+        created_at=game.created_at,
+        finished_at=game.finished_at,
+        dealer=next_dealer,
+        extra={"custom_teams": custom_teams},
+    )
 
 
 @lru_cache(maxsize=4096)

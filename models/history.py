@@ -9,7 +9,6 @@ hand values (the same derivation as ``GameService``: nothing derived is stored).
 from __future__ import annotations
 
 import hmac
-import json
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -17,9 +16,9 @@ from sqlalchemy import select
 from sqlmodel import Session
 
 from . import scoring
-from .cards import format_cards, parse_cards
-from .db import Database, Game, Hand, Manche, Player
-from .games import GameView, token_hash
+from .cards import format_cards
+from .db import Database, Game, Player
+from .games import GameView, load_views, token_hash
 from .rules import Catalog
 
 GAMES_PER_PAGE = 200
@@ -59,51 +58,6 @@ def is_edit_token(database: Database, game_id: str, token: str | None) -> bool:
 # --- games computed in bulk ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class HandRecord:
-    player: str
-    cards: str | None  # canonical text, None when a total was typed
-    value: int
-
-
-@dataclass(frozen=True)
-class MancheRecord:
-    number: int
-    winner: str | None
-    points: dict  # side -> points
-    hands: dict  # player -> HandRecord
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """A game as the list and the player pages need it (no dealer, no cards parsed)."""
-
-    id: str
-    ruleset: object
-    players: list
-    teams: dict | None
-    created_at: datetime
-    finished_at: datetime | None
-    manches: list  # of MancheRecord
-    totals: dict
-    standing: scoring.Standing
-
-    @property
-    def variant(self):
-        return self.ruleset.variant
-
-    @property
-    def finished(self) -> bool:
-        return self.standing.finished
-
-    @property
-    def sides(self) -> list:
-        return scoring.side_names(self.players, self.teams)
-
-    def side_of(self, player: str) -> str:
-        return scoring.sides_of(self.players, self.teams)[player]
-
-
 def _names_matching(session: Session, name: str) -> list[str]:
     """The stored spellings of a player's name (case and spacing aside: "chloé" finds "Chloé")."""
     wanted = " ".join(name.split()).casefold()
@@ -113,76 +67,9 @@ def _names_matching(session: Session, name: str) -> list[str]:
     return [n for n in names if n.casefold() == wanted]
 
 
-def _records(session: Session, catalog: Catalog, games_query) -> list[GameRecord]:
+def _records(session: Session, catalog: Catalog, games_query) -> list[GameView]:
     """The games ``games_query`` selects, each with its manches and standing: four statements."""
-    games = session.exec(games_query).scalars().all()
-    if not games:
-        return []
-    ids = games_query.with_only_columns(Game.id)  # keeps the query's order and limit
-    players = session.exec(select(Player).where(Player.game_id.in_(ids)).order_by(Player.seat)).scalars().all()
-    manches = session.exec(select(Manche).where(Manche.game_id.in_(ids)).order_by(Manche.number)).scalars().all()
-    hands = (
-        session.exec(select(Hand).join(Manche, Hand.manche_id == Manche.id).where(Manche.game_id.in_(ids)))
-        .scalars()
-        .all()
-    )
-    players_of: dict = {}
-    for p in players:
-        players_of.setdefault(p.game_id, []).append(p)
-    manches_of: dict = {}
-    for m in manches:
-        manches_of.setdefault(m.game_id, []).append(m)
-    hands_of: dict = {}
-    for h in hands:
-        hands_of.setdefault(h.manche_id, []).append(h)
-    rulesets: dict = {}
-    out = []
-    for game in games:
-        key = (game.variant, game.options_json, game.table_id, game.mode, game.target, game.rounds)
-        if key not in rulesets:
-            rulesets[key] = catalog.resolve(
-                game.variant,
-                options=json.loads(game.options_json),
-                table=game.table_id,
-                mode=game.mode,
-                target=game.target,
-                rounds=game.rounds,
-            )
-        out.append(_record(game, rulesets[key], players_of.get(game.id, []), manches_of.get(game.id, []), hands_of))
-    return out
-
-
-def _record(game: Game, ruleset, player_rows: list, manche_rows: list, hands_of: dict) -> GameRecord:
-    players = [p.name for p in player_rows]
-    teams = None
-    if any(p.team for p in player_rows):
-        teams = {}
-        for p in player_rows:
-            teams.setdefault(p.team, []).append(p.name)
-    sides = scoring.side_names(players, teams)
-    running = dict.fromkeys(sides, 0)
-    manches = []
-    for m in manche_rows:
-        hands = {
-            players[h.seat]: HandRecord(players[h.seat], h.cards, h.value)
-            for h in sorted(hands_of.get(m.id, []), key=lambda h: h.seat)
-        }
-        winner = players[m.winner_seat] if m.winner_seat is not None else None
-        values = {name: hand.value for name, hand in hands.items()}
-        points = scoring.side_points(ruleset, players, teams, winner, values)
-        manches.append(MancheRecord(m.number, winner, points, hands))
-        running = {side: running[side] + points.get(side, 0) for side in sides}
-    return GameRecord(
-        id=game.id,
-        ruleset=ruleset,
-        players=players,
-        teams=teams,
-        created_at=game.created_at,
-        finished_at=game.finished_at,
-        manches=manches,
-        totals=running,
-        standing=scoring.standing(ruleset, running, len(manches)),
-    )
+    return load_views(session, catalog, session.exec(games_query).scalars().all())
 
 
 # --- the list of games ---------------------------------------------------------------------------
@@ -240,7 +127,7 @@ class CardCost:
 @dataclass
 class PlayerRecord:
     name: str  # as most recently spelt
-    games: list = field(default_factory=list)  # GameRecord, newest first
+    games: list = field(default_factory=list)  # GameView, newest first
     won: int = 0
     finished: int = 0
     manches: list = field(default_factory=list)  # MancheResult, oldest first
@@ -294,7 +181,7 @@ def player_record(database: Database, catalog: Catalog, name: str) -> PlayerReco
             hand = m.hands.get(me)
             if hand is None or not hand.cards:
                 continue
-            for card, points in scoring.hand_breakdown(parse_cards(hand.cards), game.ruleset.table):
+            for card, points in scoring.hand_breakdown(hand.cards, game.ruleset.table):
                 count, total = costs.get(card.rank, (0, 0))
                 costs[card.rank] = (count + 1, total + points)
     record.cards = sorted(
