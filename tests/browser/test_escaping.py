@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-HOSTILE = ["<img src=x onerror=alert(1)>", "\"><script>alert(2)</script>", "Zoé'\"><svg onload=alert(3)>"]
+HOSTILE = ["<img src=x onerror=alert(1)>", '"><script>alert(2)</script>', "Zoé'\"><svg onload=alert(3)>"]
 
 
 def test_no_page_runs_a_hostile_name(live_server, page, shot):
