@@ -104,3 +104,31 @@ def test_keypad_stays_readable_next_to_a_typed_total(live_server, page):
     page.locator("#p1-typed").fill("30")
     results = AXE.run(page, context="#hand-1")
     assert results.violations_count == 0, results.generate_report()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_axe_violation_on_the_referee_pages(live_server, page, shot, scheme):
+    """The rule pages, the search, the comparison and the dispute checker with a verdict."""
+    page.emulate_media(color_scheme=scheme)
+    audit = Audit(page, shot, scheme)
+    base = live_server.url
+    for name, path in [
+        ("rules-index", "/rules"),
+        ("rules-classique", "/rules/classique"),
+        ("rules-les-huit", "/rules/les-huit"),
+        ("rules-compare", "/rules/compare"),
+        ("rules-search", "/rules/search?q=que+fait+le+7"),
+        ("referee", "/referee"),
+    ]:
+        page.goto(base + path)
+        audit(name)
+    page.goto(base + "/referee")
+    page.locator(".referee-form button[type=submit]").click()  # nothing picked: the error state
+    audit("referee-error")
+    for side, rank, suit in (("top", "3", "H"), ("card", "8", "C")):
+        page.locator(f'label[for="{side}-rank-{rank}"]').click()
+        page.locator(f'label[for="{side}-suit-{suit}"]').click()
+    page.locator(".referee-form button[type=submit]").click()
+    expect(page.locator(".verdict.legal")).to_be_visible()  # an 8 goes on anything
+    audit("referee-verdict")
+    assert not audit.reports, "\n\n".join(audit.reports.values())
