@@ -22,6 +22,7 @@ from flask_wtf.csrf import CSRFProtect
 from models import backup, rules
 from models.db import Database, migrate
 from models.games import GameService
+from models.house import HouseService
 
 LANGUAGES = ("fr", "en")
 ROOT = Path(__file__).parent
@@ -79,7 +80,16 @@ def security_headers(response):
     return response
 
 
-CREATION_ENDPOINTS = ("games.create_game", "api.create_game", "api.import_game", "share.import_game")
+CREATION_ENDPOINTS = (
+    "games.create_game",
+    "api.create_game",
+    "api.import_game",
+    "share.import_game",
+    "api.create_variant",
+    "api.import_variant",
+    "house.create_variant",
+    "house.import_variant",
+)
 
 
 def _apply_limits(app: Flask) -> None:
@@ -135,17 +145,19 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config["AUTO_MIGRATE"]:
         migrate(database)
     app.extensions["database"] = database
-    app.extensions["games"] = GameService(database, app.extensions["catalog"])
+    app.extensions["house"] = HouseService(database, app.extensions["catalog"])
+    app.extensions["games"] = GameService(database, app.extensions["catalog"], app.extensions["house"])
 
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
     htmx.init_app(app)
 
-    from views import api, assets, banner, errors, games, openapi, pages, rulebook, share  # noqa: F401  (openapi adds a route to api.bp)
+    from views import api, assets, banner, errors, games, house, openapi, pages, rulebook, share  # noqa: F401  (openapi adds a route to api.bp)
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(house.bp)
     csrf.exempt(api.bp)  # the JSON API authenticates with bearer tokens, not cookies
     errors.register(app)
     assets.init_app(app)

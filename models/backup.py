@@ -12,12 +12,13 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlmodel import Session
 
-from .db import Database, Game, Hand, IdempotencyRecord, Invite, Manche, Player, utcnow
+from .db import Database, Game, Hand, HouseVariant, IdempotencyRecord, Invite, Manche, Player, utcnow
 from .errors import N_, ValidationError
 
 BACKUP_FORMAT = "carte-backup/1"
 GAME_FIELDS = ("id", "variant", "options_json", "mode", "table_id", "target", "rounds", "first_dealer",
-               "edit_token_hash", "share_id", "revision", "created_at", "updated_at", "finished_at")  # fmt: skip
+               "edit_token_hash", "share_id", "revision", "created_at", "updated_at", "finished_at", "rules_json")  # fmt: skip
+HOUSE_FIELDS = ("id", "document_json", "edit_token_hash", "created_at", "updated_at")
 TIMES = {"created_at", "updated_at", "finished_at", "revoked_at"}
 
 
@@ -48,6 +49,7 @@ def backup(database: Database) -> dict:
         hands = session.exec(select(Hand).order_by(Hand.manche_id, Hand.seat)).scalars().all()
         invites = session.exec(select(Invite)).scalars().all()
         keys = session.exec(select(IdempotencyRecord)).scalars().all()
+        house = session.exec(select(HouseVariant).order_by(HouseVariant.created_at)).scalars().all()
     hands_of: dict = {}
     for h in hands:
         hands_of.setdefault(h.manche_id, []).append(_dump(h, ("seat", "cards", "typed", "value")))
@@ -64,7 +66,12 @@ def backup(database: Database) -> dict:
         by_game[i.game_id]["invites"].append(_dump(i, ("id", "token_hash", "created_at", "revoked_at")))
     for k in keys:
         by_game[k.game_id]["keys"].append(_dump(k, ("key", "manche_number", "created_at")))
-    return {"format": BACKUP_FORMAT, "created_at": utcnow().isoformat(), "games": list(by_game.values())}
+    return {
+        "format": BACKUP_FORMAT,
+        "created_at": utcnow().isoformat(),
+        "games": list(by_game.values()),
+        "house_variants": [_dump(h, HOUSE_FIELDS) for h in house],
+    }
 
 
 def restore(database: Database, document) -> tuple[int, int]:
@@ -77,6 +84,11 @@ def restore(database: Database, document) -> tuple[int, int]:
     restored = skipped = 0
     with Session(database.writer) as session, session.begin():
         present = set(session.exec(select(Game.id)).scalars().all())
+        house_present = set(session.exec(select(HouseVariant.id)).scalars().all())
+        for entry in document.get("house_variants") or []:
+            if isinstance(entry, dict) and entry.get("id") not in house_present:
+                session.add(HouseVariant(**_load(entry, HOUSE_FIELDS)))
+                house_present.add(entry.get("id"))
         for entry in entries:
             game = _load(entry["game"], GAME_FIELDS)
             if game["id"] in present:

@@ -37,6 +37,9 @@ class Game(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
     finished_at: datetime | None = None
+    # The rules of a game played with house rules: the house variant's document when the game was
+    # created (the house variant may be edited or deleted later; the game keeps these).
+    rules_json: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
 
 
 class Player(SQLModel, table=True):
@@ -85,6 +88,19 @@ class Invite(SQLModel, table=True):
     token_hash: str = Field(max_length=64, unique=True)
     created_at: datetime = Field(default_factory=utcnow)
     revoked_at: datetime | None = None
+
+
+class HouseVariant(SQLModel, table=True):
+    """A variant written by a group ("house rules"): a validated variant document, editable by
+    the holder of its edit token (stored hashed)."""
+
+    __tablename__ = "house_variant"
+
+    id: str = Field(primary_key=True, max_length=32)
+    document_json: str = Field(sa_column=Column(Text, nullable=False))
+    edit_token_hash: str = Field(max_length=64)
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
 
 
 class IdempotencyRecord(SQLModel, table=True):

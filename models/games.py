@@ -25,6 +25,7 @@ from . import scoring
 from .cards import format_cards, parse_cards
 from .db import Database, Game, Hand, IdempotencyRecord, Invite, Manche, Player, utcnow
 from .errors import N_, Conflict, DomainError, Forbidden, GameFinished, NotFound, Unauthorized, ValidationError
+from .house import snapshot_catalog
 from .rules import Catalog, Ruleset
 
 MAX_NAME = 40
@@ -201,9 +202,10 @@ def choose_first_dealer(first_dealer, players: int) -> int:
 
 
 class GameService:
-    def __init__(self, database: Database, catalog: Catalog):
+    def __init__(self, database: Database, catalog: Catalog, house=None):
         self.db = database
         self.catalog = catalog
+        self.house = house  # a HouseService: variants not in the built-in catalog
 
     # creation
 
@@ -226,8 +228,34 @@ class GameService:
             )
         return self.get(game_id), token
 
-    def _insert_game(self, session, variant, players, teams, options, table, mode, target, rounds, first_dealer):
-        ruleset = self.catalog.resolve(variant, options=options, table=table, mode=mode, target=target, rounds=rounds)
+    def _rules_for(self, session, variant, rules) -> tuple[Catalog, str | None]:
+        """The catalog that knows ``variant``, and the rules document to keep with the game (house
+        rules only): ``rules`` as given (an imported game's), else the saved house variant's."""
+        if isinstance(variant, str) and variant in self.catalog.variants and rules is None:
+            return self.catalog, None
+        if rules is not None:
+            from .house import _dump, compile_document, normalize
+
+            try:
+                text = _dump(normalize(rules, self.catalog))
+                return compile_document(json.loads(text), str(variant), self.catalog).catalog, text
+            except DomainError as e:
+                e.field = f"rules.{e.field}" if e.field else "rules"
+                raise
+        if self.house is not None and isinstance(variant, str) and variant not in self.catalog.variants:
+            try:
+                entry = self.house.read(session, variant)
+            except NotFound:
+                entry = None
+            if entry is not None:
+                return entry.compiled.catalog, entry.document_json
+        return self.catalog, None
+
+    def _insert_game(
+        self, session, variant, players, teams, options, table, mode, target, rounds, first_dealer, rules=None
+    ):
+        cat, rules_json = self._rules_for(session, variant, rules)
+        ruleset = cat.resolve(variant, options=options, table=table, mode=mode, target=target, rounds=rounds)
         names = clean_players(players, ruleset)
         if teams is not None and not isinstance(teams, dict):
             raise ValidationError(N_("Teams must map a team name to its two players."), field="teams")
@@ -245,6 +273,7 @@ class GameService:
             first_dealer=choose_first_dealer(first_dealer, len(names)),
             edit_token_hash=token_hash(token),
             share_id=new_id(),
+            rules_json=rules_json,
         )
         session.add(game)
         session.flush()
@@ -590,6 +619,8 @@ def load_views(session: Session, catalog: Catalog, games: list) -> list[GameView
 def build_view(catalog: Catalog, game: Game, player_rows: list, manche_rows: list, hands_of: dict) -> GameView:
     """A game's view from its rows: players (name, team) in seat order, manches (id, number,
     winner seat, blocked, last card) in order, hands by manche id (seat, cards, typed, value)."""
+    if game.rules_json:  # house rules: the snapshot kept with the game, never the editable variant
+        catalog = snapshot_catalog(game.rules_json, game.variant)
     ruleset = _resolve_cached(
         catalog, game.variant, game.options_json, game.table_id, game.mode, game.target, game.rounds
     )
@@ -636,7 +667,11 @@ def build_view(catalog: Catalog, game: Game, player_rows: list, manche_rows: lis
         created_at=game.created_at,
         finished_at=game.finished_at,
         dealer=next_dealer,
-        extra={"custom_teams": custom_teams},
+        extra={
+            "custom_teams": custom_teams,
+            "rules": json.loads(game.rules_json) if game.rules_json else None,
+            "catalog": catalog,  # the one that knows this game's variant (a house snapshot's)
+        },
     )
 
 
@@ -669,11 +704,13 @@ def export_document(game: GameView) -> dict:
                 "points": {n: h.typed for n, h in m.hands.items() if h.typed is not None},
             }
         )
+    rules = game.extra.get("rules")
     return {
         "format": EXPORT_FORMAT,
         "exported_at": utcnow().isoformat(timespec="seconds"),
         "game": {
             "variant": game.variant.id,
+            **({"rules": rules} if rules else {}),
             "players": list(game.players),
             "teams": game.teams,
             "options": dict(game.ruleset.options),
@@ -715,6 +752,7 @@ def read_document(document) -> tuple[dict, list, dict | None]:
         "target": game.get("target"),
         "rounds": game.get("rounds"),
         "first_dealer": first_dealer if isinstance(first_dealer, int) and not isinstance(first_dealer, bool) else 0,
+        "rules": game.get("rules"),
     }
     entries = []
     for index, m in enumerate(manches):

@@ -251,6 +251,33 @@ def test_migrations_from_empty_and_from_the_previous_revision_with_data(tmp_path
     database.dispose()
 
 
+def test_migration_0003_from_0002_with_data(tmp_path):
+    """0002 → 0003 (house rules) keeps the games, adds house_variant and an empty game.rules_json."""
+    database = Database(f"sqlite:///{tmp_path / 'm3.db'}")
+    migrate(database, "0002")
+    with database.writer.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO game (id, variant, options_json, mode, table_id, target, rounds, first_dealer, edit_token_hash,"
+            " share_id, revision, created_at, updated_at) VALUES ('g1', 'classique', '{}', 'penalty', 'classique', 500,"
+            " NULL, 0, 'h', 's1', 0, '2026-01-01 00:00:00', '2026-01-01 00:00:00')"
+        ))  # fmt: skip
+        conn.execute(text("INSERT INTO player (game_id, seat, name) VALUES ('g1', 0, 'Ana'), ('g1', 1, 'Bob')"))
+        conn.execute(
+            text("INSERT INTO invite (id, game_id, token_hash, created_at) VALUES ('i1', 'g1', 't', '2026-01-01')")
+        )
+    migrate(database)
+    assert "house_variant" in set(inspect(database.reader).get_table_names())
+    assert "rules_json" in {c["name"] for c in inspect(database.reader).get_columns("game")}
+    with database.reader.connect() as conn:
+        assert conn.execute(text("SELECT rules_json FROM game WHERE id = 'g1'")).scalar_one() is None
+        assert conn.execute(text("SELECT count(*) FROM invite")).scalar_one() == 1
+    from models.games import GameService
+    from models.rules import catalog
+
+    assert GameService(database, catalog()).get("g1").players == ["Ana", "Bob"]
+    database.dispose()
+
+
 def redis_reachable() -> bool:
     import socket
 

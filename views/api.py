@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, request
 from flask_babel import get_locale, gettext
 
+from models import house as house_module
 from models import referee, scoring
 from models.cards import Card, check_deck, format_card, parse_cards
 from models.errors import N_, DomainError, ValidationError
@@ -12,13 +13,23 @@ from models.games import MancheEntry
 from models.referee import SuitRef
 from models.rules import localized
 from views.links import public_base
-from views.rights import require_api_rights
+from views.rights import bearer_token, require_api_rights
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
 def catalog():
     return current_app.extensions["catalog"]
+
+
+def house():
+    return current_app.extensions["house"]
+
+
+def resolve(variant_id, **choices):
+    """A ruleset for a built-in or a house variant."""
+    cat, _ = house().lookup(variant_id)
+    return cat.resolve(variant_id, **choices)
 
 
 def lang() -> str:
@@ -36,10 +47,12 @@ def json_body() -> dict:
     return data
 
 
-def variant_summary(variant, language: str) -> dict:
-    ruleset = catalog().resolve(variant.id)
+def variant_summary(variant, language: str, cat=None, base=None) -> dict:
+    ruleset = (cat or catalog()).resolve(variant.id)
     return {
         "id": variant.id,
+        "house": base is not None,
+        **({"base": base} if base else {}),
         "name": localized(variant.name, language),
         "source": variant.source,
         "players": {"min": variant.min_players, "max": variant.max_players},
@@ -58,9 +71,9 @@ def variant_summary(variant, language: str) -> dict:
     }
 
 
-def variant_detail(variant, language: str) -> dict:
-    table = catalog().tables[variant.table]
-    out = variant_summary(variant, language)
+def variant_detail(variant, language: str, cat=None, base=None) -> dict:
+    table = (cat or catalog()).tables[variant.table]
+    out = variant_summary(variant, language, cat, base)
     out.update(
         points=table.as_dict(),
         summary=localized(variant.summary, language),
@@ -74,11 +87,19 @@ def variant_detail(variant, language: str) -> dict:
 @bp.get("/variants")
 def list_variants():
     language = lang()
-    return jsonify([variant_summary(v, language) for v in catalog().variants.values()])
+    out = [variant_summary(v, language) for v in catalog().variants.values()]
+    out += [variant_summary(e.variant, language, e.compiled.catalog, e.base) for e in house().all()]
+    return jsonify(out)
+
+
+def house_detail(entry, language: str) -> dict:
+    return variant_detail(entry.variant, language, entry.compiled.catalog, entry.base)
 
 
 @bp.get("/variants/<variant_id>")
 def get_variant(variant_id):
+    if variant_id not in catalog().variants and (entry := house().find(variant_id)) is not None:
+        return jsonify(house_detail(entry, lang()))
     try:
         variant = catalog().variant(variant_id)
     except DomainError as e:
@@ -87,11 +108,41 @@ def get_variant(variant_id):
     return jsonify(variant_detail(variant, lang()))
 
 
+@bp.post("/variants")
+def create_variant():
+    """House rules from a document (the fields of a variant file, ``base``, ``name``)."""
+    entry, token = house().create(json_body())
+    return jsonify(id=entry.id, edit_token=token, variant=house_detail(entry, lang())), 201
+
+
+@bp.put("/variants/<variant_id>")
+def update_variant(variant_id):
+    entry = house().update(variant_id, json_body(), bearer_token())
+    return jsonify(house_detail(entry, lang()))
+
+
+@bp.delete("/variants/<variant_id>")
+def delete_variant(variant_id):
+    house().delete(variant_id, bearer_token())
+    return "", 204
+
+
+@bp.get("/variants/<variant_id>/export")
+def export_variant(variant_id):
+    return jsonify(house_module.export_document(house().get(variant_id)))
+
+
+@bp.post("/variants/import")
+def import_variant():
+    entry, token = house().create(house_module.read_export(json_body()))
+    return jsonify(id=entry.id, edit_token=token, variant=house_detail(entry, lang())), 201
+
+
 @bp.post("/score")
 def score():
     """The value of one hand under a variant's table, card by card."""
     data = json_body()
-    ruleset = catalog().resolve(data.get("variant"), options=data.get("options"), table=data.get("table"))
+    ruleset = resolve(data.get("variant"), options=data.get("options"), table=data.get("table"))
     raw = data.get("cards")
     if not isinstance(raw, (list, str)):
         raise ValidationError(N_("“cards” must be a list of cards."), field="cards")
@@ -280,7 +331,7 @@ def describe(value) -> str:
 def referee_check():
     """May this card be played here? (SPEC §3 and §4)"""
     data = json_body()
-    ruleset = catalog().resolve(data.get("variant"), options=data.get("options"))
+    ruleset = resolve(data.get("variant"), options=data.get("options"))
     pending, last = data.get("pending", False), data.get("last_card", False)
     if not isinstance(pending, bool) or not isinstance(last, bool):
         raise ValidationError(N_("“pending” and “last_card” are true or false."), field="pending")

@@ -112,11 +112,25 @@ def default_form(variant) -> NewGameForm:
     )
 
 
+def house_variants() -> list:
+    """The saved house rules (shown after the built-in variants, marked as house rules)."""
+    return [entry.variant for entry in current_app.extensions["house"].all()]
+
+
+def find_variant(variant_id):
+    """A built-in variant, or saved house rules, or None."""
+    cat = catalog()
+    if variant_id in cat.variants:
+        return cat.variants[variant_id]
+    entry = current_app.extensions["house"].find(variant_id) if variant_id else None
+    return entry.variant if entry else None
+
+
 def read_new_game(data) -> NewGameForm:
     """The form from the request; the variant's defaults where the variant was just changed."""
     cat = catalog()
     variant_id = data.get("variant") or next(iter(cat.variants))
-    variant = cat.variant(variant_id) if variant_id in cat.variants else next(iter(cat.variants.values()))
+    variant = find_variant(variant_id) or next(iter(cat.variants.values()))
     form = default_form(variant)
     form.chosen = variant.id == data.get("variant")
     form.names = [" ".join(n.split()) for n in data.getlist("players")]
@@ -143,7 +157,7 @@ def new_game_context(form: NewGameForm, errors: dict | None = None) -> dict:
     return {
         "form": form,
         "variant": variant,
-        "variants": list(cat.variants.values()),
+        "variants": list(cat.variants.values()) + house_variants(),
         "tables": tables,
         "modes": [(m, gettext(MODE_LABELS[m][0]), gettext(MODE_LABELS[m][1])) for m in MODES],
         "suggestions": games().player_names(),

@@ -66,6 +66,28 @@ def ok(description: str, schema: dict | None = None, status: str = "200") -> dic
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
 NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
 AUTH = [{"bearer": []}]
+VARIANT_ID = {"name": "variant_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
+HOUSE_DOCUMENT = {
+    "type": "object",
+    "description": "House rules: the fields of a variant file; those left out are the base's",
+    "required": ["base", "name"],
+    "properties": {
+        "base": {"type": "string", "description": "The built-in variant it is built from", "example": "classique"},
+        "name": {"oneOf": [{"type": "string", "maxLength": 60}, {"type": "object"}]},
+        "summary": {"oneOf": [{"type": "string"}, {"type": "object"}]},
+        "deck": {"type": "object"},
+        "players": {"type": "object"},
+        "deal": {"type": "object"},
+        "scoring": {
+            "type": "object",
+            "description": "mode, target, table (a built-in table id, or {ranks, cards})",
+        },
+        "finish": {"type": "object"},
+        "options": {"type": "array"},
+        "cards": {"type": "array", "description": "Special cards (effects the referee knows)"},
+        "play": {"type": "object"},
+    },
+}
 
 DOCUMENT = {
     "openapi": "3.1.0",
@@ -77,13 +99,56 @@ DOCUMENT = {
     },
     "paths": {
         "/variants": {
-            "get": {"operationId": "listVariants", "responses": ok("The variants", {"type": "array", "items": GAME})}
+            "get": {
+                "operationId": "listVariants",
+                "responses": ok(
+                    "The built-in variants, then the house rules (house: true)", {"type": "array", "items": GAME}
+                ),
+            },
+            "post": {
+                "operationId": "createVariant",
+                "requestBody": json_body(HOUSE_DOCUMENT),
+                "responses": {
+                    **ok("The new house rules: id, edit_token, variant", status="201"),
+                    **errors("413", "422", "429"),
+                },
+            },
+        },
+        "/variants/import": {
+            "post": {
+                "operationId": "importVariant",
+                "requestBody": json_body({"type": "object", "description": "An export document (carte-variant/1)"}),
+                "responses": {**ok("The new house rules", status="201"), **errors("413", "422", "429")},
+            }
         },
         "/variants/{variant_id}": {
             "get": {
                 "operationId": "getVariant",
-                "parameters": [{"name": "variant_id", "in": "path", "required": True, "schema": {"type": "string"}}],
-                "responses": {**ok("One variant"), **errors("404")},
+                "parameters": [VARIANT_ID],
+                "responses": {**ok("One variant (built-in or house rules)"), **errors("404")},
+            },
+            "put": {
+                "operationId": "updateVariant",
+                "security": AUTH,
+                "parameters": [VARIANT_ID],
+                "requestBody": json_body(HOUSE_DOCUMENT),
+                "responses": {**ok("The house rules as saved"), **errors("401", "403", "404", "413", "422", "429")},
+            },
+            "delete": {
+                "operationId": "deleteVariant",
+                "security": AUTH,
+                "parameters": [VARIANT_ID],
+                "responses": {
+                    "204": {"description": "Deleted (games played with them keep their rules)"},
+                    **errors("401", "403", "404", "429"),
+                },
+            },
+        },
+        "/variants/{variant_id}/export": {
+            "get": {
+                "operationId": "exportVariant",
+                "parameters": [VARIANT_ID],
+                "responses": {**ok("carte-variant/1 document"), **errors("404")},
             }
         },
         "/score": {

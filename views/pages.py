@@ -104,7 +104,8 @@ def healthz():
 
 @bp.get("/")
 def home():
-    return render_template("home.html", variants=list(catalog().variants.values()))
+    house = [entry.variant for entry in current_app.extensions["house"].all()]
+    return render_template("home.html", variants=list(catalog().variants.values()) + house)
 
 
 @bp.get("/lang/<code>")

@@ -81,7 +81,8 @@ def read_form(data, game=None) -> CheckForm:
     if game is not None:
         variant = game.variant
     else:
-        variant = cat.variants.get(data.get("variant", "")) or next(iter(cat.variants.values()))
+        variant = cat.variants.get(data.get("variant", "")) or house_variant(data.get("variant", ""))
+        variant = variant or next(iter(cat.variants.values()))
     submitted = data.get("checked") == "1"
     form = CheckForm(variant=variant, submitted=submitted)
     form.options = dict(game.ruleset.options) if game is not None else variant.default_options()
@@ -106,13 +107,25 @@ def read_form(data, game=None) -> CheckForm:
     return form
 
 
-def verdict_for(form: CheckForm):
+def house_variant(variant_id: str):
+    entry = current_app.extensions["house"].find(variant_id) if variant_id else None
+    return entry.variant if entry else None
+
+
+def variant_catalog(variant_id: str, game=None):
+    """The catalog that knows the variant: a game's own (house rules snapshot), else built-in or house."""
+    if game is not None:
+        return game.extra.get("catalog") or catalog()
+    return current_app.extensions["house"].lookup(variant_id)[0]
+
+
+def verdict_for(form: CheckForm, game=None):
     """(verdict, error message) for a complete form; (None, what to pick) otherwise."""
     missing = form.missing()
     if missing:
         return None, gettext(missing) if form.submitted else None
     try:
-        ruleset = catalog().resolve(form.variant.id, options=form.options)
+        ruleset = variant_catalog(form.variant.id, game).resolve(form.variant.id, options=form.options)
         verdict = referee.check(
             ruleset,
             form.top,
@@ -130,13 +143,13 @@ def verdict_for(form: CheckForm):
 
 def render_checker(game=None):
     form = read_form(request.form if request.method == "POST" else request.args, game)
-    verdict, error = verdict_for(form)
+    verdict, error = verdict_for(form, game)
     context = {
         "form": form,
         "game": game,
         "verdict": verdict,
         "error": error,
-        "variants": list(catalog().variants.values()),
+        "variants": list(catalog().variants.values()) + [e.variant for e in current_app.extensions["house"].all()],
         "options": rulebook.referee_options(form.variant),
         "suit_naming": rulebook.suit_naming_cards(form.variant),
     }

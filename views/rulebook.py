@@ -5,6 +5,9 @@ variant data (``models.rulebook``); these views only parse the request and rende
 
 from __future__ import annotations
 
+from dataclasses import replace
+from types import MappingProxyType
+
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext
 
@@ -12,7 +15,7 @@ from models import rulebook
 from models.cards import SUIT_SYMBOLS
 from models.errors import DomainError
 from models.referee import Message
-from models.rules import localized
+from models.rules import Catalog, localized
 
 from .api import describe
 from .pages import lang, suit_name
@@ -96,6 +99,10 @@ def variant_rules(variant_id):
         if game.variant.id != variant_id:
             return redirect(url_for(".game_rules", game_id=game.id))
         return render_rule_page(game.variant.id, game)
+    if variant_id not in catalog().variants:
+        entry = current_app.extensions["house"].find(variant_id)
+        if entry is not None:
+            return render_rule_page(variant_id, cat=entry.compiled.catalog, base=entry.base)
     try:
         catalog().variant(variant_id)
     except DomainError as error:
@@ -110,22 +117,64 @@ def game_rules(game_id):
     return render_rule_page(game.variant.id, game)
 
 
-def render_rule_page(variant_id: str, game=None):
+def house_book(variant_id: str, base_id: str | None):
+    """The rulebook with a page for house rules: the generated sections of its base's page (every
+    fact comes from the house variant's data; the base's prose would not describe it)."""
+    if variant_id in book().variants or base_id not in book().variants:
+        return book()
+    base = book().of(base_id)
+    sections = tuple(s for s in base.sections if s.generated)
+    rules = replace(base, variant_id=variant_id, sections=sections)
+    return rulebook.Rulebook(MappingProxyType({**book().variants, variant_id: rules}))
+
+
+def render_rule_page(variant_id: str, game=None, cat=None, base=None):
+    if game is not None:
+        cat = game.extra.get("catalog")
+        base = (game.extra.get("rules") or {}).get("base")
+    cat = cat or catalog()
     page = rulebook.rule_page(
-        catalog(),
-        book(),
+        cat,
+        house_book(variant_id, base),
         variant_id,
         ruleset=game.ruleset if game else None,
         players=len(game.players) if game else None,
     )
-    return render_template("rules_variant.html", page=page, game=game)
+    house_note = None
+    if base and variant_id not in catalog().variants:
+        from .house import differences
+
+        document = (
+            game.extra.get("rules") if game is not None else current_app.extensions["house"].get(variant_id).document
+        )
+        house_note = {"base": catalog().variants[base], "changes": differences(document)}
+    return render_template("rules_variant.html", page=page, game=game, house_note=house_note)
 
 
 @bp.get("/rules/compare")
 def compare():
-    return render_template(
-        "rules_compare.html", variants=list(catalog().variants.values()), rows=rulebook.comparison(catalog())
-    )
+    """The built-in variants side by side; ``?with=<id>`` adds house rules, each cell that differs
+    from its base variant's marked."""
+    cat, bases = catalog(), {}
+    for variant_id in request.args.getlist("with")[:4]:
+        entry = current_app.extensions["house"].find(variant_id)
+        if entry is not None and entry.id not in bases:
+            bases[entry.id] = entry.base
+            house_cat = entry.compiled.catalog
+            cat = Catalog(
+                MappingProxyType({**cat.tables, **house_cat.tables}),
+                MappingProxyType({**cat.variants, entry.id: entry.variant}),
+            )
+    variants = list(cat.variants.values())
+    rows = rulebook.comparison(cat)
+    index = {v.id: i for i, v in enumerate(variants)}
+    marks = {
+        (r, index[hid])
+        for r, row in enumerate(rows)
+        for hid, base in bases.items()
+        if row.cells[index[hid]] != row.cells[index[base]]
+    }
+    return render_template("rules_compare.html", variants=variants, rows=rows, marks=marks)
 
 
 # --- search ------------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ def create_game(page, base_url: str, names: list[str], variant: str | None = Non
     """Fill the new-game form as a person would (variant card, then names) and start the game."""
     page.goto(f"{base_url}/games/new")
     if variant:
+        page.locator(".variant-picker summary").click()  # the six variants are folded under the current one
         page.locator(f'input[name="variant"][value="{variant}"]').check()
         if js:  # htmx swaps the settings for the variant chosen
             expect(page.locator('input[name="shown_variant"]')).to_have_value(variant)
