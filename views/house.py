@@ -11,19 +11,18 @@ from __future__ import annotations
 import copy
 import json
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, session, url_for
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext, lazy_gettext
 
 from models import house as house_model
 from models.cards import JOKER, RANKS, format_card, parse_card
 from models.errors import N_, DomainError, ValidationError
 from models.rules import MODES
-from views import links
+from views import links, rights
 from views.games import MODE_LABELS
 
 bp = Blueprint("house", __name__)
 
-MAX_REMEMBERED = 40
 SAMPLE_HAND = "8H JK 2S KD 5C AH"
 EXTRA_ROWS = 3
 RULE_CARDS = (*RANKS, JOKER)
@@ -65,17 +64,11 @@ def lang() -> str:
 
 
 def remember_token(variant_id: str, token: str) -> None:
-    tokens = dict(session.get("house_tokens", {}))
-    tokens.pop(variant_id, None)
-    tokens[variant_id] = token
-    while len(tokens) > MAX_REMEMBERED:
-        tokens.pop(next(iter(tokens)))
-    session["house_tokens"] = tokens
-    session.permanent = True
+    rights.remember_token(variant_id, token, bucket="house_tokens")
 
 
 def session_token(variant_id: str) -> str | None:
-    return session.get("house_tokens", {}).get(variant_id)
+    return rights.session_token(variant_id, bucket="house_tokens")
 
 
 def can_edit(variant_id: str) -> bool:

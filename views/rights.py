@@ -16,19 +16,20 @@ def games():
     return current_app.extensions["games"]
 
 
-def remember_token(game_id: str, token: str) -> None:
-    """Keep a game's edit token in this browser's session (the most recent games only)."""
-    tokens = dict(session.get("tokens", {}))
-    tokens.pop(game_id, None)
-    tokens[game_id] = token
+def remember_token(key: str, token: str, bucket: str = "tokens") -> None:
+    """Keep an edit token in this browser's session (the most recent ones only). ``bucket``
+    tells games ("tokens") from house variants ("house_tokens")."""
+    tokens = dict(session.get(bucket, {}))
+    tokens.pop(key, None)
+    tokens[key] = token
     while len(tokens) > MAX_REMEMBERED:
         tokens.pop(next(iter(tokens)))
-    session["tokens"] = tokens
+    session[bucket] = tokens
     session.permanent = True
 
 
-def session_token(game_id: str) -> str | None:
-    return session.get("tokens", {}).get(game_id)
+def session_token(key: str, bucket: str = "tokens") -> str | None:
+    return session.get(bucket, {}).get(key)
 
 
 def bearer_token() -> str | None:
