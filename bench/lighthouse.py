@@ -11,18 +11,16 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app import create_app  # noqa: E402
+from bench.serve import gunicorn  # noqa: E402
 from models.games import MancheEntry  # noqa: E402
 
 FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking "
@@ -69,19 +67,8 @@ def main():
     workdir = Path(tempfile.mkdtemp(prefix="carte-lh-"))
     url = f"sqlite:///{workdir / 'lh.db'}"
     pages, cookie = prepare(url)
-    port = 8766
-    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "lighthouse", "AUTO_MIGRATE": "0"}
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{port}", "app:create_app()"],
-                              cwd=ROOT, env=env, start_new_session=True, stderr=subprocess.DEVNULL)  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(base + "/healthz", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.1)
     rows = []
-    try:
+    with gunicorn(url, 8766) as base:
         for name, path in pages.items():
             report = workdir / "report.json"
             subprocess.run(
@@ -94,9 +81,6 @@ def main():
             scores = {k: round(v["score"] * 100) for k, v in data["categories"].items()}
             weight = data["audits"]["total-byte-weight"]["numericValue"]
             rows.append((name, scores["performance"], scores["accessibility"], scores["best-practices"], weight))
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait()
     print("\n| page | performance | accessibility | best practices | bytes transferred |")
     print("|---|---:|---:|---:|---:|")
     for name, perf, a11y, best, weight in rows:

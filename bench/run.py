@@ -12,7 +12,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -23,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench.seed import seed  # noqa: E402
+from bench.serve import gunicorn  # noqa: E402
 
 DURATION = os.environ.get("BENCH_SECONDS", "8")
 CONNECTIONS = os.environ.get("BENCH_CONNECTIONS", "16")
@@ -90,22 +90,10 @@ def main():
     started = time.monotonic()
     data = seed(url)
     print(f"seeded {database_name} in {time.monotonic() - started:.1f} s")
-    port = 8765
-    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "bench", "AUTO_MIGRATE": "0",
-           "WRITE_LIMIT": "1000000 per minute", "CREATE_LIMIT": "1000000 per minute"}  # fmt: skip
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{port}", "--log-level", "warning",
-                               "app:create_app()"], cwd=ROOT, env=env, start_new_session=True)  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(base + "/healthz", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.1)
     game_30, _ = data["game_30"]
     share = data["share"]["game_30"]
     rows = []
-    try:
+    with gunicorn(url, 8765, WRITE_LIMIT="1000000 per minute", CREATE_LIMIT="1000000 per minute") as base:
         rows.append(("/healthz", wrk(base + "/healthz")))
         rows.append(("game page (5 × 30)", wrk(f"{base}/games/{game_30}")))
         etag = None
@@ -123,9 +111,6 @@ def main():
         rows.append(("dispute checker POST", wrk(base + "/", lua_post("/api/v1/referee/check", check))))
         for size in (10, 100, 1000):
             rows.append((f"game page, {size} manches", wrk(f"{base}/games/{data[f'growth_{size}'][0]}")))
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait()
     print(f"\n{database_name}, gunicorn 2 workers, wrk -t2 -c{CONNECTIONS} -d{DURATION}s, {os.cpu_count()} cores\n")
     print("| endpoint | p50 ms | p99 ms | req/s | non-2xx |")
     print("|---|---:|---:|---:|---:|")
