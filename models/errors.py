@@ -13,6 +13,10 @@ def N_(text: str) -> str:
     return text
 
 
+class Translatable(str):
+    """A message parameter that is itself a msgid, translated along with the template."""
+
+
 class DomainError(Exception):
     """A rule of the game or of the API was broken by the input.
 
@@ -32,7 +36,13 @@ class DomainError(Exception):
     def message(self, translate=None) -> str:
         """The message in the language ``translate`` (a gettext function) speaks."""
         text = translate(self.template) if translate else self.template
-        return text % self.params if self.params else text
+        if not self.params:
+            return text
+        params = {
+            key: translate(value) if translate and isinstance(value, Translatable) else value
+            for key, value in self.params.items()
+        }
+        return text % params
 
     def to_dict(self, translate=None) -> dict:
         body = {"code": self.code, "message": self.message(translate)}

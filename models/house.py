@@ -35,6 +35,7 @@ from .errors import (
     DomainError,
     Forbidden,
     NotFound,
+    Translatable,
     Unauthorized,
     UnknownVariant,
     ValidationError,
@@ -66,9 +67,46 @@ def base_document(base_id: str) -> dict:
     return tomllib.loads((VARIANTS_DIR / f"{base_id}.toml").read_text(encoding="utf-8"))
 
 
+# What the file validator says, as messages for people (the validator speaks to developers).
+PROBLEMS = {
+    "missing": N_("this is missing"),
+    "missing text": N_("a text is missing"),
+    "unknown field": N_("this field is not known"),
+    "unknown rank": N_("this is not a rank"),
+    "not a card": N_("this is not a card"),
+    "expected a table": N_("a group of settings is expected here"),
+    "expected a card": N_("a card is expected here"),
+    "expected a list of cards": N_("a list of cards is expected here"),
+    "expected a list of ranks": N_("a list of ranks is expected here"),
+    "expected a whole number of points ≥ 0": N_("points are a whole number, 0 or more"),
+    "two rules for the same card": N_("two rules for the same card"),
+    "two options share an id": N_("two options have the same name"),
+    "the deck has jokers but the table gives them no value": N_(
+        "the deck has jokers but the table gives them no value"
+    ),
+    "does not cover every player count": N_("some player counts have no deal"),
+    "not one of the choices": N_("this is not one of the choices"),
+    "not a yes/no house option of this variant": N_("this is not a yes/no option of these rules"),
+    "a suit-specific entry needs a full card such as 2S": N_("give a full card, such as 2S"),
+    "decks must be whole numbers from 1 to 4": N_("from 1 to 4 packs"),
+}
+PROBLEM_PREFIXES = {
+    "expected ": N_("this value has the wrong type"),
+    "invalid value": N_("this value is not allowed"),
+    "unknown rank": N_("this is not a rank"),
+    "not a card": N_("this is not a card"),
+}
+
+
 def _invalid(field: str, problem: str) -> ValidationError:
+    said = PROBLEMS.get(problem) or next(
+        (text for prefix, text in PROBLEM_PREFIXES.items() if problem.startswith(prefix)),
+        N_("this value is not accepted"),
+    )
+    if " cards for " in problem and "do not fit" in problem:
+        said = N_("too many cards dealt for this deck")
     return ValidationError(
-        N_("These rules are not valid: %(where)s — %(problem)s."), field=field, where=field, problem=problem
+        N_("These rules are not valid: %(where)s — %(problem)s."), field=field, where=field, problem=Translatable(said)
     )
 
 

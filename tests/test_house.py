@@ -353,3 +353,12 @@ def test_backup_and_restore_keep_house_rules_and_their_games(client, app, tmp_pa
     assert GameService(other, catalog()).get(game["id"]).totals == {"Ana": 0, "Bob": 59}
     assert HouseService(other, catalog()).get(variant_id).document["name"]["fr"] == "Chez Mamie"
     other.dispose()
+
+
+def test_a_refused_document_is_explained_in_the_users_language(client):
+    body = {"base": "classique", "name": "Chez Mamie", "cards": [{"card": "7", "explode": True}]}
+    french = client.post("/api/v1/variants", json=body).get_json()["error"]
+    english = client.post("/api/v1/variants", json=body, headers={"Accept-Language": "en"}).get_json()["error"]
+    assert french["field"] == english["field"] == "cards[0].explode"
+    assert "ce champ est inconnu" in french["message"]
+    assert "this field is not known" in english["message"]
