@@ -196,6 +196,7 @@ class Variant:
     finish_rule: dict
     options: tuple  # of HouseOption
     cards: tuple = ()  # of CardRule
+    rounds: int | None = None  # a number of manches instead of the target, by default
     must_play: bool = False
     path: str = ""
 
@@ -485,7 +486,7 @@ def validate_variant(data: dict, path: str, tables) -> Variant:
         if cards * max(lo, low) >= size:
             deal.fail("cards", f"{cards} cards for {max(lo, low)} players do not fit a deck of {size}")
     scoring = r.sub("scoring")
-    scoring.check_known({"mode", "table", "table_choice", "target", "blocked"})
+    scoring.check_known({"mode", "table", "table_choice", "target", "rounds", "blocked"})
     table = scoring.get("table", str, check=lambda t: t in tables)
     if jokers_per_deck and not tables[table].has_joker():
         scoring.fail("table", "the deck has jokers but the table gives them no value")
@@ -533,6 +534,7 @@ def validate_variant(data: dict, path: str, tables) -> Variant:
         finish_rule=finish.text("rule") if needs_rule else (finish.text("rule", None) or {}),
         options=options,
         cards=cards,
+        rounds=scoring.get("rounds", int, None, check=lambda n: 1 <= n <= MAX_ROUNDS),
         must_play=play.get("must_play", bool, False),
         path=path,
     )
@@ -623,9 +625,12 @@ def resolve(cat: Catalog, variant: Variant, options=None, table=None, mode=None,
     if rounds not in (None, ""):
         rounds = _whole(rounds, "rounds", 1, MAX_ROUNDS)
         target = None
+    elif target not in (None, ""):
+        rounds, target = None, _whole(target, "target", 1, MAX_TARGET)
+    elif variant.rounds:  # the variant itself is played over a number of manches (house rules)
+        rounds, target = variant.rounds, None
     else:
-        rounds = None
-        target = variant.target if target in (None, "") else _whole(target, "target", 1, MAX_TARGET)
+        rounds, target = None, variant.target
     return Ruleset(
         variant=variant,
         options=MappingProxyType(values),

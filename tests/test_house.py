@@ -228,7 +228,7 @@ class FormReader(HTMLParser):
         if not self.in_form:
             return
         if tag == "input" and a.get("name") and a.get("type") not in ("file",):
-            if a.get("type") == "checkbox":
+            if a.get("type") in ("checkbox", "radio"):
                 if "checked" in a:
                     self.fields[a["name"]] = a.get("value", "on")
             elif a.get("value") is not None:
@@ -362,3 +362,27 @@ def test_a_refused_document_is_explained_in_the_users_language(client):
     assert french["field"] == english["field"] == "cards[0].explode"
     assert "ce champ est inconnu" in french["message"]
     assert "this field is not known" in english["message"]
+
+
+def test_house_rules_played_over_a_number_of_manches(client):
+    document = {**DOCUMENT, "scoring": {"mode": "penalty", "target": 100, "rounds": 2, "table": TABLE}}
+    variant_id, _ = create(client, document)
+    listed = client.get(f"/api/v1/variants/{variant_id}").get_json()
+    assert listed["rounds"] == 2 and listed["target"] is None
+    game = client.post("/api/v1/games", json={"variant": variant_id, "players": ["Ana", "Bob"]}).get_json()
+    assert game["rounds"] == 2 and game["target"] is None
+    # Bob KS = 7 (the house table), then Ana 3C = 1: two manches, and the game is over; lowest wins.
+    assert record(client, game, {"winner": "Ana", "hands": {"Bob": ["KS"]}}).get_json()["status"] == "playing"
+    last = record(client, game, {"winner": "Bob", "hands": {"Ana": ["3C"]}}).get_json()
+    assert last["totals"] == {"Ana": 1, "Bob": 7}
+    assert last["status"] == "finished" and last["winners"] == ["Ana"]
+    # A game may still choose its own end.
+    other = client.post(
+        "/api/v1/games", json={"variant": variant_id, "players": ["Ana", "Bob"], "target": 50}
+    ).get_json()
+    assert other["target"] == 50 and other["rounds"] is None
+
+
+def test_editor_offers_a_number_of_manches(client):
+    page = client.get("/variants/new?base=classique").get_data(as_text=True)
+    assert 'name="end" value="rounds"' in page and 'name="rounds"' in page

@@ -107,7 +107,8 @@ def default_form(variant) -> NewGameForm:
         options={o.id: o.default for o in variant.options},
         mode=variant.mode,
         target=str(variant.target),
-        rounds=str(DEFAULT_ROUNDS),
+        rounds=str(variant.rounds or DEFAULT_ROUNDS),
+        end="rounds" if variant.rounds else "target",
         table=variant.table,
     )
 

@@ -184,6 +184,9 @@ def read_form(form, base_document: dict) -> dict:
     scoring_part.update(
         mode=mode, target=_number(form, "target", "scoring.target", 1, 100_000), table={"ranks": ranks, "cards": cards}
     )
+    scoring_part.pop("rounds", None)
+    if form.get("end") == "rounds":  # played over a number of manches rather than to the target
+        scoring_part["rounds"] = _number(form, "rounds", "scoring.rounds", 1, 1000)
     scoring_part.pop("table_choice", None)
     doc["scoring"] = scoring_part
     forbidden = [r for r in (JOKER, *RANKS) if form.get(f"finish-{r}")]
@@ -348,7 +351,11 @@ def differences(doc: dict) -> list[str]:
             out.append(label)
     base_scoring = base.get("scoring", {})
     scoring_doc = doc.get("scoring", {})
-    for key, label in (("mode", gettext("Mode")), ("target", gettext("Target"))):
+    for key, label in (
+        ("mode", gettext("Mode")),
+        ("target", gettext("Target")),
+        ("rounds", gettext("Number of manches")),
+    ):
         if scoring_doc.get(key) != base_scoring.get(key):
             out.append(label)
     ranks, cards = table_values(doc)
