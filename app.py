@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import time
 from pathlib import Path
 
 import click
@@ -45,10 +46,19 @@ def _secret_key(instance_path: Path) -> str:
     if os.environ.get("SECRET_KEY"):
         return os.environ["SECRET_KEY"]
     key_file = instance_path / "secret_key"
-    if not key_file.exists():
-        key_file.write_text(secrets.token_hex(32))
-        key_file.chmod(0o600)
-    return key_file.read_text().strip()
+    try:  # created once, atomically: several gunicorn workers starting together agree on one key
+        descriptor = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(descriptor, "w") as handle:
+            handle.write(secrets.token_hex(32))
+    for _ in range(50):  # another worker may be writing it this very moment
+        key = key_file.read_text().strip()
+        if key:
+            return key
+        time.sleep(0.02)
+    raise RuntimeError(f"{key_file} is empty: delete it or set SECRET_KEY")
 
 
 CONTENT_SECURITY_POLICY = "; ".join(

@@ -302,3 +302,11 @@ def test_two_app_servers_share_their_counters_in_redis(app_config):
     assert codes == [200] * 5 + [429]
     for app in (first, second):
         app.extensions["database"].dispose()
+
+
+def test_a_generated_secret_key_is_made_once_and_kept_private(tmp_path):
+    from app import _secret_key
+
+    first, second = _secret_key(tmp_path), _secret_key(tmp_path)
+    assert first == second and len(first) == 64
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
