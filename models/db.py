@@ -8,12 +8,18 @@ points, totals, ranking and dealer are derived from them on reading.
 
 from __future__ import annotations
 
+import hashlib
 from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Column, Field, SQLModel, Text, UniqueConstraint, create_engine
+
+
+def token_hash(token: str) -> str:
+    """What is stored of an edit or invite token: its SHA-256 (the token itself never is)."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def utcnow() -> datetime:

@@ -7,7 +7,6 @@ stored (players, hands) by the pure scoring module.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import random
@@ -23,7 +22,7 @@ from sqlmodel import Session
 
 from . import scoring
 from .cards import format_cards, parse_cards
-from .db import Database, Game, Hand, IdempotencyRecord, Invite, Manche, Player, utcnow
+from .db import Database, Game, Hand, IdempotencyRecord, Invite, Manche, Player, token_hash, utcnow
 from .errors import N_, Conflict, DomainError, Forbidden, GameFinished, NotFound, Unauthorized, ValidationError
 from .house import snapshot_catalog
 from .rules import Catalog, Ruleset
@@ -46,10 +45,6 @@ def checked_id(value) -> str:
     if not isinstance(value, str) or not ID_PATTERN.fullmatch(value):
         raise NotFound(N_("No game with this id."), field="id")
     return value
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 # --- what the service returns -------------------------------------------------------------------
@@ -130,6 +125,19 @@ class GameView:
         if sides is None:
             sides = self.extra["side_of"] = scoring.sides_of(self.players, self.teams)
         return sides[player]
+
+    def rules_fields(self) -> dict:
+        """The game's players and rules, as the API and the export files name them."""
+        return {
+            "variant": self.variant.id,
+            "players": list(self.players),
+            "teams": self.teams,
+            "options": dict(self.ruleset.options),
+            "mode": self.ruleset.mode,
+            "table": self.ruleset.table.id,
+            "target": self.ruleset.target,
+            "rounds": self.ruleset.rounds,
+        }
 
     def settings(self) -> dict:
         """What a new game needs to be played again with the same rules and players."""
@@ -234,10 +242,10 @@ class GameService:
         if isinstance(variant, str) and variant in self.catalog.variants and rules is None:
             return self.catalog, None
         if rules is not None:
-            from .house import _dump, compile_document, normalize
+            from .house import compile_document, dump_document, normalize
 
             try:
-                text = _dump(normalize(rules, self.catalog))
+                text = dump_document(normalize(rules, self.catalog))
                 return compile_document(json.loads(text), str(variant), self.catalog).catalog, text
             except DomainError as e:
                 e.field = f"rules.{e.field}" if e.field else "rules"
@@ -709,15 +717,8 @@ def export_document(game: GameView) -> dict:
         "format": EXPORT_FORMAT,
         "exported_at": utcnow().isoformat(timespec="seconds"),
         "game": {
-            "variant": game.variant.id,
+            **game.rules_fields(),
             **({"rules": rules} if rules else {}),
-            "players": list(game.players),
-            "teams": game.teams,
-            "options": dict(game.ruleset.options),
-            "mode": game.ruleset.mode,
-            "table": game.ruleset.table.id,
-            "target": game.ruleset.target,
-            "rounds": game.ruleset.rounds,
             "first_dealer": game.first_dealer,
             "created_at": game.created_at.isoformat(timespec="seconds") if game.created_at else None,
             "manches": manches,

@@ -14,7 +14,6 @@ scored from that snapshot: editing or deleting the house variant never changes i
 from __future__ import annotations
 
 import copy
-import hashlib
 import hmac
 import json
 import secrets
@@ -29,7 +28,7 @@ from sqlmodel import Session
 
 from . import scoring
 from .cards import parse_cards
-from .db import Database, HouseVariant, utcnow
+from .db import Database, HouseVariant, token_hash, utcnow
 from .errors import (
     N_,
     DomainError,
@@ -55,10 +54,6 @@ FIELDS = ("base", "name", "summary", *INHERITED)
 def new_house_id() -> str:
     """A random id that is also a valid variant id (lower-case letters and digits)."""
     return "h" + secrets.token_hex(8)
-
-
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 @lru_cache(maxsize=16)
@@ -300,7 +295,8 @@ def _entry(row: HouseVariant) -> HouseEntry:
     return HouseEntry(row.id, json.loads(row.document_json), row.document_json, row.created_at, row.updated_at)
 
 
-def _dump(document: dict) -> str:
+def dump_document(document: dict) -> str:
+    """A document as stored: canonical JSON (the same rules give the same text)."""
     return json.dumps(document, ensure_ascii=False, sort_keys=True)
 
 
@@ -321,14 +317,14 @@ class HouseService:
         """The normalized, validated document and its JSON (or a ValidationError naming the field)."""
         full = normalize(document, self.builtins)
         compile_document(full, variant_id, self.builtins)
-        return full, _dump(full)
+        return full, dump_document(full)
 
     def create(self, document) -> tuple[HouseEntry, str]:
         variant_id = new_house_id()
         _, text = self.prepare(document, variant_id)
         token = secrets.token_urlsafe(24)
         with Session(self.db.writer) as session, session.begin():
-            session.add(HouseVariant(id=variant_id, document_json=text, edit_token_hash=_hash(token)))
+            session.add(HouseVariant(id=variant_id, document_json=text, edit_token_hash=token_hash(token)))
         return self.get(variant_id), token
 
     def update(self, variant_id: str, document, token: str | None) -> HouseEntry:
@@ -394,7 +390,7 @@ class HouseService:
             raise NotFound(N_("No house rules with this id."), field="id")
         if not token:
             raise Unauthorized(N_("This needs the edit token of these house rules."))
-        if not isinstance(token, str) or len(token) > 200 or not hmac.compare_digest(_hash(token), stored):
+        if not isinstance(token, str) or len(token) > 200 or not hmac.compare_digest(token_hash(token), stored):
             raise Forbidden(N_("This edit token does not open these house rules."))
 
     def has_token(self, variant_id: str, token: str | None) -> bool:

@@ -194,14 +194,7 @@ def game_json(game) -> dict:
     base = public_base()[0]
     return {
         "id": game.id,
-        "variant": game.variant.id,
-        "players": game.players,
-        "teams": game.teams,
-        "options": dict(game.ruleset.options),
-        "mode": game.ruleset.mode,
-        "table": game.ruleset.table.id,
-        "target": game.ruleset.target,
-        "rounds": game.ruleset.rounds,
+        **game.rules_fields(),
         "finish_forbidden": list(game.ruleset.finish_forbidden),
         "manches": [manche_json(m) for m in game.manches],
         "totals": game.totals,
