@@ -197,10 +197,10 @@ def clean_players(names, ruleset: Ruleset) -> list[str]:
 
 
 def choose_first_dealer(first_dealer, players: int) -> int:
-    if first_dealer in (None, "", "random"):
+    """The first dealer's seat: an int among the seats, or None for a random one (a string, even
+    of digits, is refused: the web form converts its text, the API takes JSON numbers)."""
+    if first_dealer is None:
         return random.randrange(players)
-    if isinstance(first_dealer, str) and first_dealer.isdigit():
-        first_dealer = int(first_dealer)
     if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < players:
         raise ValidationError(N_("Choose who deals first among the players."), field="first_dealer")
     return first_dealer
@@ -796,8 +796,7 @@ def _existing_number(value) -> int:
 
 
 def _as_int(value, field_name: str) -> int:
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) < 7:
-        value = int(value)
+    """A manche number: an int (bool excluded) from 1 to 100 000; a string is refused."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100_000:
         raise ValidationError(N_("The manche number is a whole number."), field=field_name)
     return value

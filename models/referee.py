@@ -188,8 +188,6 @@ def check(
     """
     variant = ruleset.variant
     top, card = _card(top, "top"), _card(card, "card")
-    if isinstance(players, str) and players.isdigit():
-        players = int(players)
     if (
         isinstance(players, bool)
         or not isinstance(players, int)

@@ -622,10 +622,10 @@ def resolve(cat: Catalog, variant: Variant, options=None, table=None, mode=None,
     mode = variant.mode if mode in (None, "") else mode
     if not isinstance(mode, str) or mode not in MODES:
         raise ValidationError(N_("Mode must be one of: %(choices)s."), field="mode", choices=", ".join(MODES))
-    if rounds not in (None, ""):
+    if rounds is not None:
         rounds = _whole(rounds, "rounds", 1, MAX_ROUNDS)
         target = None
-    elif target not in (None, ""):
+    elif target is not None:
         rounds, target = None, _whole(target, "target", 1, MAX_TARGET)
     elif variant.rounds:  # the variant itself is played over a number of manches (house rules)
         rounds, target = variant.rounds, None
@@ -652,8 +652,7 @@ WHOLE_MESSAGES = {
 
 
 def _whole(value, field_name: str, low: int, high: int) -> int:
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    """An int (bool excluded) from ``low`` to ``high``; a string, even of digits, is refused."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ValidationError(
             WHOLE_MESSAGES[field_name],

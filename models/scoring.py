@@ -210,8 +210,7 @@ def side_points(ruleset: Ruleset, players: list[str], teams: dict | None, winner
 
 
 def _whole_points(value, field_name: str, high: int) -> int:
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value.strip())
+    """A typed total: an int (bool excluded) from 0 to ``high``; a string, even of digits, is refused."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
         raise ValidationError(N_("A typed total is a whole number from 0 to %(high)s."), field=field_name, high=high)
     return value

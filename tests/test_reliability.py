@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import os
 import re
+from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import inspect, text
 
@@ -169,8 +170,12 @@ def test_a_game_has_at_most_1000_manches(games):
 
 # --- bad input, by hypothesis ----------------------------------------------------------------------
 
+# Digits to str.isdigit() that int() refuses or reads as other digits: mixed into every run (not left
+# to luck), with explicit examples on top.
+UNICODE_DIGITS = ["²", "١٢", "⁵", "３", "1²", "٣"]
+
 JSONISH = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(max_size=20),
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(max_size=20) | st.sampled_from(UNICODE_DIGITS),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )
@@ -180,6 +185,9 @@ JSONISH = st.recursive(
 @given(body=st.dictionaries(st.sampled_from(["variant", "players", "teams", "options", "table", "mode", "target",
                                                "rounds", "first_dealer", "cards", "top", "card", "pending"]),
                             JSONISH, max_size=6))  # fmt: skip
+@example(body={"variant": "classique", "players": ["Ana", "Bob"], "first_dealer": "²"})
+@example(body={"variant": "classique", "players": ["Ana", "Bob"], "target": "١٢", "rounds": "⁵"})
+@example(body={"variant": "classique", "top": "8H", "card": "9H", "players": "²"})
 def test_api_answers_any_body_with_a_4xx_or_success(client, body):
     for path in ("/api/v1/games", "/api/v1/score", "/api/v1/referee/check", "/api/v1/games/import"):
         r = client.post(path, json=body)
@@ -191,13 +199,162 @@ def test_api_answers_any_body_with_a_4xx_or_success(client, body):
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(fields=st.dictionaries(st.sampled_from(["winner", "number", "nonce", "last_card", "p0-typed", "p1-typed",
                                                  "p2-typed", "p1-n_8", "p2-n_JK", "p1-tap", "blocked"]),
-                              st.text(max_size=12), max_size=8))  # fmt: skip
+                              st.text(max_size=12) | st.sampled_from(UNICODE_DIGITS), max_size=8))  # fmt: skip
+@example(fields={"winner": "²", "number": "²", "p1-typed": "²", "p2-typed": "١٢", "p1-n_8": "⁵", "p2-n_JK": "²"})
 def test_manche_form_answers_any_post_without_5xx(app, fields):
     client = app.test_client()
     r = client.post("/games", data=NEW_GAME_FORM)
     game_id = r.headers["Location"].rsplit("/", 1)[-1]
     r = client.post(f"/games/{game_id}/manches", data=fields)
     assert r.status_code < 500, (fields, r.status_code)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(fields=st.dictionaries(st.sampled_from(["first_dealer", "target", "rounds", "end", "mode"]),
+                              st.text(max_size=8) | st.sampled_from(UNICODE_DIGITS), max_size=5),
+       query=st.dictionaries(st.sampled_from(["players", "n_8", "n_K", "n_JK", "decks", "saved", "edited"]),
+                             st.text(max_size=8) | st.sampled_from(UNICODE_DIGITS), max_size=4))  # fmt: skip
+@example(fields={"first_dealer": "²", "target": "١٢"}, query={"players": "²", "n_8": "⁵", "saved": "²"})
+def test_new_game_form_and_number_queries_answer_without_5xx(app, fields, query):
+    client = app.test_client()
+    r = client.post("/games", data={**NEW_GAME_FORM, **fields})
+    assert r.status_code in (303, 422), (fields, r.status_code)
+    for path in ("/referee", "/calculette", "/games/new"):
+        r = client.get(path, query_string=query)
+        assert r.status_code == 200, (path, query, r.status_code)
+
+
+# --- numbers from requests: ASCII digits only, one helper (issue 12, A) ---------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [("0", 0), ("12", 12), (" 7 ", 7), ("007", 7), ("²", None), ("١٢", None), ("⁵", None), ("３", None),
+     ("1²", None), ("-1", None), ("+1", None), ("1.5", None), ("", None), (" ", None), pytest.param("1" * 5000, None, id="5000-digits"),
+     (None, None), (3, None)],
+)  # fmt: skip
+def test_whole_number_reads_ascii_digits_only(text, expected):
+    from views.numbers import whole_number
+
+    assert whole_number(text) == expected
+
+
+def test_whole_number_bounds_and_keypad_counts():
+    from views.numbers import keypad_count, number_or_text, whole_number
+
+    assert whole_number("5", 1, 5) == 5 and whole_number("6", 1, 5) is None and whole_number("0", 1, 5) is None
+    assert [keypad_count(t, 8) for t in ("3", "9", "99999999999", "²", "", None, "-1")] == [3, 8, 8, 0, 0, 0, 0]
+    assert [number_or_text(t) for t in ("300", " ", "", None, "²", "abc")] == [300, None, None, None, "²", "abc"]
+
+
+def test_no_view_or_model_reads_request_digits_with_isdigit():
+    """The one place: views/numbers.py. (str.isdigit says yes to "²", which int() refuses.)"""
+    root = Path(__file__).resolve().parent.parent
+    for folder in ("views", "models"):
+        for path in (root / folder).glob("*.py"):
+            if path.name in ("numbers.py", "rulebook.py"):  # rulebook: card tokens in rule texts, not request input
+                continue
+            assert ".isdigit()" not in path.read_text(encoding="utf-8"), path
+
+
+def test_referee_page_with_a_unicode_digit_for_players(client):
+    r = client.get("/referee?variant=classique&players=²")
+    assert r.status_code == 200
+    assert '<option value="3" selected>' in r.get_data(as_text=True)  # the variant's sample table, not "²"
+
+
+def test_calculette_with_a_unicode_digit_count(client):
+    r = client.get("/calculette?variant=classique&n_8=²&n_K=1")
+    assert r.status_code == 200
+    assert "<output data-total>10</output>" in r.get_data(as_text=True)  # the K alone: classique K = 10
+
+
+@pytest.mark.parametrize("digit", ["²", "١", "⁰"])
+def test_new_game_form_with_a_unicode_digit_first_dealer(client, app, digit):
+    r = client.post("/games", data={**NEW_GAME_FORM, "first_dealer": digit})
+    assert r.status_code == 422
+    assert "distribue en premier" in r.get_data(as_text=True)  # the message under the dealer choice
+    with app.extensions["database"].reader.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM game")).scalar_one() == 0
+
+
+@pytest.mark.parametrize("field", ["target", "rounds"])
+def test_new_game_form_with_a_unicode_digit_target_or_rounds(client, field):
+    end = "rounds" if field == "rounds" else "target"
+    r = client.post("/games", data={**NEW_GAME_FORM, "end": end, field: "١٢"})
+    assert r.status_code == 422
+    expected = {"target": "objectif est un nombre entier", "rounds": "nombre de manches est un entier"}[field]
+    assert expected in r.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    "fields, where",
+    [({"winner": "²", "p1-typed": "4", "p2-typed": "5"}, "winner"),
+     ({"winner": "0", "p1-typed": "²", "p2-typed": "5"}, "typed"),
+     ({"winner": "0", "p1-typed": "4", "p2-typed": "5", "number": "²"}, "number"),
+     ({"winner": "0", "p1-n_8": "²", "p2-typed": "5"}, "count")],
+)  # fmt: skip
+def test_manche_form_with_unicode_digits(app, games, fields, where):
+    client = app.test_client()
+    game_id = client.post("/games", data=NEW_GAME_FORM).headers["Location"].rsplit("/", 1)[-1]
+    r = client.post(f"/games/{game_id}/manches", data={"nonce": f"n-{where}", **fields})
+    assert r.status_code == 422, r.status_code
+    page = r.get_data(as_text=True)
+    if where == "typed":
+        assert "total saisi" in page  # "A typed total is a whole number from 0 to …" under Bob's hand
+    if where == "count":
+        assert "Bob" in page  # "²" is no count: Bob's hand is missing
+    assert games.get(game_id).manches == []
+
+
+def test_manche_form_ascii_digits_still_record(app, games):
+    client = app.test_client()
+    game_id = client.post("/games", data=NEW_GAME_FORM).headers["Location"].rsplit("/", 1)[-1]
+    r = client.post(f"/games/{game_id}/manches", data={"winner": " 0 ", "number": "1", "p1-n_K": "2", "p2-typed": "07"})
+    assert r.status_code == 303
+    # classique: Bob's two kings are 2 × 10 = 20; Chloé typed 7; the winner Ana adds 0
+    assert games.get(game_id).totals == {"Ana": 0, "Bob": 20, "Chloé": 7}
+
+
+@pytest.mark.parametrize(
+    "path, body, field",
+    [("/api/v1/games", {"variant": "classique", "players": PLAYERS, "first_dealer": "²"}, "first_dealer"),
+     ("/api/v1/games", {"variant": "classique", "players": PLAYERS, "first_dealer": "0"}, "first_dealer"),
+     ("/api/v1/games", {"variant": "classique", "players": PLAYERS, "first_dealer": "random"}, "first_dealer"),
+     ("/api/v1/games", {"variant": "classique", "players": PLAYERS, "target": "300"}, "target"),
+     ("/api/v1/games", {"variant": "classique", "players": PLAYERS, "target": "١٢"}, "target"),
+     ("/api/v1/games", {"variant": "classique", "players": PLAYERS, "rounds": "3"}, "rounds"),
+     ("/api/v1/games", {"variant": "classique", "players": PLAYERS, "rounds": ""}, "rounds"),
+     ("/api/v1/referee/check", {"variant": "classique", "top": "3H", "card": "8C", "players": "²"}, "players"),
+     ("/api/v1/referee/check", {"variant": "classique", "top": "3H", "card": "8C", "players": "3"}, "players")],
+)  # fmt: skip
+def test_api_numbers_are_json_numbers(client, path, body, field):
+    """SPEC §4: these fields are integers; a string (even "0" or "²") is a 422 naming the field."""
+    r = client.post(path, json=body)
+    assert r.status_code == 422, r.get_data(as_text=True)
+    assert r.get_json()["error"] == {**r.get_json()["error"], "code": "validation_error", "field": field}
+
+
+@pytest.mark.parametrize("body, field", [({"number": "1"}, "number"), ({"number": "²"}, "number"),
+                                         ({"points": {"Chloé": "4"}}, "points.Chloé"),
+                                         ({"points": {"Chloé": "²"}}, "points.Chloé")])  # fmt: skip
+def test_api_manche_numbers_are_json_numbers(client, games, body, field):
+    game = new_game(client)
+    auth = {"Authorization": f"Bearer {game['edit_token']}"}
+    manche = {"winner": "Ana", "hands": {"Bob": ["KS"], "Chloé": ["3C"]}} | body
+    if "points" in body:
+        del manche["hands"]["Chloé"]
+    r = client.post(f"/api/v1/games/{game['id']}/manches", json=manche, headers=auth)
+    assert r.status_code == 422 and r.get_json()["error"]["field"] == field, r.get_json()
+    assert games.get(game["id"]).manches == []
+    # the same with JSON numbers is recorded: classique K = 10, 3 = 3 (or the typed 4)
+    fixed = manche | ({"number": 1} if "number" in body else {"points": {"Chloé": 4}})
+    r = client.post(f"/api/v1/games/{game['id']}/manches", json=fixed, headers=auth)
+    assert r.status_code == 201 and r.get_json()["totals"] == {
+        "Ana": 0,
+        "Bob": 10,
+        "Chloé": 4 if "points" in body else 3,
+    }
 
 
 # --- backup and restore ----------------------------------------------------------------------------

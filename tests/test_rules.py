@@ -175,7 +175,16 @@ def test_target_override():
     ruleset = CAT.resolve("classique", target=300)
     assert ruleset.target == 300
     assert ruleset.rounds is None
-    assert CAT.resolve("classique", target="250").target == 250
+
+
+@pytest.mark.parametrize("field", ["target", "rounds"])
+@pytest.mark.parametrize("bad", ["250", "²", "١٢", True, 2.5])
+def test_target_and_rounds_are_ints_never_text(field, bad):
+    """The pure core takes real ints: text (even of digits) is converted by the web form, and the
+    API's contract says JSON numbers."""
+    with pytest.raises(ValidationError) as info:
+        CAT.resolve("classique", **{field: bad})
+    assert info.value.field == field
 
 
 def test_rounds_replace_the_target():

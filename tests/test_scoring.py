@@ -318,8 +318,12 @@ def test_typed_total_replaces_cards():
     assert result.typed == {"Chloé": 45}
 
 
-def test_typed_total_as_text():
-    assert manche(hands={"Bob": "3C"}, typed={"Chloé": "45"}).points["Chloé"] == 45
+@pytest.mark.parametrize("text", ["45", "²", "١٢", "⁵"])
+def test_typed_total_as_text_is_refused(text):
+    """The pure core takes ints: the manche form converts what was typed (views/numbers.py)."""
+    with pytest.raises(ValidationError) as info:
+        manche(hands={"Bob": "3C"}, typed={"Chloé": text})
+    assert info.value.field == "points.Chloé"
 
 
 def test_typed_total_bounds_classique():

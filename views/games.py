@@ -20,6 +20,7 @@ from models.games import MancheEntry
 from models.rules import MODES
 
 from . import present
+from .numbers import keypad_count, number_or_text, whole_number
 from .pagecache import cached_page
 from .pages import card_name
 from .rights import can_edit, remember_token, require_web_rights, session_token
@@ -86,11 +87,14 @@ class NewGameForm:
         return [n for _, n in kept], [i for i, _ in kept]
 
     def dealer_seat(self, positions: list[int]):
-        """The first dealer as a seat among the names kept (the form numbers its inputs)."""
-        if self.first_dealer.isdigit():
-            index = int(self.first_dealer)
-            return positions.index(index) if index in positions else "none"
-        return self.first_dealer
+        """The first dealer as a seat among the names kept (the form numbers its inputs); None for
+        "random"; anything else as typed, for the service to refuse."""
+        if self.first_dealer in ("", "random"):
+            return None
+        index = whole_number(self.first_dealer)
+        if index is None:
+            return self.first_dealer
+        return positions.index(index) if index in positions else self.first_dealer
 
     def name_inputs(self) -> list[str]:
         """One input per possible player (more if more names were typed), names in place."""
@@ -188,9 +192,9 @@ def new_game_errors(error: DomainError, form: NewGameForm) -> dict:
     """The message under the field it is about: ``players.2`` is the third name actually typed."""
     message = error.message(gettext)
     where = error.field or "form"
-    if where.startswith("players.") and where[8:].isdigit():
+    index = whole_number(where[8:]) if where.startswith("players.") else None
+    if index is not None:
         _, positions = form.players()
-        index = int(where[8:])
         where = f"players.{positions[index]}" if index < len(positions) else "players"
     known = {"players", "mode", "target", "rounds", "table", "first_dealer", "variant"}
     known |= {f"options.{o.id}" for o in form.variant.options}
@@ -213,8 +217,8 @@ def create_game():
             options=form.options,
             table=form.table if form.variant.table_choice else None,
             mode=form.mode,
-            target=form.target if form.end == "target" else None,
-            rounds=form.rounds if form.end == "rounds" else None,
+            target=number_or_text(form.target) if form.end == "target" else None,
+            rounds=number_or_text(form.rounds) if form.end == "rounds" else None,
             first_dealer=form.dealer_seat(positions),
         )
     except DomainError as error:
@@ -247,9 +251,9 @@ def notice_from(args, game) -> tuple[str, int] | None:
     """("saved" | "edited" | "deleted", manche number) from the redirect after a write."""
     numbers = {m.number for m in game.manches}
     for kind in ("saved", "edited", "deleted"):
-        raw = args.get(kind, "")
-        if raw.isdigit() and (int(raw) in numbers) != (kind == "deleted"):
-            return kind, int(raw)
+        number = whole_number(args.get(kind, ""))
+        if number is not None and (number in numbers) != (kind == "deleted"):
+            return kind, number
     return None
 
 
@@ -300,22 +304,18 @@ class MancheForm:
         players = game.players
         blocked = self.winner == "blocked"
         winner = None
-        if self.winner.isdigit() and int(self.winner) < len(players):
-            winner = players[int(self.winner)]
+        winner_seat = whole_number(self.winner, 0, len(players) - 1)
+        if winner_seat is not None:
+            winner = players[winner_seat]
         elif self.winner and not blocked:
             winner = self.winner  # the service names what is wrong with it
         hands, typed = {}, {}
         for seat, name in enumerate(players):
             if self.typed[seat].strip():
-                typed[name] = self.typed[seat].strip()
+                typed[name] = number_or_text(self.typed[seat].strip())
             elif any(self.counts[seat].values()):
                 hands[name] = [t for t, n in self.counts[seat].items() for _ in range(n)]
         return MancheEntry(winner, hands, typed, blocked, self.last_card or None)
-
-
-def read_count(raw: str, limit: int) -> int:
-    raw = (raw or "").strip()
-    return max(0, min(limit, int(raw))) if raw.isdigit() else 0
 
 
 def read_manche(data, game, keys) -> MancheForm:
@@ -329,7 +329,7 @@ def read_manche(data, game, keys) -> MancheForm:
     limits = {key.token: key.limit for key in keys}
     for seat in range(len(game.players)):
         prefix = f"p{seat}-"
-        counts = {key.token: read_count(data.get(f"{prefix}n_{key.token}"), key.limit) for key in keys}
+        counts = {key.token: keypad_count(data.get(f"{prefix}n_{key.token}"), key.limit) for key in keys}
         tap = data.get(f"{prefix}tap", "")
         if len(tap) > 1 and tap[0] in "+-" and tap[1:] in counts:
             token = tap[1:]
@@ -429,7 +429,7 @@ def record_manche(game_id):
         _, number, _ = games().record_manche(
             game_id,
             form.entry(game),
-            number=form.number or None,
+            number=number_or_text(form.number),
             key=f"form:{form.nonce}" if form.nonce else None,
             lang=lang(),
         )

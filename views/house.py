@@ -20,6 +20,7 @@ from models.errors import N_, DomainError, ValidationError
 from models.rules import MODES
 from views import links, rights
 from views.games import MODE_LABELS
+from views.numbers import required_whole_number
 
 bp = Blueprint("house", __name__)
 
@@ -136,12 +137,7 @@ def table_values(document: dict) -> tuple[dict, dict]:
 
 
 def _number(form, key: str, where: str, low: int = 0, high: int = 100_000) -> int:
-    text = (form.get(key) or "").strip()
-    if not (text.isdigit() and low <= int(text) <= high):
-        raise ValidationError(
-            N_("%(what)s: a whole number from %(low)s to %(high)s."), field=where, what=where, low=low, high=high
-        )
-    return int(text)
+    return required_whole_number(form.get(key), where, low, high)
 
 
 def read_form(form, base_document: dict) -> dict:

@@ -13,6 +13,8 @@ from models.cards import JOKER, SUIT_SYMBOLS, Card, check_deck, format_card, par
 from models.errors import DomainError
 from models.rules import localized
 
+from .numbers import keypad_count
+
 bp = Blueprint("pages", __name__)
 
 RANK_NAMES = {
@@ -120,8 +122,7 @@ def keypad_counts(args, keys) -> dict[str, int]:
     """Counts per key from the form (``n_<token>``), one tap (``tap=+8`` / ``tap=-8``) applied."""
     counts = {}
     for key in keys:
-        raw = args.get(f"n_{key.token}", "0").strip() or "0"
-        counts[key.token] = max(0, min(key.limit, int(raw))) if raw.isdigit() else 0
+        counts[key.token] = keypad_count(args.get(f"n_{key.token}"), key.limit)
     tap = args.get("tap", "")
     if len(tap) > 1 and tap[0] in "+-" and tap[1:] in counts:
         key = next(k for k in keys if k.token == tap[1:])

@@ -17,6 +17,7 @@ from models.cards import JOKER, RANKS, SUITS
 from models.errors import N_, DomainError
 from models.rules import Variant
 
+from .numbers import whole_number
 from .pages import lang
 from .rulebook import is_htmx
 
@@ -93,9 +94,8 @@ def read_form(data, game=None) -> CheckForm:
             elif data.get(f"opt-{option.id}") is not None:
                 form.options[option.id] = data.get(f"opt-{option.id}")
     default_players = len(game.players) if game is not None else rulebook.sample_players(variant)
-    raw_players = data.get("players", "")
-    players = int(raw_players) if raw_players.isdigit() else default_players
-    form.players = min(max(players, variant.min_players), variant.max_players)
+    players = whole_number(data.get("players"))
+    form.players = min(max(default_players if players is None else players, variant.min_players), variant.max_players)
     ranks = form.ranks
     form.top_rank = data.get("top_rank", "") if data.get("top_rank") in ranks else ""
     form.card_rank = data.get("card_rank", "") if data.get("card_rank") in ranks else ""
