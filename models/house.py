@@ -362,8 +362,10 @@ class HouseService:
             return None
 
     def all(self, limit: int = 200) -> list[HouseEntry]:
+        """The saved house rules, newest first (the ``limit`` newest: a new one is always listed)."""
         with Session(self.db.reader) as session:
-            rows = session.exec(select(HouseVariant).order_by(HouseVariant.created_at).limit(limit)).scalars().all()
+            newest_first = select(HouseVariant).order_by(HouseVariant.created_at.desc(), HouseVariant.id.desc())
+            rows = session.exec(newest_first.limit(limit)).scalars().all()
             return [_entry(r) for r in rows]
 
     def lookup(self, variant_id) -> tuple[Catalog, Variant]:

@@ -111,6 +111,21 @@ def test_create_get_list_update_delete_with_rights(client, app):
     assert house_count(app) == 0
 
 
+def test_house_rules_are_listed_newest_first(client, app):
+    """The list keeps the newest (a new variant never vanishes past the limit), newest first,
+    wherever variants are listed."""
+    ids = [create(client, {**DOCUMENT, "name": f"Maison {n}"})[0] for n in range(3)]
+    service = app.extensions["house"]
+    assert [e.id for e in service.all()] == ids[::-1]
+    assert [e.id for e in service.all(limit=2)] == [ids[2], ids[1]]
+    listed = [v["id"] for v in client.get("/api/v1/variants").get_json() if v["house"]]
+    assert listed == ids[::-1]
+    for path in ("/", "/games/new", "/referee"):
+        page = client.get(path).get_data(as_text=True)
+        where = [page.index(f"Maison {n}") for n in (2, 1, 0)]
+        assert where == sorted(where), path
+
+
 def test_export_import_round_trip(client):
     variant_id, _ = create(client)
     exported = client.get(f"/api/v1/variants/{variant_id}/export").get_json()
