@@ -14,11 +14,13 @@ from pathlib import Path
 
 import click
 from flask import Flask, request
+from flask.globals import request_ctx
 from flask_babel import Babel
 from flask_htmx import HTMX
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.exceptions import BadHost
 
 from models import backup, rules
 from models.db import Database, migrate
@@ -90,6 +92,22 @@ def security_headers(response):
     return response
 
 
+def check_host() -> None:
+    """The Host header must be a name URLs can be built from (links and QR codes are): a label of
+    more than 63 characters, an empty label or characters no host name has are a 400, checked
+    before anything else reads the request."""
+    if request_ctx.url_adapter is None or not request.host:
+        raise BadHost()
+
+
+def retry_after_only_when_refused(response):
+    """Flask-Limiter's headers name the limits on every answer; ``Retry-After`` belongs only to
+    the answers that ask the client to come back later (429, 503)."""
+    if response.status_code not in (429, 503):
+        response.headers.pop("Retry-After", None)
+    return response
+
+
 CREATION_ENDPOINTS = (
     "games.create_game",
     "api.create_game",
@@ -158,6 +176,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["house"] = HouseService(database, app.extensions["catalog"])
     app.extensions["games"] = GameService(database, app.extensions["catalog"], app.extensions["house"])
 
+    app.before_request(check_host)  # first: the other hooks may build URLs from the host
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
     htmx.init_app(app)
@@ -172,6 +191,7 @@ def create_app(config: dict | None = None) -> Flask:
     errors.register(app)
     assets.init_app(app)
     app.after_request(security_headers)
+    app.after_request(retry_after_only_when_refused)  # registered before the limiter's hook: runs after it
     rulebook.register(app)  # the rule pages and the dispute checker screen
     share.register(app)  # sharing, invites, files, the games list and player pages
     _apply_limits(app)

@@ -278,8 +278,8 @@ def test_score_unknown_variant(client):
         {"data": "not json", "content_type": "application/json"},
         {"data": "{", "content_type": "application/json"},
         {"data": b"\xff\xfe{", "content_type": "application/json"},
-        {"data": ""},
-        {"json": None},
+        {"data": "", "content_type": "application/json"},
+        {"data": "null", "content_type": "application/json"},
         {"json": []},
         {"json": "classique"},
         {"json": 12},
@@ -882,6 +882,60 @@ def test_unknown_api_route_and_method_are_json_errors(client, three):
     assert resp.status_code == 404 and resp.get_json()["error"]["code"] == "not_found"
     resp = client.delete(f"/api/v1/games/{game['id']}")
     assert 400 <= resp.status_code < 500 and set(resp.get_json()) == {"error"}
+
+
+@pytest.mark.parametrize("method, path", [("delete", "/api/v1/games/{id}"), ("patch", "/api/v1/games"),
+                                          ("put", "/api/v1/games/{id}"), ("post", "/api/v1/variants/classique")])  # fmt: skip
+def test_an_unsupported_method_is_405_method_not_allowed(client, three, method, path):
+    game, auth = three
+    resp = getattr(client, method)(path.format(id=game["id"]), json={}, headers=auth)
+    assert_error(resp, 405, "method_not_allowed")
+
+
+NOT_JSON = [
+    {"data": '{"variant": "classique", "players": ["Ana", "Bob"]}', "content_type": "text/plain"},
+    {"data": {"variant": "classique", "players": ["Ana", "Bob"]}},  # application/x-www-form-urlencoded
+    {"data": {"variant": "classique"}, "content_type": "multipart/form-data"},
+    {"data": '{"variant": "classique", "players": ["Ana", "Bob"]}'},  # no Content-Type at all
+    {},  # no body
+]
+
+
+@pytest.mark.parametrize("kwargs", NOT_JSON, ids=["text-plain", "form", "multipart", "no-type", "no-body"])
+@pytest.mark.parametrize(
+    "path", ["/api/v1/games", "/api/v1/games/import", "/api/v1/score", "/api/v1/referee/check", "/api/v1/variants",
+             "/api/v1/variants/import"],
+)  # fmt: skip
+def test_writes_take_json_only(client, app, path, kwargs):
+    """A page on another site can post a plain HTML form (text/plain, no CORS preflight) to the API
+    under its visitors' addresses: 415, nothing created."""
+    assert_error(client.post(path, **kwargs), 415, "unsupported_media_type")
+    with Session(app.extensions["database"].reader) as session:
+        assert session.exec(select(func.count()).select_from(Game)).one()[0] == 0
+
+
+def test_manche_writes_take_json_only_and_delete_needs_no_body(client, three):
+    game, auth = three
+    body = '{"winner": "Ana", "hands": {"Bob": ["3H"], "Chloé": ["4H"]}}'
+    url = f"/api/v1/games/{game['id']}/manches"
+    assert_error(client.post(url, data=body, content_type="text/plain", headers=auth), 415, "unsupported_media_type")
+    resp = client.post(url, data=body, content_type="application/json; charset=utf-8", headers=auth)
+    assert resp.status_code == 201
+    assert_error(
+        client.put(url + "/1", data=body, content_type="text/plain", headers=auth), 415, "unsupported_media_type"
+    )
+    assert get_game(client, game)["totals"] == {"Ana": 0, "Bob": 3, "Chloé": 4}  # 3H 3, 4H 4; nothing else
+    resp = client.delete(url + "/1", headers=auth)  # DELETE carries no body, and needs none
+    assert resp.status_code == 200 and resp.get_json()["manches"] == []
+
+
+def test_openapi_says_bodies_are_json_only(client):
+    document = client.get("/api/v1/openapi.json").get_json()
+    with_body = [op for path in document["paths"].values() for op in path.values() if "requestBody" in op]
+    assert len(with_body) == 9
+    for operation in with_body:
+        assert list(operation["requestBody"]["content"]) == ["application/json"]
+        assert "415" in operation["responses"], operation["operationId"]
 
 
 # --- every mode end to end -----------------------------------------------------------------------

@@ -357,6 +357,120 @@ def test_api_manche_numbers_are_json_numbers(client, games, body, field):
     }
 
 
+# --- text that cannot be encoded, hosts that cannot be named (issue 12, B) -----------------------
+
+SURROGATE_BODIES = [
+    ("/api/v1/games", '{"variant": "\\ud800", "players": ["Ana", "Bob"]}', "variant"),
+    ("/api/v1/games", '{"variant": "classique", "players": ["Ana", "\\udfff"]}', "players.1"),
+    ("/api/v1/games", '{"variant": "classique", "players": ["Ana", "Bob"], "teams": {"\\ud800": ["Ana"]}}', "teams"),
+    ("/api/v1/score", '{"variant": "classique", "cards": ["8H", "\\ud800"]}', "cards.1"),
+    ("/api/v1/referee/check", '{"variant": "classique", "top": "\\ud800", "card": "8H"}', "top"),
+    ("/api/v1/variants", '{"base": "classique", "name": "Chez \\ud800"}', "name"),
+    ("/api/v1/games/import", '{"format": "carte-game/1", "game": {"variant": "\\ud800"}}', "game.variant"),
+]
+
+
+@pytest.mark.parametrize("path, body, field", SURROGATE_BODIES)
+def test_a_lone_surrogate_in_a_json_body_is_a_422(client, app, path, body, field):
+    r = client.post(path, data=body, content_type="application/json")
+    assert r.status_code == 422, r.get_data(as_text=True)
+    error = r.get_json()["error"]
+    assert error["code"] == "validation_error" and error["field"] == field
+    assert "UTF-16" in error["message"]
+    with app.extensions["database"].reader.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM game")).scalar_one() == 0
+
+
+def test_a_surrogate_pair_is_a_character_and_welcome(client):
+    r = client.post("/api/v1/games", data='{"variant": "classique", "players": ["Ana \\ud83c\\udccf", "Bob"]}',
+                    content_type="application/json")  # fmt: skip
+    assert r.status_code == 201 and r.get_json()["players"] == ["Ana 🃏", "Bob"]
+
+
+def test_a_lone_surrogate_in_a_manche_body_is_a_422(client, games):
+    game = new_game(client)
+    auth = {"Authorization": f"Bearer {game['edit_token']}", "Content-Type": "application/json"}
+    body = '{"winner": "Ana", "hands": {"Bob": ["KS"], "Chlo\\udce9": ["3C"]}}'
+    r = client.post(f"/api/v1/games/{game['id']}/manches", data=body, headers=auth)
+    assert r.status_code == 422 and r.get_json()["error"]["field"] == "hands"
+    assert games.get(game["id"]).manches == []
+
+
+@pytest.mark.parametrize(
+    "path, document",
+    [("/games/import", '{"format": "carte-game/1", "game": {"variant": "\\ud800", "players": ["Ana", "Bob"]}}'),
+     ("/variants/import", '{"format": "carte-variant/1", "variant": {"base": "classique", "name": "\\ud800"}}')],
+)  # fmt: skip
+def test_a_lone_surrogate_in_an_uploaded_file_is_a_422(client, app, path, document):
+    import io
+
+    r = client.post(path, data={"file": (io.BytesIO(document.encode()), "x.json")}, content_type="multipart/form-data")
+    assert r.status_code == 422
+    assert "UTF-16" in r.get_data(as_text=True)
+    with app.extensions["database"].reader.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM game")).scalar_one() == 0
+        assert conn.execute(text("SELECT count(*) FROM house_variant")).scalar_one() == 0
+
+
+def test_form_posts_cannot_carry_a_lone_surrogate(client, games):
+    """A browser form percent-encodes UTF-8; the bytes of a surrogate (ED A0 80) are no UTF-8 and
+    are read as replacement characters, never as a surrogate."""
+    body = b"variant=classique&shown_variant=classique&players=Ana&players=%ED%A0%80&end=target&first_dealer=0"
+    r = client.post("/games", data=body, content_type="application/x-www-form-urlencoded")
+    assert r.status_code == 303
+    players = games.get(r.headers["Location"].rsplit("/", 1)[-1]).players
+    assert players[0] == "Ana" and not any("\ud800" <= ch <= "\udfff" for ch in players[1])
+
+
+LONG_LABEL_HOST = "a" * 70 + ".example"
+
+
+@pytest.mark.parametrize("host", [LONG_LABEL_HOST, "a..example", "bad host", "<script>"])
+@pytest.mark.parametrize("path", ["/", "/games/new", "/api/v1/variants", "/nowhere", "/healthz"])
+def test_a_host_that_cannot_be_named_is_a_400(client, host, path):
+    r = client.get(path, headers={"Host": host})
+    assert r.status_code == 400, r.status_code
+    if path.startswith("/api/"):
+        assert r.get_json()["error"]["code"] == "validation_error"
+    else:
+        assert "Host" in r.get_data(as_text=True)
+
+
+def test_a_bad_host_reaches_no_share_link_nor_write(client, app):
+    game = new_game(client)
+    share_id = game["share_url"].rsplit("/", 1)[-1]
+    for path in (f"/s/{share_id}", f"/s/{share_id}/qr.svg", f"/api/v1/games/{game['id']}"):
+        assert client.get(path, headers={"Host": LONG_LABEL_HOST}).status_code == 400, path
+    r = client.post(
+        "/api/v1/games", json={"variant": "classique", "players": PLAYERS}, headers={"Host": LONG_LABEL_HOST}
+    )
+    assert r.status_code == 400
+    with app.extensions["database"].reader.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM game")).scalar_one() == 1
+
+
+def test_a_valid_host_still_builds_links(client):
+    game = new_game(client)  # the test client's host is "localhost": LAN address or itself
+    r = client.get(f"/api/v1/games/{game['id']}", headers={"Host": "carte.example:8080"})
+    assert r.status_code == 200
+    assert r.get_json()["share_url"].startswith("http://carte.example:8080/s/")
+
+
+# --- rate limit headers (issue 12, D) ----------------------------------------------------------------
+
+
+def test_retry_after_only_on_a_refusal(app_config):
+    app = create_app({**app_config, "RATELIMIT_ENABLED": True, "CREATE_LIMIT": "2 per hour"})
+    client = app.test_client()
+    answers = [client.post("/api/v1/games", json={"variant": "classique", "players": PLAYERS}) for _ in range(3)]
+    assert [r.status_code for r in answers] == [201, 201, 429]
+    for r in answers[:2]:
+        assert "Retry-After" not in r.headers, dict(r.headers)
+        assert r.headers["X-RateLimit-Limit"]  # the limits are still named
+    assert int(answers[2].headers["Retry-After"]) > 0
+    app.extensions["database"].dispose()
+
+
 # --- backup and restore ----------------------------------------------------------------------------
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, request
 from flask_babel import get_locale, gettext
+from werkzeug.exceptions import UnsupportedMediaType
 
 from models import house as house_module
 from models import referee, scoring
@@ -12,6 +13,7 @@ from models.errors import N_, DomainError, ValidationError
 from models.games import MancheEntry
 from models.referee import SuitRef
 from models.rules import localized
+from views.jsontext import refuse_unencodable
 from views.links import public_base
 from views.rights import bearer_token, require_api_rights
 
@@ -36,14 +38,23 @@ def lang() -> str:
     return str(get_locale() or "fr")
 
 
+@bp.before_request
+def json_only():
+    """A write takes JSON only (415 otherwise): a page on another site can post a plain HTML form
+    (text/plain, no preflight) under its visitors' addresses, never application/json."""
+    if request.method in ("POST", "PUT", "PATCH") and not request.is_json:
+        raise UnsupportedMediaType()
+
+
 def json_body() -> dict:
     """The request's JSON object, or a validation_error that says what is wrong with it."""
     try:
-        data = request.get_json(silent=True, force=True)
+        data = request.get_json(silent=True)
     except RecursionError:
         data = None
     if not isinstance(data, dict):
         raise ValidationError(N_("The body must be a JSON object."))
+    refuse_unencodable(data)
     return data
 
 

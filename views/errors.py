@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from flask import jsonify, render_template, request
+from flask.globals import request_ctx
 from flask_babel import gettext
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import BadHost, HTTPException
 
 from models.errors import DomainError
 
@@ -13,10 +14,10 @@ HTTP_CODES = {
     401: "unauthorized",
     403: "forbidden",
     404: "not_found",
-    405: "validation_error",
+    405: "method_not_allowed",
     409: "conflict",
     413: "validation_error",
-    415: "validation_error",
+    415: "unsupported_media_type",
     422: "validation_error",
     429: "rate_limited",
 }
@@ -41,6 +42,11 @@ def wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
+def can_build_urls() -> bool:
+    """False when the request's host could not be made into a URL (the page templates link home)."""
+    return request_ctx.url_adapter is not None
+
+
 def error_body(code: str, message: str, field: str | None = None) -> dict:
     body = {"code": code, "message": message}
     if field:
@@ -63,6 +69,10 @@ def register(app):
         message = http_message(status)
         if status == 400 and getattr(error, "description", "").startswith("The CSRF"):
             message = gettext("The form expired: reload the page and try again.")
+        if status == 400 and isinstance(error, BadHost):
+            message = gettext("The address this request was sent to (its Host) is not a valid host name.")
         if wants_json():
             return jsonify(error_body(HTTP_CODES.get(status, "validation_error"), message)), status
+        if not can_build_urls():
+            return message, status, {"Content-Type": "text/plain; charset=utf-8"}
         return render_template("error.html", status=status, message=message), status

@@ -20,6 +20,7 @@ from models.errors import N_, DomainError, ValidationError
 from models.rules import MODES
 from views import links, rights
 from views.games import MODE_LABELS
+from views.jsontext import refuse_unencodable
 from views.numbers import required_whole_number
 
 bp = Blueprint("house", __name__)
@@ -404,8 +405,9 @@ def import_variant():
     try:
         try:
             document = json.loads(upload.read().decode("utf-8")) if upload else None
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             document = None
+        refuse_unencodable(document, field="file")
         saved, token = house().create(house_model.read_export(document))
     except DomainError as e:
         return render_template("error.html", status=422, message=e.message(gettext)), 422

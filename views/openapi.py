@@ -43,6 +43,7 @@ def errors(*codes) -> dict:
         "404": "Not found",
         "409": "Conflict (the manche number, a finished game)",
         "413": "Body too large",
+        "415": "Not JSON: a body is sent as application/json (code unsupported_media_type)",
         "422": "Invalid input",
         "429": "Too many requests",
     }
@@ -91,7 +92,12 @@ HOUSE_DOCUMENT = {
 
 DOCUMENT = {
     "openapi": "3.1.0",
-    "info": {"title": "Carte ! API", "version": "1", "description": "Scores and referee for 8 américain (SPEC §4)."},
+    "info": {
+        "title": "Carte ! API",
+        "version": "1",
+        "description": "Scores and referee for 8 américain (SPEC §4). Bodies are JSON"
+        " (Content-Type: application/json; anything else is a 415), numbers are JSON numbers.",
+    },
     "servers": [{"url": "/api/v1"}],
     "components": {
         "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
@@ -282,6 +288,12 @@ DOCUMENT = {
         },
     },
 }
+
+
+for _path in DOCUMENT["paths"].values():  # every operation with a body takes JSON only
+    for _operation in _path.values():
+        if "requestBody" in _operation:
+            _operation["responses"].update(errors("415"))
 
 
 @bp.get("/openapi.json")

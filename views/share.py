@@ -25,6 +25,7 @@ from views.pagecache import cached_page
 from . import links
 from .api import game_json
 from .games import game_context, games, is_htmx, lang
+from .jsontext import refuse_unencodable
 from .rights import can_edit, remember_token, session_token
 
 bp = Blueprint("share", __name__)
@@ -266,9 +267,11 @@ def read_upload(upload) -> object:
     if upload is None or not upload.filename:
         raise ValidationError(N_("Choose a file exported by Carte ! (.json)."), field="file")
     try:
-        return json.loads(upload.read())
+        document = json.loads(upload.read())
     except (ValueError, RecursionError):
         raise ValidationError(NOT_A_GAME_FILE, field="file")
+    refuse_unencodable(document, field="file")
+    return document
 
 
 @bp.get("/games/import")
