@@ -12,7 +12,6 @@ import json
 import random
 import re
 import secrets
-import unicodedata
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -25,6 +24,7 @@ from .cards import format_cards, parse_cards
 from .db import Database, Game, Hand, IdempotencyRecord, Invite, Manche, Player, token_hash, utcnow
 from .errors import N_, Conflict, DomainError, Forbidden, GameFinished, NotFound, Unauthorized, ValidationError
 from .house import snapshot_catalog
+from .names import InvalidName, clean_name
 from .rules import Catalog, Ruleset
 
 MAX_NAME = 40
@@ -168,18 +168,21 @@ class MancheEntry:
 
 
 def clean_players(names, ruleset: Ruleset) -> list[str]:
+    """The players' names, each through the one rule for names (``names.clean_name``); two names
+    that differ only by case are refused."""
     variant = ruleset.variant
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise ValidationError(N_("Players must be a list of names."), field="players")
-    players = [" ".join(n.split()) for n in names]
-    for index, name in enumerate(players):
-        if any(unicodedata.category(ch).startswith("C") for ch in name):
-            raise ValidationError(N_("A name cannot hold control characters."), field=f"players.{index}")
-    for index, name in enumerate(players):
-        if not name:
-            raise ValidationError(N_("Player %(seat)s has no name."), field=f"players.{index}", seat=index + 1)
-        if len(name) > MAX_NAME:
-            raise ValidationError(N_("A name has at most %(max)s characters."), field=f"players.{index}", max=MAX_NAME)
+    players = []
+    for index, name in enumerate(names):
+        try:
+            players.append(clean_name(name, MAX_NAME, field=f"players.{index}"))
+        except InvalidName as e:
+            if e.reason != "empty":
+                raise
+            raise ValidationError(
+                N_("Player %(seat)s has no name."), field=f"players.{index}", seat=index + 1
+            ) from None
     if not variant.min_players <= len(players) <= variant.max_players:
         raise ValidationError(
             N_("This variant is played by %(min)s to %(max)s players."),
