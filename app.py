@@ -23,7 +23,7 @@ from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import BadHost
 
 from models import backup, rules
-from models.db import Database, migrate
+from models.db import LOCK_TIMEOUT, Database, migrate
 from models.games import GameService
 from models.house import HouseService
 
@@ -151,6 +151,8 @@ def create_app(config: dict | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         AUTO_MIGRATE=os.environ.get("AUTO_MIGRATE", "1") != "0",
+        # Seconds a write waits for a lock held by another write before answering 503 (busy).
+        DATABASE_LOCK_TIMEOUT=float(os.environ.get("DATABASE_LOCK_TIMEOUT") or LOCK_TIMEOUT),
         # Abuse limits per client address; counters in Redis when REDIS_URL is set (shared by
         # several app servers), in memory otherwise.
         RATELIMIT_STORAGE_URI=os.environ.get("REDIS_URL") or "memory://",
@@ -169,7 +171,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     # A malformed variant file stops the app here, naming the file and the field.
     app.extensions["catalog"] = rules.catalog()
-    database = Database(app.config["DATABASE_URL"])
+    database = Database(app.config["DATABASE_URL"], lock_timeout=float(app.config["DATABASE_LOCK_TIMEOUT"]))
     if app.config["AUTO_MIGRATE"]:
         migrate(database)
     app.extensions["database"] = database

@@ -1,7 +1,8 @@
 """Persistence: SQLModel tables, the engine, sessions.
 
 SQLite (one file under ``instance/``, WAL, synchronous FULL, foreign keys on) by default;
-PostgreSQL when ``DATABASE_URL`` says so. The schema is managed by Alembic (``migrations/``).
+PostgreSQL when ``DATABASE_URL`` says so; on both a write waits at most ``LOCK_TIMEOUT`` for a
+lock (``is_busy`` tells that error from others). The schema is managed by Alembic (``migrations/``).
 Stored: what was entered (players, each hand's cards or typed total and its value). Manche
 points, totals, ranking and dealer are derived from them on reading.
 """
@@ -9,6 +10,7 @@ points, totals, ranking and dealer are derived from them on reading.
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -122,28 +124,67 @@ class IdempotencyRecord(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
-def _sqlite_pragmas(dbapi_connection, _record):
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=FULL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.close()
+# How long a write waits for a lock another write holds before giving up (seconds): SQLite's busy
+# timeout, PostgreSQL's lock_timeout. A request that cannot have it in time answers 503 with
+# Retry-After (views/errors.py) and has written nothing; it never hangs for long, nor answers 500.
+LOCK_TIMEOUT = 5.0
+# The errors that mean "the lock could not be had in time, try again": SQLite's SQLITE_BUSY and
+# SQLITE_LOCKED ("database is locked"); PostgreSQL's lock_not_available (lock_timeout),
+# serialization_failure and deadlock_detected.
+SQLITE_BUSY_CODES = (5, 6)
+PG_BUSY_SQLSTATES = ("55P03", "40001", "40P01")
 
 
-def make_engine(url: str, **kwargs) -> Engine:
-    """An engine for ``url``; SQLite gets WAL, synchronous FULL, foreign keys and a busy timeout."""
+def is_busy(error: BaseException) -> bool:
+    """Whether a database error says the database was busy (a lock not had in time), not broken."""
+    cause = getattr(error, "orig", None) or error
+    if getattr(cause, "sqlstate", None) in PG_BUSY_SQLSTATES:
+        return True
+    code = getattr(cause, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in SQLITE_BUSY_CODES  # extended codes (SQLITE_BUSY_SNAPSHOT …) included
+    return isinstance(cause, sqlite3.OperationalError) and "database is locked" in str(cause)
+
+
+def _sqlite_pragmas(lock_timeout: float):
+    def set_pragmas(dbapi_connection, _record):
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={int(lock_timeout * 1000)}")
+        cursor.close()
+
+    return set_pragmas
+
+
+def _pg_lock_timeout(lock_timeout: float):
+    def set_lock_timeout(dbapi_connection, _record):
+        autocommit = dbapi_connection.autocommit
+        dbapi_connection.autocommit = True  # a session setting, outside any transaction
+        with dbapi_connection.cursor() as cursor:
+            cursor.execute(f"SET lock_timeout = {max(1, int(lock_timeout * 1000))}")
+        dbapi_connection.autocommit = autocommit
+
+    return set_lock_timeout
+
+
+def make_engine(url: str, lock_timeout: float = LOCK_TIMEOUT, **kwargs) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, synchronous FULL, foreign keys and a busy timeout,
+    PostgreSQL a lock timeout (``lock_timeout`` seconds both)."""
     if url.startswith("postgres://"):
         url = "postgresql+psycopg://" + url[len("postgres://") :]
     elif url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://") :]
     if url.startswith("sqlite"):
-        kwargs.setdefault("connect_args", {"check_same_thread": False, "timeout": 10})
+        kwargs.setdefault("connect_args", {"check_same_thread": False, "timeout": lock_timeout})
         engine = create_engine(url, **kwargs)
-        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "connect", _sqlite_pragmas(lock_timeout))
         return engine
     kwargs.setdefault("pool_pre_ping", True)
-    return create_engine(url, **kwargs)
+    engine = create_engine(url, **kwargs)
+    event.listen(engine, "connect", _pg_lock_timeout(lock_timeout))
+    return engine
 
 
 def _sqlite_immediate(engine: Engine) -> None:
@@ -162,12 +203,12 @@ def _sqlite_immediate(engine: Engine) -> None:
 class Database:
     """The engines of one database: ``reader`` for pages, ``writer`` for the service's writes."""
 
-    def __init__(self, url: str, **kwargs):
+    def __init__(self, url: str, lock_timeout: float = LOCK_TIMEOUT, **kwargs):
         self.url = url
-        self.reader = make_engine(url, **kwargs)
+        self.reader = make_engine(url, lock_timeout, **kwargs)
         self.is_sqlite = self.reader.dialect.name == "sqlite"
         if self.is_sqlite:
-            self.writer = make_engine(url, **kwargs)
+            self.writer = make_engine(url, lock_timeout, **kwargs)
             _sqlite_immediate(self.writer)
         else:
             self.writer = self.reader

@@ -12,11 +12,10 @@ import json
 import random
 import re
 import secrets
-import unicodedata
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -25,7 +24,8 @@ from .cards import format_cards, parse_cards
 from .db import Database, Game, Hand, IdempotencyRecord, Invite, Manche, Player, token_hash, utcnow
 from .errors import N_, Conflict, DomainError, Forbidden, GameFinished, NotFound, Unauthorized, ValidationError
 from .house import snapshot_catalog
-from .rules import Catalog, Ruleset
+from .names import InvalidName, clean_name
+from .rules import MAX_MANCHES, Catalog, Ruleset
 
 MAX_NAME = 40
 MAX_KEY = 128
@@ -164,22 +164,42 @@ class MancheEntry:
     last_card: str | None = None
 
 
+@dataclass(frozen=True)
+class NewGame:
+    """A new game checked and ready to be written: its row, its players (by seat), each player's
+    team, the teams as read back from storage, its rules, its edit token."""
+
+    row: dict
+    players: list
+    side_of: dict
+    teams: dict | None
+    ruleset: Ruleset
+    token: str
+
+    @property
+    def id(self) -> str:
+        return self.row["id"]
+
+
 # --- validation of a new game ------------------------------------------------------------------
 
 
 def clean_players(names, ruleset: Ruleset) -> list[str]:
+    """The players' names, each through the one rule for names (``names.clean_name``); two names
+    that differ only by case are refused."""
     variant = ruleset.variant
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise ValidationError(N_("Players must be a list of names."), field="players")
-    players = [" ".join(n.split()) for n in names]
-    for index, name in enumerate(players):
-        if any(unicodedata.category(ch).startswith("C") for ch in name):
-            raise ValidationError(N_("A name cannot hold control characters."), field=f"players.{index}")
-    for index, name in enumerate(players):
-        if not name:
-            raise ValidationError(N_("Player %(seat)s has no name."), field=f"players.{index}", seat=index + 1)
-        if len(name) > MAX_NAME:
-            raise ValidationError(N_("A name has at most %(max)s characters."), field=f"players.{index}", max=MAX_NAME)
+    players = []
+    for index, name in enumerate(names):
+        try:
+            players.append(clean_name(name, MAX_NAME, field=f"players.{index}"))
+        except InvalidName as e:
+            if e.reason != "empty":
+                raise
+            raise ValidationError(
+                N_("Player %(seat)s has no name."), field=f"players.{index}", seat=index + 1
+            ) from None
     if not variant.min_players <= len(players) <= variant.max_players:
         raise ValidationError(
             N_("This variant is played by %(min)s to %(max)s players."),
@@ -230,11 +250,11 @@ class GameService:
         first_dealer=None,
     ) -> tuple[GameView, str]:
         """Create a game; return it and its edit token (shown once, stored only as a hash)."""
+        with Session(self.db.reader) as session:
+            new = self._new_game(session, variant, players, teams, options, table, mode, target, rounds, first_dealer)
         with Session(self.db.writer) as session, session.begin():
-            game_id, token = self._insert_game(
-                session, variant, players, teams, options, table, mode, target, rounds, first_dealer
-            )
-        return self.get(game_id), token
+            self._write_game(session, new)
+        return self.get(new.id), new.token
 
     def _rules_for(self, session, variant, rules) -> tuple[Catalog, str | None]:
         """The catalog that knows ``variant``, and the rules document to keep with the game (house
@@ -259,9 +279,10 @@ class GameService:
                 return entry.compiled.catalog, entry.document_json
         return self.catalog, None
 
-    def _insert_game(
+    def _new_game(
         self, session, variant, players, teams, options, table, mode, target, rounds, first_dealer, rules=None
-    ):
+    ) -> NewGame:
+        """A new game checked and ready to write (nothing is written): its row, players and rules."""
         cat, rules_json = self._rules_for(session, variant, rules)
         ruleset = cat.resolve(variant, options=options, table=table, mode=mode, target=target, rounds=rounds)
         names = clean_players(players, ruleset)
@@ -270,25 +291,42 @@ class GameService:
         layout = scoring.team_layout(ruleset, names, teams or None)
         side_of = scoring.sides_of(names, layout) if layout else {}
         token = secrets.token_urlsafe(24)
-        game = Game(
-            id=new_id(),
-            variant=ruleset.variant.id,
-            options_json=json.dumps(dict(ruleset.options), sort_keys=True),
-            mode=ruleset.mode,
-            table_id=ruleset.table.id,
-            target=ruleset.target,
-            rounds=ruleset.rounds,
-            first_dealer=choose_first_dealer(first_dealer, len(names)),
-            edit_token_hash=token_hash(token),
-            share_id=new_id(),
-            rules_json=rules_json,
+        now = utcnow()
+        row = {
+            "id": new_id(),
+            "variant": ruleset.variant.id,
+            "options_json": json.dumps(dict(ruleset.options), sort_keys=True),
+            "mode": ruleset.mode,
+            "table_id": ruleset.table.id,
+            "target": ruleset.target,
+            "rounds": ruleset.rounds,
+            "first_dealer": choose_first_dealer(first_dealer, len(names)),
+            "edit_token_hash": token_hash(token),
+            "share_id": new_id(),
+            "revision": 0,
+            "created_at": now,
+            "updated_at": now,
+            "finished_at": None,
+            "rules_json": rules_json,
+        }
+        teams_by_seat: dict | None = None
+        if layout:  # as a stored game reads them back: by seat
+            teams_by_seat = {}
+            for name in names:
+                teams_by_seat.setdefault(side_of[name], []).append(name)
+        return NewGame(row, names, side_of, teams_by_seat, ruleset, token)
+
+    @staticmethod
+    def _write_game(session: Session, new: NewGame, **changes) -> None:
+        """Insert a new game's row (with ``changes``) and its players: two statements."""
+        session.execute(insert(Game.__table__), [{**new.row, **changes}])
+        session.execute(
+            insert(Player.__table__),
+            [
+                {"game_id": new.id, "seat": seat, "name": name, "team": new.side_of.get(name)}
+                for seat, name in enumerate(new.players)
+            ],
         )
-        session.add(game)
-        session.flush()
-        for seat, name in enumerate(names):
-            session.add(Player(game_id=game.id, seat=seat, name=name, team=side_of.get(name)))
-        session.flush()
-        return game.id, token
 
     # reading
 
@@ -379,29 +417,48 @@ class GameService:
         return export_document(game)
 
     def import_game(self, document) -> tuple[GameView, str]:
-        """A new game (new id, new token) from an export document; all or nothing."""
-        settings, manches, totals = read_document(document)
+        """A new game (new id, new token) from an export document; all or nothing.
+
+        Every manche is checked and scored in memory first (running totals kept as it goes), then
+        the game is written in one short transaction of a fixed number of statements whatever the
+        number of manches: the game, its players, its manches, their ids, their hands."""
+        settings, entries, totals = read_document(document)
+        with Session(self.db.reader) as session:
+            new = self._new_game(session, **settings)
+        ruleset, players, teams = new.ruleset, new.players, new.teams
+        sides = scoring.side_names(players, teams)
+        running = {side: 0 for side in sides}
+        now = utcnow()
+        manche_rows, hand_rows = [], []
+        for index, entry in enumerate(entries):
+            if scoring.standing(ruleset, running, index).finished:
+                raise ValidationError(
+                    N_("The file is damaged: manche %(number)s comes after the end of the game."),
+                    field=f"game.manches.{index}",
+                    number=index + 1,
+                )
+            try:
+                score = self._score_for(ruleset, players, teams, entry, "fr")
+            except DomainError as e:
+                e.field = f"game.manches.{index}.{e.field}" if e.field else f"game.manches.{index}"
+                raise
+            running = {side: running[side] + score.points.get(side, 0) for side in sides}
+            manche, hands = stored_manche(players, score)
+            manche_rows.append({**manche, "game_id": new.id, "number": index + 1, "created_at": now})
+            hand_rows.extend((index + 1, hand) for hand in hands)
+        if totals is not None and totals != running:
+            raise ValidationError(N_("The file is damaged: its totals do not match its manches."), field="totals")
+        finished = scoring.standing(ruleset, running, len(entries)).finished
         with Session(self.db.writer) as session, session.begin():
-            game_id, token = self._insert_game(session, **settings)
-            game = self._lock(session, game_id)
-            for index, entry in enumerate(manches):
-                current = self._view(session, game)
-                if current.standing.finished:
-                    raise ValidationError(
-                        N_("The file is damaged: manche %(number)s comes after the end of the game."),
-                        field=f"game.manches.{index}",
-                        number=index + 1,
+            self._write_game(session, new, revision=1, finished_at=now if finished else None)
+            if manche_rows:
+                session.execute(insert(Manche.__table__), manche_rows)
+                ids = dict(session.execute(select(Manche.number, Manche.id).where(Manche.game_id == new.id)).all())
+                if hand_rows:
+                    session.execute(
+                        insert(Hand.__table__), [{**hand, "manche_id": ids[number]} for number, hand in hand_rows]
                     )
-                try:
-                    score = self._score(current, entry, "fr")
-                except DomainError as e:
-                    e.field = f"game.manches.{index}.{e.field}" if e.field else f"game.manches.{index}"
-                    raise
-                self._fill(session, current, Manche(game_id=game_id, number=index + 1), score)
-            view = self._touch(session, game)
-            if totals is not None and totals != view.totals:
-                raise ValidationError(N_("The file is damaged: its totals do not match its manches."), field="totals")
-        return self.get(game_id), token
+        return self.get(new.id), new.token
 
     def player_names(self, limit: int = 30) -> list[str]:
         """Names from earlier games, most used first: suggestions for a new game."""
@@ -447,8 +504,8 @@ class GameService:
                 )
             if current.standing.finished:
                 raise GameFinished(N_("The game is over: no more manches can be added."))
-            if len(current.manches) >= 1000:
-                raise ValidationError(N_("A game has at most 1000 manches."))
+            if len(current.manches) >= MAX_MANCHES:
+                raise ValidationError(N_("A game has at most %(max)s manches."), max=MAX_MANCHES)
             score = self._score(current, entry, lang)
             totals = {side: current.totals[side] + score.points.get(side, 0) for side in current.sides}
             finished = scoring.standing(current.ruleset, totals, expected).finished
@@ -538,14 +595,18 @@ class GameService:
             raise NotFound(N_("Manche %(number)s does not exist."), field="number", number=number)
         return manche
 
+    @classmethod
+    def _score(cls, current: GameView, entry: MancheEntry, lang: str) -> scoring.MancheScore:
+        return cls._score_for(current.ruleset, current.players, current.teams, entry, lang)
+
     @staticmethod
-    def _score(current: GameView, entry: MancheEntry, lang: str) -> scoring.MancheScore:
+    def _score_for(ruleset: Ruleset, players: list, teams: dict | None, entry: MancheEntry, lang: str):
         if not isinstance(entry.hands, dict) or not isinstance(entry.typed, dict):
             raise ValidationError(N_("Hands map each player to their cards."), field="hands")
         return scoring.score_manche(
-            current.ruleset,
-            current.players,
-            current.teams,
+            ruleset,
+            players,
+            teams,
             entry.winner,
             hands=entry.hands,
             typed=entry.typed,
@@ -556,23 +617,13 @@ class GameService:
 
     @staticmethod
     def _fill(session: Session, current: GameView, manche: Manche, score: scoring.MancheScore) -> None:
-        seats = {name: seat for seat, name in enumerate(current.players)}
-        manche.winner_seat = seats[score.winner] if score.winner else None
-        manche.blocked = score.blocked
-        manche.last_card = format_cards([score.last_card]) if score.last_card else None
+        fields, hands = stored_manche(current.players, score)
+        for key, value in fields.items():
+            setattr(manche, key, value)
         session.add(manche)
         session.flush()
-        for name, value in score.values.items():
-            cards = score.hands.get(name)
-            session.add(
-                Hand(
-                    manche_id=manche.id,
-                    seat=seats[name],
-                    cards=format_cards(cards) if cards is not None else None,
-                    typed=score.typed.get(name),
-                    value=value,
-                )
-            )
+        for hand in hands:
+            session.add(Hand(manche_id=manche.id, **hand))
         session.flush()
 
     def _touch(self, session: Session, game: Game) -> GameView:
@@ -591,6 +642,29 @@ class GameService:
 
     def _view(self, session: Session, game: Game) -> GameView:
         return load_views(session, self.catalog, [game])[0]
+
+
+def stored_manche(players: list, score: scoring.MancheScore) -> tuple[dict, list[dict]]:
+    """What is stored of a scored manche: its columns (winner's seat, blocked, last card) and one
+    row per hand entered (seat, cards as canonical text or a typed total, value)."""
+    seats = {name: seat for seat, name in enumerate(players)}
+    manche = {
+        "winner_seat": seats[score.winner] if score.winner else None,
+        "blocked": score.blocked,
+        "last_card": format_cards([score.last_card]) if score.last_card else None,
+    }
+    hands = []
+    for name, value in score.values.items():
+        cards = score.hands.get(name)
+        hands.append(
+            {
+                "seat": seats[name],
+                "cards": format_cards(cards) if cards is not None else None,
+                "typed": score.typed.get(name),
+                "value": value,
+            }
+        )
+    return manche, hands
 
 
 def load_views(session: Session, catalog: Catalog, games: list) -> list[GameView]:
@@ -737,8 +811,15 @@ def read_document(document) -> tuple[dict, list, dict | None]:
     if not isinstance(game, dict):
         raise ValidationError(N_("The file is damaged: the game is missing."), field="game")
     manches = game.get("manches", [])
-    if not isinstance(manches, list) or len(manches) > 1000:
+    if not isinstance(manches, list):
         raise ValidationError(N_("The file is damaged: the manches are not a list."), field="game.manches")
+    if len(manches) > MAX_MANCHES:
+        raise ValidationError(
+            N_("A game has at most %(max)s manches; this file has %(count)s."),
+            field="game.manches",
+            max=MAX_MANCHES,
+            count=len(manches),
+        )
     first_dealer = game.get("first_dealer", 0)
     for name in ("variant", "table", "mode"):
         if game.get(name) is not None and not isinstance(game.get(name), str):

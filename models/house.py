@@ -40,7 +40,18 @@ from .errors import (
     ValidationError,
     VariantFileError,
 )
-from .rules import VARIANTS_DIR, Catalog, ScoringTable, Variant, catalog, validate_table, validate_variant
+from .names import InvalidName, clean_name
+from .rules import (
+    MAX_CARD_POINTS,
+    POINTS_PROBLEM,
+    VARIANTS_DIR,
+    Catalog,
+    ScoringTable,
+    Variant,
+    catalog,
+    validate_table,
+    validate_variant,
+)
 
 EXPORT_FORMAT = "carte-variant/1"
 MAX_NAME = 60
@@ -73,7 +84,6 @@ PROBLEMS = {
     "expected a card": N_("a card is expected here"),
     "expected a list of cards": N_("a list of cards is expected here"),
     "expected a list of ranks": N_("a list of ranks is expected here"),
-    "expected a whole number of points ≥ 0": N_("points are a whole number, 0 or more"),
     "two rules for the same card": N_("two rules for the same card"),
     "two options share an id": N_("two options have the same name"),
     "the deck has jokers but the table gives them no value": N_(
@@ -98,6 +108,13 @@ def _invalid(field: str, problem: str) -> ValidationError:
         (text for prefix, text in PROBLEM_PREFIXES.items() if problem.startswith(prefix)),
         N_("this value is not accepted"),
     )
+    if problem == POINTS_PROBLEM:
+        return ValidationError(
+            N_("These rules are not valid: %(where)s — points are a whole number from 0 to %(max)s."),
+            field=field,
+            where=field,
+            max=MAX_CARD_POINTS,
+        )
     if " cards for " in problem and "do not fit" in problem:
         said = N_("too many cards dealt for this deck")
     return ValidationError(
@@ -106,18 +123,20 @@ def _invalid(field: str, problem: str) -> ValidationError:
 
 
 def _name(value) -> dict:
+    """The rules' name in each language, through the one rule for names (``names.clean_name``)."""
     if isinstance(value, str):
         value = {"fr": value, "en": value}
     if not isinstance(value, dict):
         raise _invalid("name", "expected a name")
     out = {}
     for lang in ("fr", "en"):
-        text = " ".join(str(value.get(lang) or value.get("fr") or value.get("en") or "").split())
-        if not text:
-            raise ValidationError(N_("Give these rules a name."), field="name")
-        if len(text) > MAX_NAME:
-            raise ValidationError(N_("The name is %(max)s characters at most."), field="name", max=MAX_NAME)
-        out[lang] = text
+        text = value.get(lang) or value.get("fr") or value.get("en") or ""
+        try:
+            out[lang] = clean_name(text, MAX_NAME, field="name")
+        except InvalidName as e:
+            if e.reason != "empty":
+                raise
+            raise ValidationError(N_("Give these rules a name."), field="name") from None
     return out
 
 

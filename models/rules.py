@@ -23,7 +23,14 @@ MODES = ("penalty", "winner", "wins")
 OPTION_KINDS = ("bool", "choice")
 SETTABLE = ("decks", "partners", "loser_deals")
 MAX_TARGET = 100_000
-MAX_ROUNDS = 1_000
+# The most manches a game holds: recorded one by one, imported from a file, or set as the
+# number of manches to play. One constant, stated in the README.
+MAX_MANCHES = 1_000
+# The most a card left in hand may be worth in any table (built-in or house rules). With the
+# largest deck (4 packs of 52 and 4 jokers each) the fullest hand is worth at most 224,000:
+# far inside the INTEGER column that keeps a hand's value (and a game's totals stay small).
+MAX_CARD_POINTS = 1_000
+POINTS_PROBLEM = f"expected a whole number of points from 0 to {MAX_CARD_POINTS}"
 
 
 def localized(text: dict | str | None, lang: str) -> str:
@@ -318,6 +325,10 @@ def _rank_list(reader: _Reader, name: str, values) -> tuple:
     return tuple(out)
 
 
+def _card_points(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_CARD_POINTS
+
+
 def validate_table(table_id: str, data: dict, path: str) -> ScoringTable:
     r = _Reader(path, data, f"{table_id}.")
     r.check_known({"source", "name", "ranks", "cards"})
@@ -328,8 +339,8 @@ def validate_table(table_id: str, data: dict, path: str) -> ScoringTable:
     for key, value in ranks.items():
         if key not in RANKS and key != JOKER:
             r.fail(f"ranks.{key}", "unknown rank")
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            r.fail(f"ranks.{key}", "expected a whole number of points ≥ 0")
+        if not _card_points(value):
+            r.fail(f"ranks.{key}", POINTS_PROBLEM)
     cards = {}
     for key, value in r.get("cards", dict, {}).items():
         try:
@@ -338,8 +349,8 @@ def validate_table(table_id: str, data: dict, path: str) -> ScoringTable:
             r.fail(f"cards.{key}", "not a card")
         if card.suit is None:
             r.fail(f"cards.{key}", "a suit-specific entry needs a full card such as 2S")
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            r.fail(f"cards.{key}", "expected a whole number of points ≥ 0")
+        if not _card_points(value):
+            r.fail(f"cards.{key}", POINTS_PROBLEM)
         cards[format_card(card)] = value
     return ScoringTable(
         id=table_id,
@@ -534,7 +545,7 @@ def validate_variant(data: dict, path: str, tables) -> Variant:
         finish_rule=finish.text("rule") if needs_rule else (finish.text("rule", None) or {}),
         options=options,
         cards=cards,
-        rounds=scoring.get("rounds", int, None, check=lambda n: 1 <= n <= MAX_ROUNDS),
+        rounds=scoring.get("rounds", int, None, check=lambda n: 1 <= n <= MAX_MANCHES),
         must_play=play.get("must_play", bool, False),
         path=path,
     )
@@ -623,7 +634,7 @@ def resolve(cat: Catalog, variant: Variant, options=None, table=None, mode=None,
     if not isinstance(mode, str) or mode not in MODES:
         raise ValidationError(N_("Mode must be one of: %(choices)s."), field="mode", choices=", ".join(MODES))
     if rounds is not None:
-        rounds = _whole(rounds, "rounds", 1, MAX_ROUNDS)
+        rounds = _whole(rounds, "rounds", 1, MAX_MANCHES)
         target = None
     elif target is not None:
         rounds, target = None, _whole(target, "target", 1, MAX_TARGET)

@@ -19,6 +19,7 @@ from .errors import (
     UnknownPlayer,
     ValidationError,
 )
+from .names import InvalidName, clean_name, normalize_name
 from .rules import Ruleset, ScoringTable, localized
 
 MAX_TEAM_NAME = 60
@@ -101,29 +102,39 @@ def default_teams(players: list[str]) -> dict[str, list[str]]:
 
 
 def team_layout(ruleset: Ruleset, players: list[str], teams: dict | None) -> dict[str, list[str]] | None:
-    """The teams of a game: those given, the default pairing where partners apply, else None."""
+    """The teams of a game: those given, the default pairing where partners apply, else None.
+
+    Team names go through the one rule for names (``names.clean_name``); two that are the same
+    once normalised, case aside ("T" and "t "), are refused: totals are keyed by team name."""
     if teams:
         if not ruleset.variant.partners_players or not ruleset.partners:
             raise ValidationError(N_("This variant is not played in teams."), field="teams")
         if not isinstance(teams, dict) or len(teams) != 2:
             raise ValidationError(N_("Give exactly two teams."), field="teams")
+        layout: dict[str, list[str]] = {}
         seen = []
         for name, members in teams.items():
-            if not isinstance(name, str) or not name.strip() or not isinstance(members, list) or len(members) != 2:
+            if not isinstance(members, list) or len(members) != 2:
                 raise ValidationError(N_("Each team has a name and two players."), field="teams")
-            if len(name.strip()) > MAX_TEAM_NAME or any(ord(ch) < 32 for ch in name):
-                raise ValidationError(
-                    N_("A team name has at most %(max)s characters."), field="teams", max=MAX_TEAM_NAME
-                )
-            for member in members:
+            try:
+                team = clean_name(name, MAX_TEAM_NAME, field="teams")
+            except InvalidName as e:
+                if e.reason in ("empty", "not_text"):
+                    raise ValidationError(N_("Each team has a name and two players."), field="teams") from None
+                raise
+            if any(team.casefold() == other.casefold() for other in layout):
+                raise ValidationError(N_("Two teams are called “%(name)s”: tell them apart."), field="teams", name=team)
+            names = [normalize_name(m) if isinstance(m, str) else m for m in members]
+            for member in names:
                 if member not in players:
                     raise UnknownPlayer(
                         N_("“%(player)s” is not a player of this game."), field="teams", player=str(member)
                     )
                 seen.append(member)
+            layout[team] = names
         if sorted(seen) != sorted(players):
             raise ValidationError(N_("Every player belongs to exactly one team."), field="teams")
-        return {name.strip(): list(members) for name, members in teams.items()}
+        return layout
     if ruleset.teams_apply(len(players)):
         return default_teams(players)
     return None

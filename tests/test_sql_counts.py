@@ -47,3 +47,38 @@ def test_statements_per_page_do_not_grow_with_manches(app, client, games, path):
     with client.session_transaction() as session:
         session["tokens"] = {small: small_token, large: large_token}  # this browser holds both games' rights
     assert statements(app, client, path.format(id=small)) == statements(app, client, path.format(id=large))
+
+
+def import_document(manches: int) -> dict:
+    """A classique game (penalty, over 1,000 manches) of ``manches`` manches: Ana goes out, Bob
+    keeps 3C (3 points), Chloé KD 2S (10 + 20)."""
+    return {
+        "format": "carte-game/1",
+        "game": {
+            "variant": "classique",
+            "players": ["Ana", "Bob", "Chloé"],
+            "rounds": 1000,
+            "first_dealer": 0,
+            "manches": [
+                {"number": n + 1, "winner": "Ana", "hands": {"Bob": ["3C"], "Chloé": ["KD", "2S"]}}
+                for n in range(manches)
+            ],
+        },
+        "totals": {"Ana": 0, "Bob": 3 * manches, "Chloé": 30 * manches},
+    }
+
+
+def import_statements(app, client, manches: int) -> int:
+    database = app.extensions["database"]
+    with StatementCounter([database.reader, database.writer]) as counter:
+        response = client.post("/api/v1/games/import", json=import_document(manches))
+        assert response.status_code == 201, response.get_json()
+    return counter.count
+
+
+def test_statements_per_import_do_not_grow_with_manches(app, client):
+    """An import is written in a fixed number of statements (game, players, manches, their ids,
+    hands; then the new game read back), however many manches it holds: 1 or the most a game may
+    have."""
+    small, large = import_statements(app, client, 1), import_statements(app, client, 1000)
+    assert small == large <= 10

@@ -5,9 +5,14 @@ from __future__ import annotations
 from flask import jsonify, render_template, request
 from flask.globals import request_ctx
 from flask_babel import gettext
+from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import BadHost, HTTPException
 
+from models.db import is_busy
 from models.errors import DomainError
+
+# Seconds a client is asked to wait before trying again when the database was busy.
+BUSY_RETRY_AFTER = 2
 
 HTTP_CODES = {
     400: "validation_error",
@@ -60,6 +65,19 @@ def register(app):
         if wants_json():
             return jsonify({"error": error.to_dict(gettext)}), error.status
         return render_template("error.html", status=error.status, message=error.message(gettext)), error.status
+
+    @app.errorhandler(DBAPIError)
+    def database_busy(error: DBAPIError):
+        """A lock not had in time (another write held it too long): 503 with Retry-After, never a
+        500; the transaction was rolled back, so nothing is half-written. Other database errors
+        stay errors."""
+        if not is_busy(error):
+            raise error
+        message = gettext("The server is busy: try again in a moment.")
+        headers = {"Retry-After": str(BUSY_RETRY_AFTER), "Cache-Control": "no-store"}
+        if wants_json():
+            return jsonify(error_body("busy", message)), 503, headers
+        return render_template("error.html", status=503, message=message), 503, headers
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

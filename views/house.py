@@ -17,7 +17,7 @@ from flask_babel import get_locale, gettext, lazy_gettext
 from models import house as house_model
 from models.cards import JOKER, RANKS, format_card, parse_card
 from models.errors import N_, DomainError, ValidationError
-from models.rules import MODES
+from models.rules import MAX_CARD_POINTS, MAX_MANCHES, MAX_TARGET, MODES
 from views import links, rights
 from views.games import MODE_LABELS
 from views.jsontext import refuse_unencodable
@@ -137,7 +137,7 @@ def table_values(document: dict) -> tuple[dict, dict]:
     return {}, {}
 
 
-def _number(form, key: str, where: str, low: int = 0, high: int = 100_000) -> int:
+def _number(form, key: str, where: str, low: int, high: int) -> int:
     return required_whole_number(form.get(key), where, low, high)
 
 
@@ -157,14 +157,14 @@ def read_form(form, base_document: dict) -> dict:
     if (form.get("deal_cards") or "").strip() or "by_players" not in doc.get("deal", {}):
         doc["deal"] = {"cards": _number(form, "deal_cards", "deal.cards", 1, 60)}
     ranks = {
-        r: _number(form, f"pt-{r}", f"scoring.table.ranks.{r}")
+        r: _number(form, f"pt-{r}", f"scoring.table.ranks.{r}", 0, MAX_CARD_POINTS)
         for r in RULE_CARDS
         if (form.get(f"pt-{r}") or "").strip() or r != JOKER
     }
     cards = {}
     for key in form:
         if key.startswith("pts-") and (form.get(key) or "").strip():
-            cards[key[4:]] = _number(form, key, f"scoring.table.cards.{key[4:]}")
+            cards[key[4:]] = _number(form, key, f"scoring.table.cards.{key[4:]}", 0, MAX_CARD_POINTS)
     for i in range(EXTRA_ROWS):
         card_text = (form.get(f"extra-card-{i}") or "").strip()
         if card_text:
@@ -173,17 +173,19 @@ def read_form(form, base_document: dict) -> dict:
             except DomainError as e:
                 e.field = "scoring.table.cards"
                 raise
-            cards[card] = _number(form, f"extra-pts-{i}", f"scoring.table.cards.{card}")
+            cards[card] = _number(form, f"extra-pts-{i}", f"scoring.table.cards.{card}", 0, MAX_CARD_POINTS)
     mode = form.get("mode", "")
     if mode not in MODES:
         raise ValidationError(N_("Mode must be one of: %(choices)s."), field="scoring.mode", choices=", ".join(MODES))
     scoring_part = dict(doc.get("scoring", {}))
     scoring_part.update(
-        mode=mode, target=_number(form, "target", "scoring.target", 1, 100_000), table={"ranks": ranks, "cards": cards}
+        mode=mode,
+        target=_number(form, "target", "scoring.target", 1, MAX_TARGET),
+        table={"ranks": ranks, "cards": cards},
     )
     scoring_part.pop("rounds", None)
     if form.get("end") == "rounds":  # played over a number of manches rather than to the target
-        scoring_part["rounds"] = _number(form, "rounds", "scoring.rounds", 1, 1000)
+        scoring_part["rounds"] = _number(form, "rounds", "scoring.rounds", 1, MAX_MANCHES)
     scoring_part.pop("table_choice", None)
     doc["scoring"] = scoring_part
     forbidden = [r for r in (JOKER, *RANKS) if form.get(f"finish-{r}")]
@@ -248,6 +250,8 @@ def editor(document: dict, *, entry=None, errors=None, preview=None, sample=SAMP
             modes=[(m, gettext(MODE_LABELS[m][0])) for m in MODES],
             name=document["name"].get(lang()) if isinstance(document["name"], dict) else document["name"],
             errors=errors or {},
+            max_points=MAX_CARD_POINTS,
+            max_manches=MAX_MANCHES,
             preview=preview,
             sample=sample,
         ),
