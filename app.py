@@ -10,6 +10,7 @@ import json
 import os
 import secrets
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import click
@@ -117,6 +118,16 @@ def _apply_limits(app: Flask) -> None:
             )
 
 
+def _int_env(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise RuntimeError(f"{name} must be a whole number, not {raw!r}") from None
+
+
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     instance = Path(app.instance_path)
@@ -140,6 +151,16 @@ def create_app(config: dict | None = None) -> Flask:
         RATELIMIT_HEADERS_ENABLED=True,
         CREATE_LIMIT=os.environ.get("CREATE_LIMIT", "30 per hour"),
         WRITE_LIMIT=os.environ.get("WRITE_LIMIT", "300 per minute"),
+    )
+    app.config.update(
+        # Issue 12: the administrator's secret (the server-wide list of games; none without it), the
+        # page cache's bound per worker.
+        ADMIN_TOKEN=os.environ.get("ADMIN_TOKEN") or None,
+        PAGE_CACHE_BYTES=_int_env("PAGE_CACHE_BYTES", 32 * 1024 * 1024),
+        # The session cookie is sent when it changes, not with every answer (static files, /healthz
+        # and a read-only page set no cookie); it lasts a year from its last change.
+        SESSION_REFRESH_EACH_REQUEST=False,
+        PERMANENT_SESSION_LIFETIME=timedelta(days=365),
     )
     if config:
         app.config.update(config)
