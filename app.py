@@ -10,6 +10,7 @@ import json
 import os
 import secrets
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import click
@@ -21,6 +22,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import BadHost
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from models import backup, rules
 from models.db import LOCK_TIMEOUT, Database, migrate
@@ -135,6 +137,42 @@ def _apply_limits(app: Flask) -> None:
             )
 
 
+def _int_env(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise RuntimeError(f"{name} must be a whole number, not {raw!r}") from None
+
+
+def _trust_proxies(app: Flask) -> None:
+    """Behind TRUSTED_PROXIES reverse proxies, the client is the address they forwarded (the
+    rate limits count per real client) and the scheme is theirs. Without the setting,
+    X-Forwarded-For is ignored: anyone could send one."""
+    count = app.config.get("TRUSTED_PROXIES") or 0
+    if not isinstance(count, int) or count < 0:
+        raise RuntimeError(f"TRUSTED_PROXIES is a number of proxies (0 or more), not {count!r}")
+    if count:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count)
+
+
+def split_counters_warning(workers: int, storage_uri: str | None) -> str | None:
+    """The start-up warning when several worker processes would each keep their own rate-limit
+    counters (memory://): the limits would then let through up to ``workers`` times as much.
+    gunicorn calls this from ``gunicorn.conf.py`` (its ``when_ready`` hook, once, in the master
+    process, with the worker count it has settled on from -w, WEB_CONCURRENCY, GUNICORN_CMD_ARGS
+    or a config file)."""
+    if workers > 1 and (storage_uri or "memory://").startswith("memory://"):
+        return (
+            f"{workers} worker processes each keep their own rate-limit counters (memory://): "
+            f"the limits let through up to {workers} times as much. Run one worker with threads "
+            "(gunicorn -w 1 --threads 8) or set REDIS_URL so that the workers share their counters."
+        )
+    return None
+
+
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     instance = Path(app.instance_path)
@@ -161,6 +199,17 @@ def create_app(config: dict | None = None) -> Flask:
         CREATE_LIMIT=os.environ.get("CREATE_LIMIT", "30 per hour"),
         WRITE_LIMIT=os.environ.get("WRITE_LIMIT", "300 per minute"),
     )
+    app.config.update(
+        # Issue 12: the administrator's secret (the server-wide list of games; none without it), the
+        # page cache's bound per worker, the number of reverse proxies whose X-Forwarded-For is believed.
+        ADMIN_TOKEN=os.environ.get("ADMIN_TOKEN") or None,
+        PAGE_CACHE_BYTES=_int_env("PAGE_CACHE_BYTES", 32 * 1024 * 1024),
+        TRUSTED_PROXIES=_int_env("TRUSTED_PROXIES", 0),
+        # The session cookie is sent when it changes, not with every answer (static files, /healthz
+        # and a read-only page set no cookie); it lasts a year from its last change.
+        SESSION_REFRESH_EACH_REQUEST=False,
+        PERMANENT_SESSION_LIFETIME=timedelta(days=365),
+    )
     if config:
         app.config.update(config)
     if (app.config.get("PUBLIC_URL") or "").startswith("https://") and "SESSION_COOKIE_SECURE" not in (config or {}):
@@ -168,6 +217,7 @@ def create_app(config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
     app.json.ensure_ascii = False
+    _trust_proxies(app)
 
     # A malformed variant file stops the app here, naming the file and the field.
     app.extensions["catalog"] = rules.catalog()
@@ -220,6 +270,8 @@ def create_app(config: dict | None = None) -> Flask:
                 str(pot),
                 "--no-location",
                 "--sort-output",
+                "--width",
+                "100",
                 "--project",
                 "Carte !",
                 "--ignore-dirs",
@@ -230,7 +282,7 @@ def create_app(config: dict | None = None) -> Flask:
         )
         for code in ("fr",):
             po = folder / code / "LC_MESSAGES" / "messages.po"
-            action = ["update", "--no-fuzzy-matching"] if po.exists() else ["init"]
+            action = ["update", "--no-fuzzy-matching", "--ignore-obsolete", "--width", "100"] if po.exists() else ["init"]
             subprocess.run(["pybabel", *action, "-i", str(pot), "-d", str(folder), "-l", code], check=True)
         subprocess.run(["pybabel", "compile", "-d", str(folder)], check=True)
 

@@ -460,14 +460,6 @@ class GameService:
                     )
         return self.get(new.id), new.token
 
-    def player_names(self, limit: int = 30) -> list[str]:
-        """Names from earlier games, most used first: suggestions for a new game."""
-        with Session(self.db.reader) as session:
-            rows = session.exec(
-                select(Player.name, func.count()).group_by(Player.name).order_by(func.count().desc()).limit(limit)
-            ).all()
-        return [name for name, _ in rows]
-
     # writing
 
     def record_manche(

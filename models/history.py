@@ -1,9 +1,13 @@
-"""Read-only queries across games: the list of games, a player's record, the share view's state.
+"""Read-only queries across games: the list of games, a player's record, the names to suggest,
+the share view's state.
 
 Every page here costs a constant number of SQL statements whatever the number of games: the
 games, their players, their manches and their hands are each read in one statement, then each
 game's points, totals and standing are computed by the pure scoring module from the stored
 hand values (the same derivation as ``GameService``: nothing derived is stored).
+
+Across games, a reader sees only the games of a ``Scope``: a browser's own games (those it holds
+rights to or opened), or every game for the administrator (issue 12).
 """
 
 from __future__ import annotations
@@ -12,17 +16,49 @@ import hmac
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlmodel import Session
 
 from . import scoring
 from .cards import format_cards
-from .db import Database, Game, Player
-from .games import GameView, load_views, token_hash
+from .db import Database, Game, Manche, Player
+from .games import GameView, checked_id, load_views, token_hash
 from .rules import Catalog
 
 GAMES_PER_PAGE = 200
 CHART_MANCHES = 40  # a player's points chart shows their last manches
+SUGGESTED_NAMES = 30
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The games a reader may see across games: the ones named by id, or every game."""
+
+    ids: tuple[str, ...] = ()
+    everything: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not self.everything and not self.ids
+
+    def restrict(self, query, game_id_column=Game.id):
+        """``query`` kept to the games of the scope."""
+        return query if self.everything else query.where(game_id_column.in_(self.ids))
+
+
+EVERY_GAME = Scope(everything=True)
+
+
+# --- the game page -------------------------------------------------------------------------------
+
+
+def page_state(database: Database, game_id: str) -> tuple[int, int] | None:
+    """A game's revision and the number of its last manche (0 before the first) in one small
+    statement — what the game page's cache key needs — or None when there is no such game."""
+    last = select(func.coalesce(func.max(Manche.number), 0)).where(Manche.game_id == Game.id).scalar_subquery()
+    with Session(database.reader) as session:
+        row = session.exec(select(Game.revision, last).where(Game.id == checked_id(game_id))).first()
+    return None if row is None else (row[0], row[1])
 
 
 # --- the share view ------------------------------------------------------------------------------
@@ -58,12 +94,13 @@ def is_edit_token(database: Database, game_id: str, token: str | None) -> bool:
 # --- games computed in bulk ----------------------------------------------------------------------
 
 
-def _names_matching(session: Session, name: str) -> list[str]:
-    """The stored spellings of a player's name (case and spacing aside: "chloé" finds "Chloé")."""
+def _names_matching(session: Session, scope: Scope, name: str) -> list[str]:
+    """The spellings of a player's name in the scope's games (case and spacing aside: "chloé"
+    finds "Chloé")."""
     wanted = " ".join(name.split()).casefold()
     if not wanted:
         return []
-    names = session.exec(select(Player.name).distinct()).scalars().all()
+    names = session.exec(scope.restrict(select(Player.name).distinct(), Player.game_id)).scalars().all()
     return [n for n in names if n.casefold() == wanted]
 
 
@@ -75,13 +112,18 @@ def _records(session: Session, catalog: Catalog, games_query) -> list[GameView]:
 # --- the list of games ---------------------------------------------------------------------------
 
 
-def game_list(database: Database, catalog: Catalog, player: str | None = None, limit: int = GAMES_PER_PAGE):
-    """Games in progress first, then finished ones, newest first in each; only ``player``'s
-    games when a name is given (any spelling of it). Returns (games, whether more were left out)."""
+def game_list(
+    database: Database, catalog: Catalog, scope: Scope, player: str | None = None, limit: int = GAMES_PER_PAGE
+):
+    """The scope's games in progress first, then finished ones, newest first in each; only
+    ``player``'s games when a name is given (any spelling of it). Returns (games, whether more
+    were left out)."""
+    if scope.empty:
+        return [], False
     with Session(database.reader) as session:
-        query = select(Game)
+        query = scope.restrict(select(Game))
         if player:
-            names = _names_matching(session, player)
+            names = _names_matching(session, scope, player)
             if not names:
                 return [], False
             query = query.where(Game.id.in_(select(Player.game_id).where(Player.name.in_(names))))
@@ -90,11 +132,15 @@ def game_list(database: Database, catalog: Catalog, player: str | None = None, l
     return records[:limit], len(records) > limit
 
 
-def known_players(database: Database, limit: int = 200) -> list[str]:
-    """Every player name stored, alphabetically (for the filter's suggestions)."""
+def player_names(database: Database, scope: Scope, limit: int = SUGGESTED_NAMES) -> list[str]:
+    """The names in the scope's games, most used first: suggestions for a new game or a filter."""
+    if scope.empty:
+        return []
+    count = func.count()
+    query = scope.restrict(select(Player.name, count), Player.game_id).group_by(Player.name)
     with Session(database.reader) as session:
-        names = session.exec(select(Player.name).distinct().limit(limit)).scalars().all()
-    return sorted(names, key=str.casefold)
+        rows = session.exec(query.order_by(count.desc(), Player.name).limit(limit)).all()
+    return [name for name, _ in rows]
 
 
 # --- a player's record ---------------------------------------------------------------------------
@@ -154,15 +200,17 @@ class PlayerRecord:
         return min(self.manches, key=lambda m: m.merit, default=None)
 
 
-def player_record(database: Database, catalog: Catalog, name: str) -> PlayerRecord | None:
-    """A player's games, wins, manches and the cards left in their hands, across all games
-    (matching their name case aside), or None when nobody of that name ever played."""
+def player_record(database: Database, catalog: Catalog, scope: Scope, name: str) -> PlayerRecord | None:
+    """A player's games, wins, manches and the cards left in their hands, across the scope's
+    games (matching their name case aside), or None when nobody of that name played in them."""
+    if scope.empty:
+        return None
     with Session(database.reader) as session:
-        names = _names_matching(session, name)
+        names = _names_matching(session, scope, name)
         if not names:
             return None
         query = (
-            select(Game)
+            scope.restrict(select(Game))
             .where(Game.id.in_(select(Player.game_id).where(Player.name.in_(names))))
             .order_by(Game.created_at.desc(), Game.id)
         )

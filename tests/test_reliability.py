@@ -146,6 +146,38 @@ def test_writes_are_rate_limited_per_client(app_config):
     app.extensions["database"].dispose()
 
 
+@pytest.mark.parametrize(("proxies", "second_client"), [(0, 429), (1, 200)])
+def test_forwarded_addresses_count_apart_only_behind_trusted_proxies(app_config, proxies, second_client):
+    """Without TRUSTED_PROXIES anyone could send X-Forwarded-For: it is ignored and both clients
+    (one address) share a counter; behind one trusted proxy each forwarded client has its own."""
+    app = create_app({**app_config, "RATELIMIT_ENABLED": True, "WRITE_LIMIT": "2 per minute",
+                      "TRUSTED_PROXIES": proxies})  # fmt: skip
+    body = {"variant": "classique", "cards": ["8H"]}
+    first = app.test_client()
+    for _ in range(2):
+        assert first.post("/api/v1/score", json=body, headers={"X-Forwarded-For": "203.0.113.7"}).status_code == 200
+    second = app.test_client()
+    assert second.post("/api/v1/score", json=body, headers={"X-Forwarded-For": "198.51.100.9"}).status_code == (
+        second_client
+    )
+    assert first.post("/api/v1/score", json=body, headers={"X-Forwarded-For": "203.0.113.7"}).status_code == 429
+    app.extensions["database"].dispose()
+
+
+def test_trusted_proxies_is_a_number(app_config):
+    with pytest.raises(RuntimeError, match="TRUSTED_PROXIES"):
+        create_app({**app_config, "TRUSTED_PROXIES": -1})
+
+
+def test_several_workers_with_memory_counters_are_warned_of():
+    from app import split_counters_warning
+
+    assert "REDIS_URL" in split_counters_warning(2, None)
+    assert "3 worker processes" in split_counters_warning(3, "memory://")
+    assert split_counters_warning(1, None) is None  # one process (with threads): one count
+    assert split_counters_warning(4, "redis://127.0.0.1:6379/0") is None  # shared counters
+
+
 def test_oversized_body_is_refused_early(client):
     r = client.post("/api/v1/games", data=json.dumps({"variant": "classique", "players": ["A" * 1_000_000, "B"]}),
                     content_type="application/json")  # fmt: skip

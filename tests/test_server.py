@@ -31,29 +31,37 @@ def free_port() -> int:
 
 
 class Server:
-    """gunicorn serving create_app() on 127.0.0.1 with ``workers`` processes."""
+    """gunicorn serving create_app() on 127.0.0.1 with ``workers`` processes (of ``threads`` threads),
+    run from the project's directory (so it reads gunicorn.conf.py); its log goes to ``log``."""
 
-    def __init__(self, database_url: str, workers: int = 3):
+    def __init__(self, database_url: str, workers: int = 3, threads: int = 1, env: dict | None = None, log=None):
         self.database_url = database_url
         self.workers = workers
+        self.threads = threads
+        self.extra_env = env or {}
+        self.log = log
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = None
 
     def start(self):
         env = {
-            **os.environ,
+            **{k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "WEB_CONCURRENCY", "GUNICORN_CMD_ARGS")},
             "DATABASE_URL": self.database_url,
             "SECRET_KEY": "server-test",
             "AUTO_MIGRATE": "0",
             "WRITE_LIMIT": "100000 per minute",
             "CREATE_LIMIT": "100000 per minute",
+            **self.extra_env,
         }
+        log = open(self.log, "wb") if self.log else subprocess.DEVNULL  # noqa: SIM115 (the child writes to it)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-w", str(self.workers), "-b", f"127.0.0.1:{self.port}",
-             "--timeout", "30", "app:create_app()"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+            [sys.executable, "-m", "gunicorn", "-w", str(self.workers), "--threads", str(self.threads),
+             "-b", f"127.0.0.1:{self.port}", "--timeout", "30", "app:create_app()"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True,
         )  # fmt: skip
+        if self.log:
+            log.close()
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -193,3 +201,45 @@ def test_sigkill_in_the_middle_of_writes_loses_no_acknowledged_manche(database_u
         assert state["totals"]["Bob"] == 3 * len(stored)
     finally:
         restarted.stop()
+
+
+# --- rate limits: one count for the whole server (issue 12) ---------------------------------------
+
+SPLIT_WARNING = "worker processes each keep their own rate-limit counters"
+
+
+def test_one_process_with_threads_counts_the_limit_once(database_url, tmp_path):
+    """The README's command (gunicorn -w 1 --threads 8): 30 creations at once, a limit of 10 —
+    exactly 10 go through (with -w 2 and counters in memory, each worker would let 10 through)."""
+    log = tmp_path / "gunicorn.log"
+    server = Server(database_url, workers=1, threads=8, env={"CREATE_LIMIT": "10 per hour"}, log=log).start()
+    try:
+        body = {"variant": "classique", "players": ["Ana", "Bob"]}
+        with ThreadPoolExecutor(max_workers=10) as pool:
+            codes = list(pool.map(lambda _: call(server.url + "/api/v1/games", "POST", body)[0], range(30)))
+    finally:
+        server.stop()
+    assert sorted(codes) == [201] * 10 + [429] * 20
+    assert SPLIT_WARNING not in log.read_text()
+
+
+def test_gunicorn_warns_once_when_workers_keep_their_own_counters(database_url, tmp_path):
+    log = tmp_path / "gunicorn.log"
+    Server(database_url, workers=2, log=log).start().stop()
+    assert log.read_text().count(SPLIT_WARNING) == 1, log.read_text()
+
+
+def redis_reachable() -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not redis_reachable() and os.environ.get("CI") != "true", reason="no Redis on 127.0.0.1:6379")
+def test_gunicorn_does_not_warn_when_the_counters_are_in_redis(database_url, tmp_path):
+    log = tmp_path / "gunicorn.log"
+    Server(database_url, workers=2, env={"REDIS_URL": "redis://127.0.0.1:6379/0"}, log=log).start().stop()
+    text = log.read_text()
+    assert "Booting worker" in text and SPLIT_WARNING not in text

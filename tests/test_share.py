@@ -11,6 +11,7 @@ others face value.
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import re
@@ -18,12 +19,13 @@ import shutil
 import subprocess
 from contextlib import contextmanager
 
+import brotli
 import pytest
 from sqlalchemy import event
 
 from app import create_app
 from models.games import MancheEntry
-from views import banner
+from views import banner, pagecache
 
 PLAYERS = ["Ana", "Bob", "Chloé"]
 
@@ -45,6 +47,12 @@ def own(client, game_id: str, token: str) -> None:
     """Give this browser the token (as creating the game in it would)."""
     with client.session_transaction() as session:
         session["tokens"] = {**session.get("tokens", {}), game_id: token}
+
+
+def open_games(client, *game_ids: str) -> None:
+    """This browser opens the games (as following their links would): they become its games."""
+    for game_id in game_ids:
+        assert client.get(f"/games/{game_id}").status_code == 200
 
 
 def text(response) -> str:
@@ -464,7 +472,8 @@ def test_csv_export_is_a_score_sheet(client, games):
     ],
 )
 def test_a_foreign_file_gives_a_clear_error_and_creates_nothing(app, client, games, content, message):
-    started_game(games)
+    game, _ = started_game(games)
+    open_games(client, game.id)
     before = listed(page_of(client, "/games"))
     response = import_file(client, content)
     assert response.status_code == 422
@@ -475,6 +484,7 @@ def test_a_foreign_file_gives_a_clear_error_and_creates_nothing(app, client, gam
 
 def test_a_damaged_file_gives_the_services_message_and_creates_nothing(app, client, games):
     game, _ = started_game(games)
+    open_games(client, game.id)
     document = games.export_game(game.id)
     document["totals"]["Bob"] = 61
     response = import_file(client, json.dumps(document).encode())
@@ -524,6 +534,7 @@ def test_games_in_progress_first_then_finished_newest_first(client, games):
     old_playing = game(["Bob", "Chloé"], False)
     new_done = game(["Chloé", "Ana"], True)
     new_playing = game(["Ana", "Dan"], False)
+    open_games(client, old_done, old_playing, new_done, new_playing)
     page = page_of(client, "/games")
     assert listed(page) == [new_playing, old_playing, new_done, old_done]
     assert page.count("in progress") == 2 and "Winner: Chloé" in page and "Winner: Ana" in page
@@ -534,12 +545,10 @@ def test_games_in_progress_first_then_finished_newest_first(client, games):
 
 
 def test_games_list_costs_the_same_queries_for_two_games_or_twelve(app, client, games):
-    for _ in range(2):
-        started_game(games)
+    open_games(client, *(started_game(games)[0].id for _ in range(2)))
     with statements(app) as few:
         client.get("/games")
-    for _ in range(10):
-        started_game(games)
+    open_games(client, *(started_game(games)[0].id for _ in range(10)))
     with statements(app) as many:
         page = page_of(client, "/games")
     assert len(listed(page)) == 12
@@ -548,6 +557,7 @@ def test_games_list_costs_the_same_queries_for_two_games_or_twelve(app, client, 
 
 def test_names_are_escaped_in_the_list_and_the_player_page(client, games):
     game, _ = games.create_game("classique", ["<b>Ana</b>", "Bob"], first_dealer=0)
+    open_games(client, game.id)
     page = page_of(client, "/games")
     assert "<b>Ana</b>" not in page and "&lt;b&gt;Ana&lt;/b&gt;" in page
     player = page_of(client, "/players/%3Cb%3EAna%3C%2Fb%3E")
@@ -581,6 +591,7 @@ def ana_games(games):
 
 def test_player_page_numbers(app, client, games):
     a, b, c = ana_games(games)
+    open_games(client, a.id, b.id, c.id)
     assert games.get(a.id).standing.winners == ["Bob"] and games.get(b.id).standing.winners == ["Ana"]
     page = page_of(client, "/players/Ana")
     assert "<h1>Ana</h1>" in page
@@ -601,18 +612,17 @@ def test_player_page_numbers(app, client, games):
 
 
 def test_player_page_finds_the_name_whatever_its_case_and_says_when_nobody(client, games):
-    ana_games(games)
+    open_games(client, *(g.id for g in ana_games(games)))
     assert "<dt>Games played</dt><dd>3</dd>" in page_of(client, "/players/ana")
     missing = client.get("/players/Zo%C3%A9")
     assert missing.status_code == 404 and "Nobody called “Zoé” has played here yet." in text(missing)
 
 
 def test_player_page_costs_the_same_queries_whatever_the_games(app, client, games):
-    ana_games(games)
+    open_games(client, *(g.id for g in ana_games(games)))
     with statements(app) as few:
         client.get("/players/Ana")
-    ana_games(games)
-    ana_games(games)
+    open_games(client, *(g.id for g in ana_games(games) + ana_games(games)))
     with statements(app) as many:
         page = page_of(client, "/players/Ana")
     assert "<dt>Games played</dt><dd>9</dd>" in page
@@ -639,6 +649,96 @@ def test_no_page_of_this_issue_has_an_inline_style_or_script(app, client, games)
 
 def test_nav_links_to_the_games(client):
     assert '<a href="/games">Games</a>' in page_of(client, "/")
+
+
+# --- the page cache (issue 12) -------------------------------------------------------------------
+
+
+def big_game(games, manches: int = 30):
+    game, token = games.create_game("classique", PLAYERS, rounds=1000, first_dealer=0)
+    for _ in range(manches):
+        games.record_manche(game.id, MancheEntry("Ana", {"Bob": ["KH", "8S"], "Chloé": ["3C"]}))
+    return games.get(game.id), token
+
+
+def test_made_up_query_strings_and_languages_do_not_grow_the_page_cache(app, client, games):
+    game, token = big_game(games)
+    for n in range(300):
+        response = client.get(f"/games/{game.id}?x={n}&saved={n}", headers={"Accept-Language": f"x{n}, en;q=0.1"})
+        assert response.status_code == 200
+    cache = app.extensions["page_cache"]
+    assert len(cache.pages) == 1  # one page: a read-only viewer, in English (the lang cookie)
+    for n in range(50):
+        client.get(f"/s/{game.share_id}?v={n}")
+    assert len(cache.pages) == 2  # and the shared view
+    owner = other_client(app)
+    own(owner, game.id, token)
+    for n in range(100):  # the notices after a write: only real manche numbers make a page of their own
+        owner.get(f"/games/{game.id}?saved={n + 29}&junk={n}")
+    assert len(cache.pages) == 2 + 3  # without notice, "Manche 29 recorded.", "Manche 30 recorded."
+    assert "Manche 30 recorded." in text(owner.get(f"/games/{game.id}?saved=30"))
+    assert "recorded" not in text(client.get(f"/games/{game.id}?saved=30"))  # a notice is for the writer
+    assert cache.bytes == sum(page.size for page in cache.pages.values())
+
+
+def test_the_page_cache_never_exceeds_its_byte_bound(app_config):
+    app = create_app({**app_config, "PAGE_CACHE_BYTES": 40_000})
+    try:
+        games = app.extensions["games"]
+        client = other_client(app)
+        cache_sizes = []
+        for _ in range(12):
+            game, token = big_game(games, manches=3)
+            own(client, game.id, token)  # an editable page is kept as text (with the CSRF marker)
+            assert client.get(f"/games/{game.id}").status_code == 200
+            assert other_client(app).get(f"/s/{game.share_id}").status_code == 200  # read-only, compressed
+            cache = app.extensions["page_cache"]
+            cache_sizes.append(cache.bytes)
+            assert cache.bytes == sum(page.size for page in cache.pages.values()) <= 40_000
+        assert max(cache_sizes) > 30_000  # it filled up, then let the oldest pages go
+        huge, _ = big_game(games, manches=25)
+        page = client.get(f"/games/{huge.id}")
+        assert page.status_code == 200 and len(page.data) > 40_000  # served, too large to keep
+        assert app.extensions["page_cache"].bytes <= 40_000
+    finally:
+        app.extensions["database"].dispose()
+
+
+def test_a_cached_read_only_page_sets_no_cookie_and_holds_no_csrf_token(app, client, games):
+    game, token = big_game(games, manches=2)
+    for url in (f"/games/{game.id}", f"/s/{game.share_id}"):
+        client.get(url)  # the first visit notes the game in the session
+        again = client.get(url)
+        assert again.status_code == 200
+        assert "Set-Cookie" not in again.headers, url
+        body = text(again)
+        assert "csrf" not in body.lower() and "X-CSRFToken" not in body, url
+    tokens = []
+    for _ in range(2):  # two phones with the game's rights: one stored page, each its own CSRF token
+        owner = other_client(app)
+        own(owner, game.id, token)
+        editable = text(owner.get(f"/games/{game.id}"))
+        assert pagecache.CSRF_MARK not in editable
+        tokens.append(re.search(r'"X-CSRFToken": "([^"]+)"', editable).group(1))
+    assert tokens[0] != tokens[1] and len(app.extensions["page_cache"].pages) == 3
+
+
+def test_a_phone_gets_the_same_stored_compressed_bytes_twice(app, client, games):
+    game, _ = big_game(games)
+    for url in (f"/games/{game.id}", f"/s/{game.share_id}"):
+        first = client.get(url, headers={"Accept-Encoding": "gzip, deflate, br"})
+        second = client.get(url + "?utm_source=qr", headers={"Accept-Encoding": "br"})
+        for response in (first, second):
+            assert response.headers["Content-Encoding"] == "br"
+            assert "Accept-Encoding" in response.headers["Vary"]
+        assert first.data == second.data  # the stored bytes, compressed once
+        html = brotli.decompress(first.data).decode()
+        assert html.startswith("<!doctype html>") and "Bob" in html  # compressed once, not twice
+        gzipped = client.get(url, headers={"Accept-Encoding": "gzip"})
+        assert gzipped.headers["Content-Encoding"] == "gzip"
+        assert gzip.decompress(gzipped.data).decode() == html
+        plain = client.get(url, headers={"Accept-Encoding": "identity"})
+        assert "Content-Encoding" not in plain.headers and text(plain) == html
 
 
 # --- the run command's banner --------------------------------------------------------------------

@@ -68,7 +68,9 @@ def game_page(client, game_id, query="") -> str:
 
 
 def test_new_game_form_shows_variants_options_and_known_names(client, games):
-    games.create_game("classique", ["Zoé", "Yann"])
+    game, _ = games.create_game("classique", ["Zoé", "Yann"])
+    assert "Zoé" not in client.get("/games/new").get_data(as_text=True)  # another browser's game
+    client.get(f"/games/{game.id}")  # opened here: its names are suggested
     page = client.get("/games/new").get_data(as_text=True)
     for variant in ("classique", "deux-jeux", "54-cartes", "huit-americain", "huit-elabore", "les-huit"):
         assert f'name="variant" value="{variant}"' in page

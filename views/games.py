@@ -19,11 +19,11 @@ from models.errors import N_, Conflict, DomainError, Forbidden, GameFinished, No
 from models.games import MancheEntry
 from models.rules import MODES
 
-from . import present
+from . import links, present
 from .numbers import keypad_count, number_or_text, whole_number
 from .pagecache import cached_page
 from .pages import card_name
-from .rights import can_edit, remember_token, require_web_rights, session_token
+from .rights import can_edit, known_games, remember_opened, remember_token, require_web_rights, session_token
 
 bp = Blueprint("games", __name__)
 
@@ -42,6 +42,10 @@ def games():
 
 def catalog():
     return current_app.extensions["catalog"]
+
+
+def database():
+    return current_app.extensions["database"]
 
 
 def lang() -> str:
@@ -165,7 +169,7 @@ def new_game_context(form: NewGameForm, errors: dict | None = None) -> dict:
         "variants": list(cat.variants.values()) + house_variants(),
         "tables": tables,
         "modes": [(m, gettext(MODE_LABELS[m][0]), gettext(MODE_LABELS[m][1])) for m in MODES],
-        "suggestions": games().player_names(),
+        "suggestions": history.player_names(database(), history.Scope(ids=known_games())),  # this browser's own
         "errors": errors or {},
         "wins_target": DEFAULT_WINS_TARGET,
         "is_htmx": is_htmx(),
@@ -247,31 +251,43 @@ def game_context(game, **extra) -> dict:
     }
 
 
-def notice_from(args, game) -> tuple[str, int] | None:
-    """("saved" | "edited" | "deleted", manche number) from the redirect after a write."""
-    numbers = {m.number for m in game.manches}
+def notice_of(args, last: int) -> tuple[str, int] | None:
+    """("saved" | "edited" | "deleted", manche number) from the redirect after a write: a manche
+    saved or edited is one of 1 … ``last`` (the numbers are a sequence), a deleted one was the
+    last (``last`` + 1). Anything else in the query string is no notice."""
     for kind in ("saved", "edited", "deleted"):
         number = whole_number(args.get(kind, ""))
-        if number is not None and (number in numbers) != (kind == "deleted"):
+        if number is not None and ((number == last + 1) if kind == "deleted" else (1 <= number <= last)):
             return kind, number
     return None
 
 
 @bp.get("/games/<game_id>")
 def game_page(game_id):
-    revision = games().revision(game_id)
-    if revision is None:
+    """The game, from the page cache: its key holds what the page depends on — the revision, this
+    browser's rights, the notice (for a browser that writes), whether the share panel is open,
+    the language chosen, the public address — and nothing else of the request."""
+    state = history.page_state(database(), game_id)
+    if state is None:
         games().get(game_id)  # the 404
+    revision, last = state
     token = session_token(game_id)  # no token in this browser: read-only, and no query to find out
     editable = bool(token) and can_edit(game_id)
-    owner = bool(token) and history.is_edit_token(current_app.extensions["database"], game_id, token)
+    owner = editable and history.is_edit_token(database(), game_id, token)
+    notice = notice_of(request.args, last) if editable else None
+    share_open = bool(request.args.get("share"))
+    remember_opened(game_id)  # the session only: no query
+
+    here_args = {**({notice[0]: notice[1]} if notice else {}), **({"share": 1} if share_open else {})}
 
     def render(csrf_token):
         game = games().get(game_id)
-        context = game_context(game, notice=notice_from(request.args, game))
+        here = url_for("games.game_page", game_id=game_id, **here_args)  # the language switch comes back here
+        context = game_context(game, notice=notice, share_open=share_open, read_only=not editable, here=here)
         return render_template("game.html", csrf_token=csrf_token, **context)
 
-    return cached_page(("game", game_id, revision, editable, owner), render)
+    key = ("game", game_id, revision, editable, owner, notice, share_open, lang(), links.public_base())
+    return cached_page(key, render)
 
 
 @bp.post("/games/<game_id>/replay")

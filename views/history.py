@@ -2,18 +2,27 @@
 
 Read-only; the numbers come from ``models/history.py`` (a constant number of queries per page).
 The small charts are SVG drawn on the server: this module only turns numbers into coordinates.
+
+A browser sees its own games only: those it created or holds rights to, and those it opened
+(``views/rights.py`` keeps their ids in its session). A share link still opens its game for
+anyone who has it, and adds it to that browser's games. The administrator, with ``ADMIN_TOKEN``
+sent as ``Authorization: Bearer …``, sees every game; without that setting there is no
+server-wide list.
 """
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass
 
 from flask import Blueprint, current_app, render_template, request
 
 from models import history
 from models.cards import Card
-from models.errors import N_, NotFound
+from models.errors import N_, Forbidden
 from models.games import MAX_NAME
+
+from .rights import bearer_token, known_games
 
 bp = Blueprint("history", __name__)
 
@@ -28,26 +37,70 @@ def catalog():
     return current_app.extensions["catalog"]
 
 
+def is_admin() -> bool:
+    """Whether the request carries the administrator's token (compared in constant time); a
+    bearer token that is not it is refused rather than ignored."""
+    given = bearer_token()
+    if given is None:
+        return False
+    expected = current_app.config.get("ADMIN_TOKEN") or ""
+    if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
+        raise Forbidden(N_("This is not the administrator’s token."))
+    return True
+
+
+def reader_scope() -> history.Scope:
+    """The games this request may see across games: all of them for the administrator, else the
+    browser's own."""
+    if is_admin():
+        return history.EVERY_GAME
+    return history.Scope(ids=known_games())
+
+
+def private(response):
+    """A list of someone's games (or of every game) is kept by no shared cache."""
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+def suggested_names(scope: history.Scope | None = None) -> list[str]:
+    """Names from this browser's games, most used first (the new-game form and the filter)."""
+    return history.player_names(database(), scope or reader_scope())
+
+
 @bp.get("/games")
 def game_list():
     """Games in progress first, then finished ones, newest first; ``?player=Ana`` keeps Ana's."""
+    scope = reader_scope()
     player = " ".join(request.args.get("player", "").split())[:MAX_NAME]
-    games, more = history.game_list(database(), catalog(), player or None)
-    suggestions = current_app.extensions["games"].player_names()
-    return render_template("games_list.html", games=games, more=more, player=player, suggestions=suggestions)
+    games, more = history.game_list(database(), catalog(), scope, player or None)
+    page = render_template(
+        "games_list.html",
+        games=games,
+        more=more,
+        player=player,
+        suggestions=suggested_names(scope),
+        everything=scope.everything,
+        nothing_yet=scope.empty or not (games or player),
+    )
+    return private(current_app.make_response(page))
 
 
 @bp.get("/players/<path:name>")
 def player_page(name):
-    record = history.player_record(database(), catalog(), name[: MAX_NAME * 2])
-    if record is None:
-        raise NotFound(N_("Nobody called “%(name)s” has played here yet."), field="name", name=name[:MAX_NAME])
-    return render_template(
+    scope = reader_scope()
+    name = name[: MAX_NAME * 2]
+    record = history.player_record(database(), catalog(), scope, name)
+    if record is None:  # nobody of that name in this browser's games (whether or not elsewhere)
+        page = render_template("player.html", record=None, name=" ".join(name.split())[:MAX_NAME], none_yet=scope.empty)
+        return private(current_app.make_response((page, 404)))
+    page = render_template(
         "player.html",
         record=record,
         points_chart=points_chart(record.manches[-history.CHART_MANCHES :]),
         cards_chart=cards_chart(record.cards[:CARDS_SHOWN]),
     )
+    return private(current_app.make_response(page))
 
 
 # --- chart geometry ------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from . import links
 from .api import game_json
 from .games import game_context, games, is_htmx, lang
 from .jsontext import refuse_unencodable
-from .rights import can_edit, remember_token, session_token
+from .rights import can_edit, remember_opened, remember_token, session_token
 
 bp = Blueprint("share", __name__)
 
@@ -90,11 +90,13 @@ def known_share(share_id: str) -> history.SharedState:
 def shared(share_id):
     """The game, read-only, for the phones around the table (no form, no token)."""
     state = known_share(share_id)
+    remember_opened(state.game_id)  # the game is now among this browser's games (the session only: no query)
 
     def render(csrf_token):
-        return render_template("share.html", csrf_token=csrf_token, **shared_context(games().get_shared(share_id)))
+        context = shared_context(games().get_shared(share_id))
+        return render_template("share.html", csrf_token=csrf_token, read_only=True, here=request.path, **context)
 
-    return cached_page(("shared", share_id, state.revision), render)
+    return cached_page(("shared", share_id, state.revision, lang()), render)
 
 
 @bp.get("/s/<share_id>/live")
