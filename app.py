@@ -282,7 +282,9 @@ def create_app(config: dict | None = None) -> Flask:
         )
         for code in ("fr",):
             po = folder / code / "LC_MESSAGES" / "messages.po"
-            action = ["update", "--no-fuzzy-matching", "--ignore-obsolete", "--width", "100"] if po.exists() else ["init"]
+            action = (
+                ["update", "--no-fuzzy-matching", "--ignore-obsolete", "--width", "100"] if po.exists() else ["init"]
+            )
             subprocess.run(["pybabel", *action, "-i", str(pot), "-d", str(folder), "-l", code], check=True)
         subprocess.run(["pybabel", "compile", "-d", str(folder)], check=True)
 
