@@ -104,7 +104,13 @@ def test_a_name_is_refused_or_kept_normalised_for_good(text):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.text(st.one_of(st.characters(), st.sampled_from("\u200d\u202e\u00a0 \U0001f469")), max_size=45))
+# Lone surrogates cannot be sent as UTF-8 at all: the JSON escape "\\ud800" is tested in test_reliability.py.
+@given(
+    st.text(
+        st.one_of(st.characters(exclude_categories=("Cs",)), st.sampled_from("\u200d\u202e\u00a0 \U0001f469")),
+        max_size=45,
+    )
+)
 def test_a_player_name_through_the_api_is_refused_or_comes_back_the_same(client, text):
     resp = client.post("/api/v1/games", json={"variant": "classique", "players": [text, "Bob"]})
     assert resp.status_code in (201, 422), resp.get_data(as_text=True)
