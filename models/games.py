@@ -433,7 +433,7 @@ class GameService:
         for index, entry in enumerate(entries):
             if scoring.standing(ruleset, running, index).finished:
                 raise ValidationError(
-                    N_("The file is damaged: manche %(number)s comes after the end of the game."),
+                    N_("The file is damaged: round %(number)s comes after the end of the game."),
                     field=f"game.manches.{index}",
                     number=index + 1,
                 )
@@ -447,7 +447,7 @@ class GameService:
             manche_rows.append({**manche, "game_id": new.id, "number": index + 1, "created_at": now})
             hand_rows.extend((index + 1, hand) for hand in hands)
         if totals is not None and totals != running:
-            raise ValidationError(N_("The file is damaged: its totals do not match its manches."), field="totals")
+            raise ValidationError(N_("The file is damaged: its totals do not match its rounds."), field="totals")
         finished = scoring.standing(ruleset, running, len(entries)).finished
         with Session(self.db.writer) as session, session.begin():
             self._write_game(session, new, revision=1, finished_at=now if finished else None)
@@ -489,15 +489,15 @@ class GameService:
             expected = current.next_number
             if number is not None and _as_int(number, "number") != expected:
                 raise Conflict(
-                    N_("Manche %(number)s is already recorded; the next one is %(next)s."),
+                    N_("Round %(number)s is already recorded; the next one is %(next)s."),
                     field="number",
                     number=number,
                     next=expected,
                 )
             if current.standing.finished:
-                raise GameFinished(N_("The game is over: no more manches can be added."))
+                raise GameFinished(N_("The game is over: no more rounds can be added."))
             if len(current.manches) >= MAX_MANCHES:
-                raise ValidationError(N_("A game has at most %(max)s manches."), max=MAX_MANCHES)
+                raise ValidationError(N_("A game has at most %(max)s rounds."), max=MAX_MANCHES)
             score = self._score(current, entry, lang)
             totals = {side: current.totals[side] + score.points.get(side, 0) for side in current.sides}
             finished = scoring.standing(current.ruleset, totals, expected).finished
@@ -519,12 +519,16 @@ class GameService:
                         done = self._replayed(session, game_id, key)
                     if done is not None:
                         return self.get(game_id), done, True
-                raise Conflict(N_("Another phone recorded this manche at the same moment; it is shown now.")) from None
+                raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now.")) from None
             return self.get(game_id), expected, False
-        raise Conflict(N_("Another phone recorded this manche at the same moment; it is shown now."))
+        raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now."))
 
     def edit_manche(self, game_id: str, number, entry: MancheEntry, lang: str = "fr") -> GameView:
-        """Replace a recorded manche; everything after it is recomputed (a finished game may reopen)."""
+        """Replace a recorded manche; everything after it is recomputed (a finished game may reopen).
+
+        A change that would end the game before manches already played is refused
+        (``game_finished``), naming those manches: they would have been played after the end.
+        """
         number = _existing_number(number)
         with Session(self.db.writer) as session, session.begin():
             game = self._lock(session, game_id)
@@ -534,7 +538,19 @@ class GameService:
             session.execute(delete(Hand).where(Hand.manche_id == manche.id))
             manche.blocked = score.blocked
             self._fill(session, current, manche, score)
-            return self._touch(session, game)
+            view = self._touch(session, game)
+            later = [m.number for m in view.extra["after_end"]]
+            if len(later) > len(current.extra["after_end"]):  # the change moves the end earlier
+                raise GameFinished(
+                    N_(
+                        "With this change the game ends after round %(end)s, and these rounds would come after "
+                        "the end: %(later)s. Delete them first (from the last one), then make this change."
+                    ),
+                    field="number",
+                    end=len(view.manches),
+                    later=", ".join(map(str, later)),
+                )
+            return view
 
     def delete_manche(self, game_id: str, number) -> GameView:
         """Delete the last manche (only the last: the numbers stay a sequence)."""
@@ -544,7 +560,7 @@ class GameService:
             manche = self._manche(session, game_id, number)
             last = session.exec(select(func.max(Manche.number)).where(Manche.game_id == game_id)).scalars().first()
             if number != last:
-                raise Conflict(N_("Only the last manche can be deleted."), field="number")
+                raise Conflict(N_("Only the last round can be deleted."), field="number")
             session.execute(
                 delete(IdempotencyRecord).where(
                     IdempotencyRecord.game_id == game_id, IdempotencyRecord.manche_number == number
@@ -584,7 +600,7 @@ class GameService:
             session.exec(select(Manche).where(Manche.game_id == game_id, Manche.number == number)).scalars().first()
         )
         if manche is None:
-            raise NotFound(N_("Manche %(number)s does not exist."), field="number", number=number)
+            raise NotFound(N_("Round %(number)s does not exist."), field="number", number=number)
         return manche
 
     @classmethod
@@ -707,7 +723,7 @@ def build_view(catalog: Catalog, game: Game, player_rows: list, manche_rows: lis
     custom_teams = bool(teams) and teams != scoring.default_teams(players)
     sides = scoring.side_names(players, teams)
     loser_deals = ruleset.loser_deals
-    manches, progression, losers = [], [], []
+    manches, progression, losers, after_end = [], [], [], []
     running = {side: 0 for side in sides}
     for manche_id, number, winner_seat, blocked, last_card in manche_rows:
         hands = {}
@@ -718,8 +734,14 @@ def build_view(catalog: Catalog, game: Game, player_rows: list, manche_rows: lis
         values = {name: hand.value for name, hand in hands.items()}
         points = scoring.side_points(ruleset, players, teams, winner, values)
         seat = scoring.dealer_index(len(players), game.first_dealer, number, losers if loser_deals else None)
-        losers.append(scoring.manche_loser(players, values) if values else seat)
-        manches.append(MancheView(number, winner, blocked, last_card, hands, points, players[seat]))
+        view = MancheView(number, winner, blocked, last_card, hands, points, players[seat])
+        if manches and scoring.standing(ruleset, running, len(manches)).finished:
+            # Stored before the end was moved earlier (an edit that older versions let through):
+            # shown apart, never counted.
+            after_end.append(view)
+            continue
+        losers.append(scoring.manche_loser(players, values, seat) if values else seat)
+        manches.append(view)
         running = {side: running[side] + points.get(side, 0) for side in sides}
         progression.append(running)
     totals = dict(running)
@@ -745,6 +767,7 @@ def build_view(catalog: Catalog, game: Game, player_rows: list, manche_rows: lis
             "custom_teams": custom_teams,
             "rules": json.loads(game.rules_json) if game.rules_json else None,
             "catalog": catalog,  # the one that knows this game's variant (a house snapshot's)
+            "after_end": after_end,  # manches stored after the end of the game: not counted
         },
     )
 
@@ -804,10 +827,10 @@ def read_document(document) -> tuple[dict, list, dict | None]:
         raise ValidationError(N_("The file is damaged: the game is missing."), field="game")
     manches = game.get("manches", [])
     if not isinstance(manches, list):
-        raise ValidationError(N_("The file is damaged: the manches are not a list."), field="game.manches")
+        raise ValidationError(N_("The file is damaged: the rounds are not a list."), field="game.manches")
     if len(manches) > MAX_MANCHES:
         raise ValidationError(
-            N_("A game has at most %(max)s manches; this file has %(count)s."),
+            N_("A game has at most %(max)s rounds; this file has %(count)s."),
             field="game.manches",
             max=MAX_MANCHES,
             count=len(manches),
@@ -832,7 +855,7 @@ def read_document(document) -> tuple[dict, list, dict | None]:
     for index, m in enumerate(manches):
         if not isinstance(m, dict) or m.get("number") != index + 1:
             raise ValidationError(
-                N_("The file is damaged: manche %(number)s is out of sequence."),
+                N_("The file is damaged: round %(number)s is out of sequence."),
                 field=f"game.manches.{index}",
                 number=index + 1,
             )
@@ -846,7 +869,7 @@ def read_document(document) -> tuple[dict, list, dict | None]:
         )
         if not readable:
             raise ValidationError(
-                N_("The file is damaged: a manche's hands are unreadable."), field=f"game.manches.{index}"
+                N_("The file is damaged: a round's hands are unreadable."), field=f"game.manches.{index}"
             )
         entries.append(
             MancheEntry(
@@ -864,12 +887,12 @@ def read_document(document) -> tuple[dict, list, dict | None]:
 def _existing_number(value) -> int:
     """A manche number from a URL: outside the possible range it simply does not exist."""
     if isinstance(value, int) and not isinstance(value, bool) and not 1 <= value <= 100_000:
-        raise NotFound(N_("Manche %(number)s does not exist."), field="number", number=value)
+        raise NotFound(N_("Round %(number)s does not exist."), field="number", number=value)
     return _as_int(value, "number")
 
 
 def _as_int(value, field_name: str) -> int:
     """A manche number: an int (bool excluded) from 1 to 100 000; a string is refused."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100_000:
-        raise ValidationError(N_("The manche number is a whole number."), field=field_name)
+        raise ValidationError(N_("The round number is a whole number."), field=field_name)
     return value

@@ -7,11 +7,12 @@ parameters (``Message``), translated by the web layer.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .cards import SUITS, Card, format_card, parse_card
 from .errors import N_, DomainError, InvalidCard, ValidationError
-from .rules import CardRule, Ruleset, localized
+from .rules import CardRule, Ruleset, card_spec, localized
 
 
 @dataclass(frozen=True)
@@ -21,34 +22,83 @@ class SuitRef:
     suit: str
 
 
+FORMS = ("the", "a")  # a card named with its definite or its indefinite article
+
+
 @dataclass(frozen=True)
 class Message:
+    """A message template (an English msgid) and its parameters.
+
+    ``forms`` says how a card parameter is named in the sentence: ``"the"`` (le 8, l'As, la Dame /
+    the 8, the Ace) or ``"a"`` (un 8, une Dame / an 8, a Joker); without a form, the bare name.
+    A list of cards takes the form on each card ("un As ou un 8").
+    """
+
     template: str
     params: dict = field(default_factory=dict)
+    forms: dict = field(default_factory=dict)
 
     def render(self, translate=None, describe=None) -> str:
-        """The text in the language of ``translate``; ``describe`` names cards, suits and lists of cards."""
+        """The text in the language of ``translate``; ``describe(value, form)`` names cards, suits and
+        lists of cards. A sentence that opens on a card starts with a capital letter."""
         text = translate(self.template) if translate else self.template
         describe = describe or _plain
-        params = {k: v if isinstance(v, (str, int)) else describe(v) for k, v in self.params.items()}
-        return text % params if params else text
+        params = {}
+        for key, value in self.params.items():
+            if isinstance(value, (str, int)):
+                params[key] = value
+            elif key in self.forms:
+                params[key] = describe(value, self.forms[key])
+            else:
+                params[key] = describe(value)
+        if not params:
+            return text
+        out = contract(text % params)
+        return out[:1].upper() + out[1:] if text.startswith("%(") else out
 
 
-def _plain(value) -> str:
+# French joins "à le" into "au", "de le" into "du", "de un" into "d'un"… before a card's name
+# (which starts with a capital letter or a digit); English has none of these sequences.
+BEFORE_NAME = r"(?=[A-Z0-9])"
+CONTRACTIONS = (
+    (re.compile(r"\bà le " + BEFORE_NAME), "au "),
+    (re.compile(r"\bÀ le " + BEFORE_NAME), "Au "),
+    (re.compile(r"\bà les " + BEFORE_NAME), "aux "),
+    (re.compile(r"\b([dD])e le " + BEFORE_NAME), r"\1u "),
+    (re.compile(r"\b([dD])e les " + BEFORE_NAME), r"\1es "),
+    (re.compile(r"\b([dD])e (une?) " + BEFORE_NAME), r"\1'\2 "),
+    (re.compile(r"\b([qQ])ue (une?|il|elle) "), r"\1u'\2 "),
+)
+
+
+def contract(text: str) -> str:
+    for pattern, replacement in CONTRACTIONS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def _plain(value, form=None) -> str:
     if isinstance(value, Card):
-        return format_card(value, symbols=True)
+        name = format_card(value, symbols=True)
+        return {"the": "the ", "a": "an " if value.rank in ("A", "8") else "a "}.get(form, "") + name
     if isinstance(value, SuitRef):
         return value.suit
-    return " / ".join(_plain(v) for v in value)
+    return " / ".join(_plain(v, form) for v in value)
 
 
 @dataclass(frozen=True)
 class Verdict:
+    """The checker's answer. ``turn_lost``: the player asking loses the turn (a pending skip or
+    an attack they must pay with the turn). ``depends_on``: the answer hangs on an input not given
+    (``"covered"``: the card under an 8 that counts as the card it covers)."""
+
     legal: bool
     reason: Message
     rule: Message
     effects: tuple = ()  # of Message: what happens next
     next_suit: str | None = None  # the suit to follow after the play (None: the player names it)
+    turn_lost: bool = False
+    depends_on: str | None = None
 
     def as_text(self, translate=None, describe=None) -> dict:
         return {
@@ -56,10 +106,12 @@ class Verdict:
             "reason": self.reason.render(translate, describe),
             "rule": self.rule.render(translate, describe),
             "effect": " ".join(m.render(translate, describe) for m in self.effects),
+            "turn_lost": self.turn_lost,
+            "depends_on": self.depends_on,
         }
 
 
-def _card(value, name: str) -> Card:
+def _card(value, name: str, rank_alone: bool = False) -> Card:
     if isinstance(value, Card):
         return value
     if not isinstance(value, str):
@@ -69,7 +121,7 @@ def _card(value, name: str) -> Card:
     except DomainError as e:
         e.field = name
         raise
-    if card.is_rank_only:
+    if card.is_rank_only and not rank_alone:
         raise ValidationError(N_("Say the suit of this card too, such as 9H."), field=name)
     return card
 
@@ -87,22 +139,45 @@ def _suit(value) -> str | None:
 
 def _is_among(card: Card, texts) -> bool:
     for text in texts:
-        spec = parse_card(text)
+        spec = card_spec(text)
         if (spec.suit and spec == card) or (not spec.suit and spec.rank == card.rank):
             return True
     return False
 
 
+def _cards(texts) -> list[Card]:
+    return [parse_card(t) for t in texts]
+
+
 def play_rule(rule: CardRule | None) -> Message:
     """How a card may be played, in words."""
     if rule and rule.play == "any":
-        return Message(N_("%(card)s may be played on any card."), {"card": parse_card(rule.card)})
+        return Message(N_("%(card)s may be played on any card."), {"card": parse_card(rule.card)}, {"card": "the"})
     if rule and rule.out_of_turn:
         return Message(
             N_("%(card)s matches the suit or the rank of the top card, and may be played out of turn."),
             {"card": parse_card(rule.card)},
+            {"card": "the"},
         )
     return Message(N_("A card must match the suit to follow or the rank of the top card."))
+
+
+def two_player_skip(rule: CardRule, ruleset: Ruleset, players: int) -> bool:
+    """With two players, a house option may turn the card's effect into a skip (classique's Ace)."""
+    two = dict(rule.two_players)
+    return players == 2 and "option" in two and two.get(str(ruleset.options.get(two["option"]))) == "skip"
+
+
+def no_effect(rule: CardRule, players: int) -> bool:
+    """With two players some cards do nothing at all (deux-jeux's 7 and Jack)."""
+    return players == 2 and bool(dict(rule.two_players).get("none"))
+
+
+def skips_next(rule: CardRule | None, ruleset: Ruleset, players: int) -> bool:
+    """Whether the card makes the next player lose the turn without any draw (a Jack, a 7…)."""
+    if rule is None or rule.attacks or no_effect(rule, players):
+        return False
+    return rule.skip or two_player_skip(rule, ruleset, players)
 
 
 def effects_of(rule: CardRule | None, card: Card, ruleset: Ruleset, players: int) -> list[Message]:
@@ -110,24 +185,28 @@ def effects_of(rule: CardRule | None, card: Card, ruleset: Ruleset, players: int
     if rule is None:
         return [
             Message(
-                N_("Play passes to the next player, who follows %(suit)s or plays a %(rank)s."),
+                N_("Play passes to the next player, who follows %(suit)s or plays %(rank)s."),
                 {"suit": SuitRef(card.suit), "rank": Card(card.rank)},
+                {"rank": "a", "suit": "a"},
             )
         ]
-    out = []
-    two = dict(rule.two_players)
-    two_player_skip = False
-    if players == 2 and two.get("none"):
+    if no_effect(rule, players):
         return [Message(N_("With two players this card has no effect: play simply goes on."))]
-    if players == 2 and "option" in two:
-        two_player_skip = two.get(str(ruleset.options.get(two["option"]))) == "skip"
+    out = []
+    skip_at_two = two_player_skip(rule, ruleset, players)
     if rule.names_suit:
         out.append(Message(N_("The player names the suit to follow.")))
     if rule.takes_rank:
-        out.append(Message(N_("It counts as the rank of the card it covers.")))
+        out.append(
+            Message(
+                N_(
+                    "It counts as the card it covers: the next card may follow the suit named, or have the covered card's rank."
+                )
+            )
+        )
     if rule.chain:
-        answers = [parse_card(a) for a in rule.chain.answers]
-        params = {"answers": answers, "draw": rule.chain.draw}
+        params = {"answers": _cards(rule.chain.answers), "draw": rule.chain.draw}
+        forms = {"answers": "a"}
         if rule.chain.per_card:
             out.append(
                 Message(
@@ -135,10 +214,25 @@ def effects_of(rule: CardRule | None, card: Card, ruleset: Ruleset, players: int
                         "The next player must answer with %(answers)s, or draw %(draw)s cards for each card of the chain."
                     ),
                     params,
+                    forms,
                 )
             )
+        elif rule.chain.draw == 1:
+            out.append(
+                Message(N_("The next player must answer with %(answers)s, or draw %(draw)s card."), params, forms)
+            )
         else:
-            out.append(Message(N_("The next player must answer with %(answers)s, or draw %(draw)s."), params))
+            out.append(
+                Message(N_("The next player must answer with %(answers)s, or draw %(draw)s cards."), params, forms)
+            )
+        if rule.chain.cancels:
+            out.append(
+                Message(
+                    N_("%(cancels)s cancels the chain instead: nobody draws."),
+                    {"cancels": _cards(rule.chain.cancels)},
+                    {"cancels": "a"},
+                )
+            )
         if rule.chain.skip:
             out.append(
                 Message(N_("Whoever pays also loses the turn; play resumes in the suit of the last card of the chain."))
@@ -150,14 +244,15 @@ def effects_of(rule: CardRule | None, card: Card, ruleset: Ruleset, players: int
             out.append(
                 Message(
                     N_("Unless they answer with %(answers)s (house rule)."),
-                    {"answers": [parse_card(a) for a in dict.fromkeys(answers)]},
+                    {"answers": _cards(dict.fromkeys(answers))},
+                    {"answers": "a"},
                 )
             )
     elif rule.steal:
         out.append(Message(N_("The next player takes a card at random from this player's hand and loses the turn.")))
-    elif rule.skip or two_player_skip:
+    elif rule.skip or skip_at_two:
         out.append(Message(N_("The next player loses the turn.")))
-    if rule.reverse and not two_player_skip:
+    if rule.reverse and not skip_at_two:
         out.append(Message(N_("The direction of play reverses.")))
     if rule.play_again:
         out.append(Message(N_("The same player plays again (or draws a card).")))
@@ -179,15 +274,21 @@ def check(
     pending: bool = False,
     last_card: bool = False,
     lang: str = "fr",
+    covered=None,
 ) -> Verdict:
     """May ``card`` be played on ``top`` under ``ruleset``?
 
     ``active_suit``: the suit named after an 8 or a Joker (needed when the top card names one).
-    ``pending``: the top card's attack (draw, chain) has not been paid or answered yet by the
-    player now to play. ``last_card``: the card would be the player's last.
+    ``pending``: the top card's effect (a draw, a chain, a skip) has not been applied yet to the
+    player now to play. On a pending skip that player is the one skipped: nothing they play is
+    legal, they lose the turn. ``last_card``: the card would be the player's last. ``covered``:
+    the card under the top card, when the top card counts as the card it covers (les-huit's 8,
+    source 004); a rank alone is enough. Without it, a card that only the covered card could
+    allow gets a verdict that ``depends_on`` it.
     """
     variant = ruleset.variant
     top, card = _card(top, "top"), _card(card, "card")
+    under = None if covered in (None, "") else _card(covered, "covered", rank_alone=True)
     if (
         isinstance(players, bool)
         or not isinstance(players, int)
@@ -200,8 +301,8 @@ def check(
             max=variant.max_players,
         )
     deck = ruleset.deck
-    for name, c in (("top", top), ("card", card)):
-        if c.is_joker and not deck.jokers:
+    for name, c in (("top", top), ("card", card), ("covered", under)):
+        if c is not None and c.is_joker and not deck.jokers:
             raise InvalidCard(N_("This deck has no joker."), field=name, token="JK")
     top_rule, card_rule = variant.card_rule(top), variant.card_rule(card)
     if (top_rule and top_rule.names_suit) or top.is_joker:
@@ -218,100 +319,210 @@ def check(
     rule_text = play_rule(card_rule)
     effects = tuple(effects_of(card_rule, card, ruleset, players))
     next_suit = None if card_rule and card_rule.names_suit else card.suit
+    names = {"card": card, "top": top}
+    the = {"card": "the", "top": "the"}
+
+    if pending and skips_next(top_rule, ruleset, players):
+        return Verdict(
+            False,
+            Message(N_("%(top)s makes this player miss the turn: they play nothing, not even %(card)s."), names, the),
+            Message(N_("A player whose turn is skipped lays no card and draws none.")),
+            (Message(N_("This player loses the turn; play goes on with the player after them.")),),
+            turn_lost=True,
+        )
 
     if last_card and ruleset.is_finish_forbidden(card):
         return Verdict(
             False,
-            Message(N_("Nobody may go out on %(card)s in this game."), {"card": card}),
-            Message(N_("Finishing: %(rule)s"), {"rule": localized(variant.finish_rule, lang)})
+            Message(N_("Nobody may go out on %(card)s in this game."), {"card": Card(card.rank)}, {"card": "a"}),
+            Message(N_("Finishing: %(rule)s"), {"rule": sentence_inside(localized(variant.finish_rule, lang))})
             if variant.finish_rule
             else rule_text,
             (Message(N_("The player keeps the card and plays another one, or draws.")),),
         )
 
     if pending and top_rule and top_rule.attacks:
-        answers = list(top_rule.chain.answers) if top_rule.chain else []
-        answers += [a for option, cards in top_rule.answers_with.items() if ruleset.options.get(option) for a in cards]
-        if _is_among(card, answers):
-            return Verdict(
-                True,
-                Message(N_("%(card)s answers the pending %(top)s."), {"card": card, "top": top}),
-                Message(
-                    N_("A pending attack may be answered only with %(answers)s."),
-                    {"answers": [parse_card(a) for a in answers]},
-                ),
-                effects,
-                next_suit,
-            )
-        if card_rule and card_rule.out_of_turn and _matches(card, top, suit):
-            return Verdict(
-                True,
-                Message(
-                    N_(
-                        "%(card)s may jump in, even on a pending %(top)s: the player who had to pay is skipped and pays nothing."
-                    ),
-                    {"card": card, "top": top},
-                ),
-                rule_text,
-                effects,
-                next_suit,
-            )
-        return Verdict(
-            False,
-            Message(N_("%(top)s has not been paid yet: %(card)s cannot answer it."), {"top": top, "card": card}),
-            Message(
-                N_("A pending attack may be answered only with %(answers)s."),
-                {"answers": [parse_card(a) for a in answers]},
-            )
-            if answers
-            else Message(N_("A pending attack cannot be answered: the player pays it.")),
-            tuple(_penalty(top_rule)),
-        )
+        return _answer_attack(ruleset, top_rule, top, card, card_rule, suit, effects, next_suit, rule_text)
 
     if card_rule and card_rule.not_on and _is_among(top, card_rule.not_on):
         return Verdict(
             False,
-            Message(N_("%(card)s may not be played on %(top)s."), {"card": card, "top": top}),
+            Message(N_("%(card)s may not be played on %(top)s."), names, {"card": "the", "top": "a"}),
             rule_text,
             (Message(N_("The player plays another card, or draws.")),),
         )
     if card_rule and card_rule.play == "any":
         return Verdict(
-            True, Message(N_("%(card)s may be played on any card."), {"card": card}), rule_text, effects, next_suit
+            True, Message(N_("%(card)s may be played on any card."), {"card": card}, the), rule_text, effects, next_suit
         )
     if _matches(card, top, suit):
-        same = card.suit == suit
         reason = (
-            Message(N_("%(card)s follows the suit in play (%(suit)s)."), {"card": card, "suit": SuitRef(suit)})
-            if same
-            else Message(N_("%(card)s has the same rank as %(top)s."), {"card": card, "top": top})
+            Message(N_("%(card)s follows the suit in play (%(suit)s)."), {"card": card, "suit": SuitRef(suit)}, the)
+            if card.suit == suit
+            else Message(N_("%(card)s has the same rank as %(top)s."), names, the)
         )
         return Verdict(True, reason, rule_text, effects, next_suit)
+    if top_rule and top_rule.takes_rank:
+        return _on_covering_card(top, card, under, suit, effects, next_suit)
     return Verdict(
         False,
         Message(
             N_("%(card)s matches neither the suit in play (%(suit)s) nor the rank of %(top)s."),
-            {"card": card, "suit": SuitRef(suit), "top": top},
+            {**names, "suit": SuitRef(suit)},
+            the,
         ),
         rule_text,
         (Message(N_("The player plays another card, or draws.")),),
     )
 
 
+def _answer_attack(ruleset, top_rule, top, card, card_rule, suit, effects, next_suit, rule_text) -> Verdict:
+    """A card played on an attack not yet paid: an answer, a card that cancels it, a card that
+    jumps in out of turn, or nothing (the player pays)."""
+    chain = top_rule.chain
+    answers = list(chain.answers) if chain else []
+    answers += [a for option, cards in top_rule.answers_with.items() if ruleset.options.get(option) for a in cards]
+    answers = list(dict.fromkeys(answers))
+    cancels = list(chain.cancels) if chain else []
+    names, the = {"card": card, "top": top}, {"card": "the", "top": "the"}
+    if answers and cancels:
+        allowed = Message(
+            N_("A pending chain may be answered only with %(answers)s, or cancelled with %(cancels)s."),
+            {"answers": _cards(answers), "cancels": _cards(cancels)},
+            {"answers": "a", "cancels": "a"},
+        )
+    elif answers:
+        allowed = Message(
+            N_("A pending attack may be answered only with %(answers)s."),
+            {"answers": _cards(answers)},
+            {"answers": "a"},
+        )
+    else:
+        allowed = Message(N_("A pending attack cannot be answered: the player pays it."))
+    if _is_among(card, cancels):
+        return Verdict(
+            True,
+            Message(N_("%(card)s cancels the chain of %(top)s: nobody draws."), names, the),
+            allowed,
+            (Message(N_("The chain is cancelled: nobody draws.")), *effects),
+            next_suit,
+        )
+    if _is_among(card, answers):
+        return Verdict(
+            True,
+            Message(N_("%(card)s answers %(top)s, which had not been paid yet."), names, the),
+            allowed,
+            effects,
+            next_suit,
+        )
+    if card_rule and card_rule.out_of_turn and _matches(card, top, suit):
+        return Verdict(
+            True,
+            Message(
+                N_(
+                    "%(card)s may jump in, even on %(top)s still to be paid: the player who had to pay is skipped and pays nothing."
+                ),
+                names,
+                the,
+            ),
+            rule_text,
+            effects,
+            next_suit,
+        )
+    return Verdict(
+        False,
+        Message(N_("%(top)s has not been paid yet: %(card)s cannot answer it."), names, the),
+        allowed,
+        tuple(_penalty(top_rule)),
+        turn_lost=_pays_with_turn(top_rule),
+    )
+
+
+def _on_covering_card(top, card, under, suit, effects, next_suit) -> Verdict:
+    """A card that follows neither the named suit nor the top card's rank, on a card that counts
+    as the card it covers (source 004: « semblable à la carte qu'il vient recouvrir »)."""
+    rule = Message(N_("%(top)s counts as the card it covers."), {"top": Card(top.rank)}, {"top": "a"})
+    the = {"card": "the", "top": "the"}
+    if under is None:
+        return Verdict(
+            False,
+            Message(
+                N_(
+                    "%(card)s does not follow the suit named (%(suit)s): it is playable only if the card under "
+                    "%(top)s is %(rank)s."
+                ),
+                {"card": card, "top": top, "suit": SuitRef(suit), "rank": Card(card.rank)},
+                {"card": "the", "top": "the", "rank": "a"},
+            ),
+            rule,
+            (
+                Message(
+                    N_("It depends on the card under %(top)s: say which card it covers."), {"top": top}, {"top": "the"}
+                ),
+            ),
+            depends_on="covered",
+        )
+    if card.rank == under.rank:
+        return Verdict(
+            True,
+            Message(
+                N_("%(card)s has the rank of the card under %(top)s (%(covered)s), and %(top)s counts as that card."),
+                {"card": card, "top": top, "covered": under},
+                the,
+            ),
+            rule,
+            effects,
+            next_suit,
+        )
+    return Verdict(
+        False,
+        Message(
+            N_("%(card)s matches neither the suit named (%(suit)s) nor the card under %(top)s (%(covered)s)."),
+            {"card": card, "top": top, "suit": SuitRef(suit), "covered": under},
+            the,
+        ),
+        rule,
+        (Message(N_("The player plays another card, or draws.")),),
+    )
+
+
+def sentence_inside(text: str) -> str:
+    """A sentence quoted after a colon starts with a small letter ("Fin de manche : on ne sort…")."""
+    return text[:1].lower() + text[1:] if text[1:2].islower() or text[1:2] == " " else text
+
+
 def _matches(card: Card, top: Card, suit: str | None) -> bool:
     return card.suit == suit or (not top.is_joker and card.rank == top.rank)
 
 
+def _pays_with_turn(rule: CardRule) -> bool:
+    return rule.chain.skip if rule.chain else bool(rule.skip or rule.steal)
+
+
 def _penalty(rule: CardRule) -> list[Message]:
+    """What the player who cannot answer an attack does: the draw, and the lost turn when the
+    rule says so (the same words as the rule page)."""
     if rule.chain:
-        if rule.chain.per_card:
-            return [
-                Message(
-                    N_("The player draws %(draw)s cards for each card of the chain and loses the turn."),
-                    {"draw": rule.chain.draw},
-                )
-            ]
-        return [Message(N_("The player draws %(draw)s and loses the turn."), {"draw": rule.chain.draw})]
+        chain, params = rule.chain, {"draw": rule.chain.draw}
+        if chain.per_card:
+            text = (
+                N_("The player draws %(draw)s cards for each card of the chain and loses the turn.")
+                if chain.skip
+                else N_("The player draws %(draw)s cards for each card of the chain.")
+            )
+        elif chain.draw == 1:
+            text = (
+                N_("The player draws %(draw)s card and loses the turn.")
+                if chain.skip
+                else N_("The player draws %(draw)s card.")
+            )
+        else:
+            text = (
+                N_("The player draws %(draw)s cards and loses the turn.")
+                if chain.skip
+                else N_("The player draws %(draw)s cards.")
+            )
+        return [Message(text, params)]
     if rule.draw:
         return [Message(N_("The player draws %(draw)s cards and loses the turn."), {"draw": rule.draw})]
     return [Message(N_("The player takes a card at random from the previous player's hand and loses the turn."))]

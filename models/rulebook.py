@@ -7,7 +7,8 @@ order. A section either carries text, or stands for a part generated from the va
 (``generated = "cards" | "scoring" | "finish" | "end" | "options"``, with an optional intro).
 Every interpretation of the variant (``Variant.interpretations``) is placed in exactly one
 section (``interpretations = ["deck"]``); a section may add its own (``interpretation``), and
-the page shows both as interpretations of the named seed file.
+the page shows both as interpretations of the source, named in words (``source``; the seed file's
+name, ``seed``, stays in the file for the maintainers and is never shown).
 
 Pure: no Flask. Texts that depend on the language are ``Message`` templates (English msgids) or
 ``{"fr": …, "en": …}`` data texts; the web layer renders them.
@@ -26,7 +27,7 @@ from types import MappingProxyType
 
 from .cards import JOKER, RANKS, SUITS, Card, parse_card
 from .errors import N_, VariantFileError
-from .referee import Message, effects_of, play_rule
+from .referee import Message, effects_of, no_effect, play_rule
 from .rules import LANGUAGES, VARIANTS_DIR, CardRule, Catalog, Ruleset, ScoringTable, Variant, localized
 from .rules import catalog as default_catalog
 
@@ -67,9 +68,10 @@ class Section:
 @dataclass(frozen=True)
 class VariantRules:
     variant_id: str
-    seed: str  # the seed file the facts come from
+    seed: str  # the seed file the facts come from (kept for the maintainers; never shown)
     sections: tuple  # of Section, in page order
     path: str = ""
+    source: dict = field(default_factory=dict)  # the source named in words, {"fr", "en"}
 
     def generated(self, kind: str) -> Section | None:
         return next((s for s in self.sections if s.generated == kind), None)
@@ -173,7 +175,7 @@ def _validate_section(path: str, index: int, data, variant: Variant) -> Section:
 def validate_rules(data: dict, path: str, variant: Variant) -> VariantRules:
     """The rules of one variant from its parsed file, or VariantFileError naming file and field."""
     for key in data:
-        if key not in ("variant", "seed", "sections"):
+        if key not in ("variant", "seed", "source", "sections"):
             _fail(path, key, "unknown field")
     if data.get("variant") != variant.id:
         _fail(path, "variant", f"must be {variant.id!r} (the file name)")
@@ -201,7 +203,8 @@ def validate_rules(data: dict, path: str, variant: Variant) -> VariantRules:
     for interpretation in variant.interpretations:
         if placed.count(interpretation["about"]) != 1:
             _fail(path, "sections", f"interpretation {interpretation['about']!r} must be shown in exactly one section")
-    return VariantRules(variant.id, seed, sections, path)
+    source = _bilingual(path, "source", data.get("source"))
+    return VariantRules(variant.id, seed, sections, path, source)
 
 
 def load_rulebook(cat: Catalog, directory: Path = RULES_DIR) -> Rulebook:
@@ -235,7 +238,7 @@ def rulebook() -> Rulebook:
 
 # --- the generated parts --------------------------------------------------------------------------
 
-MODE_NAMES = {"penalty": N_("Penalty points"), "winner": N_("Winner collects"), "wins": N_("Manches won")}
+MODE_NAMES = {"penalty": N_("Penalty points"), "winner": N_("Winner collects"), "wins": N_("Rounds won")}
 
 
 @dataclass(frozen=True)
@@ -272,6 +275,8 @@ def card_entries(ruleset: Ruleset, players: int | None = None, default: Ruleset 
         two = ()
         if players is None and ruleset.variant.min_players <= 2 < count:
             at_two = tuple(effects_of(rule, card, ruleset, 2))
+            if no_effect(rule, 2):  # shown after "With two players:", which need not be said twice
+                at_two = (Message(N_("no effect, play simply goes on.")),)
             two = at_two if at_two != effects else ()
         house = default is not None and effects != tuple(effects_of(rule, card, default, count))
         entries.append(
@@ -290,7 +295,9 @@ def card_entries(ruleset: Ruleset, players: int | None = None, default: Ruleset 
 
 
 def not_on_message(entry: CardEntry) -> Message | None:
-    return Message(N_("Never on %(cards)s."), {"cards": list(entry.not_on)}) if entry.not_on else None
+    if not entry.not_on:
+        return None
+    return Message(N_("Never on %(cards)s."), {"cards": list(entry.not_on)}, {"cards": "a"})
 
 
 def points_rows(table: ScoringTable, jokers: bool = True) -> list[tuple[Card, int]]:
@@ -369,43 +376,43 @@ def end_message(ruleset: Ruleset) -> Message:
     """How a game of these settings is counted and when it ends."""
     if ruleset.rounds:
         if ruleset.mode == "penalty":
-            return Message(
-                N_("Played over %(rounds)s manches; then the lowest total wins."), {"rounds": ruleset.rounds}
-            )
-        return Message(N_("Played over %(rounds)s manches; then the highest total wins."), {"rounds": ruleset.rounds})
+            return Message(N_("Played over %(rounds)s rounds; then the lowest total wins."), {"rounds": ruleset.rounds})
+        return Message(N_("Played over %(rounds)s rounds; then the highest total wins."), {"rounds": ruleset.rounds})
     params = {"target": ruleset.target}
     if ruleset.mode == "penalty":
         return Message(
             N_(
-                "Everyone but the manche's winner adds the value of their hand. The game ends after the manche "
+                "Everyone but the round's winner adds the value of their hand. The game ends after the round "
                 "in which a total reaches %(target)s; the lowest total wins."
             ),
             params,
         )
     if ruleset.mode == "winner":
         return Message(
-            N_("The manche's winner scores the cards left in the other hands; the first to reach %(target)s wins."),
+            N_("The round's winner scores the cards left in the other hands; the first to reach %(target)s wins."),
             params,
         )
-    return Message(N_("The manche's winner scores 1; the first to win %(target)s manches wins the game."), params)
+    return Message(N_("The round's winner scores 1; the first to win %(target)s rounds wins the game."), params)
 
 
 def end_short(ruleset: Ruleset) -> Message:
     if ruleset.rounds:
         if ruleset.mode == "penalty":
-            return Message(N_("%(rounds)s manches, lowest total wins"), {"rounds": ruleset.rounds})
-        return Message(N_("%(rounds)s manches, highest total wins"), {"rounds": ruleset.rounds})
+            return Message(N_("%(rounds)s rounds, lowest total wins"), {"rounds": ruleset.rounds})
+        return Message(N_("%(rounds)s rounds, highest total wins"), {"rounds": ruleset.rounds})
     if ruleset.mode == "penalty":
         return Message(N_("to %(target)s points, lowest total wins"), {"target": ruleset.target})
     if ruleset.mode == "winner":
         return Message(N_("first to %(target)s points wins"), {"target": ruleset.target})
-    return Message(N_("first to %(target)s manches won"), {"target": ruleset.target})
+    return Message(N_("first to %(target)s rounds won"), {"target": ruleset.target})
 
 
 def finish_message(ruleset: Ruleset) -> Message:
     if not ruleset.finish_forbidden:
         return Message(N_("Any card may be the last one."))
-    return Message(N_("Nobody may go out on %(cards)s."), {"cards": [Card(r) for r in ruleset.finish_forbidden]})
+    return Message(
+        N_("Nobody may go out on %(cards)s."), {"cards": [Card(r) for r in ruleset.finish_forbidden]}, {"cards": "a"}
+    )
 
 
 def differences(ruleset: Ruleset, default: Ruleset) -> frozenset:
@@ -437,6 +444,12 @@ def referee_options(variant: Variant) -> tuple:
         if "option" in rule.two_players:
             used.add(rule.two_players["option"])
     return tuple(o for o in variant.options if o.id in used or o.finish_forbidden)
+
+
+def covering_cards(variant: Variant) -> tuple:
+    """The card texts that count as the card they cover (les-huit's 8): after them the dispute
+    checker asks which card is underneath."""
+    return tuple(r.card for r in variant.cards if r.takes_rank)
 
 
 def suit_naming_cards(variant: Variant) -> tuple:
@@ -631,6 +644,7 @@ SYNONYMS = (
     ("contre", "counter"),
     ("hors", "out"),
     ("carte", "card"),
+    ("manche", "round", "coup"),
     ("jeu", "pack", "paquet", "deck"),
     ("option", "maison", "house"),
     ("objectif", "target", "cible"),

@@ -9,6 +9,7 @@ options, table, mode, target or number of manches) over a variant's defaults and
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -128,12 +129,20 @@ class DealRule:
 @dataclass(frozen=True)
 class Chain:
     """An attack the next player must answer with one of ``answers`` or pay: ``draw`` cards
-    (per card of the chain when ``per_card``), losing the turn when ``skip``."""
+    (per card of the chain when ``per_card``), losing the turn when ``skip``. A card of
+    ``cancels`` ends the chain instead: nobody draws (deux-jeux's 8, source 001)."""
 
     answers: tuple
     draw: int
     per_card: bool = True
     skip: bool = False
+    cancels: tuple = ()
+
+
+@functools.lru_cache(maxsize=256)
+def card_spec(text: str) -> Card:
+    """A card text of the variant files, parsed once (the referee asks for card rules often)."""
+    return parse_card(text)
 
 
 @dataclass(frozen=True)
@@ -166,14 +175,14 @@ class CardRule:
     two_players: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
 
     def matches(self, card: Card) -> bool:
-        spec = parse_card(self.card)
+        spec = card_spec(self.card)
         if spec.suit:
             return spec == card
         return spec.rank == card.rank
 
     @property
     def specific(self) -> bool:
-        return parse_card(self.card).suit is not None
+        return card_spec(self.card).suit is not None
 
     @property
     def attacks(self) -> bool:
@@ -420,9 +429,10 @@ def _validate_card_rule(r: _Reader, index: int, data, option_ids: dict) -> CardR
     chain = None
     if "chain" in data:
         ch = c.sub("chain")
-        ch.check_known({"answers", "draw", "per_card", "skip"})
+        ch.check_known({"answers", "draw", "per_card", "skip", "cancels"})
         chain = Chain(
             answers=tuple(_card_text(ch, "answers", a) for a in ch.get("answers", list, check=bool)),
+            cancels=tuple(_card_text(ch, "cancels", a) for a in ch.get("cancels", list, [])),
             draw=ch.get("draw", int, check=lambda n: 0 <= n <= 20),
             per_card=ch.get("per_card", bool, True),
             skip=ch.get("skip", bool, False),
@@ -658,7 +668,7 @@ def resolve(cat: Catalog, variant: Variant, options=None, table=None, mode=None,
 
 WHOLE_MESSAGES = {
     "target": N_("The target is a whole number of points from %(low)s to %(high)s."),
-    "rounds": N_("The number of manches is a whole number from %(low)s to %(high)s."),
+    "rounds": N_("The number of rounds is a whole number from %(low)s to %(high)s."),
 }
 
 

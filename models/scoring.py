@@ -181,17 +181,19 @@ def manche_points(mode: str, sides: list[str], values: dict, winning_side: str |
     - penalty: every side but the winner's adds its own value; the winner adds 0.
     - winner (winner collects): the winner's side adds every opponent side's value.
     - wins: the winner's side adds 1.
-    - blocked (``winning_side`` None): the side with the lowest value scores the sum over the
-      others of (their value − its own) in ``winner`` mode, 1 in ``wins`` mode; a tie for the
-      lowest scores nothing (interpretation). In ``penalty`` mode nobody went out, so every side
-      adds its own value (interpretation).
+    - blocked (``winning_side`` None; source 004: « Le gagnant est celui qui a le moins de
+      points. Il marque la différence… »): the side with the lowest value wins the manche. In
+      ``winner`` mode it scores the sum over the others of (their value − its own), in ``wins``
+      mode 1; in ``penalty`` mode it adds 0 like any winner and the others add their own values
+      (interpretation). A tie for the lowest scores nothing (interpretation): in ``penalty``
+      mode the tied sides add 0 and the others their values, otherwise nobody scores.
     """
     points = {side: 0 for side in sides}
     if winning_side is None:
-        if mode == "penalty":
-            return {side: values.get(side, 0) for side in sides}
         low = min(values[s] for s in sides)
         lowest = [s for s in sides if values[s] == low]
+        if mode == "penalty":
+            return {side: 0 if side in lowest else values.get(side, 0) for side in sides}
         if len(lowest) > 1:
             return points
         winning_side = lowest[0]
@@ -231,7 +233,7 @@ def check_finish(ruleset: Ruleset, card: Card, lang: str = "fr") -> None:
     """Refuse a manche won on a card the variant (or a house option) forbids as the last one."""
     if ruleset.is_finish_forbidden(card):
         raise FinishForbidden(
-            N_("Nobody may go out on %(token)s here. %(rule)s"),
+            N_("Nobody may go out on this card here (%(token)s). %(rule)s"),
             field="last_card",
             token=format_card(card, symbols=True),
             rule=localized(ruleset.variant.finish_rule, lang),
@@ -272,9 +274,9 @@ def score_manche(
             )
     if blocked:
         if not ruleset.variant.blocked:
-            raise ValidationError(N_("This variant has no blocked manche."), field="blocked")
+            raise ValidationError(N_("This variant has no blocked round."), field="blocked")
         if winner not in (None, ""):
-            raise ValidationError(N_("A blocked manche has no winner."), field="winner")
+            raise ValidationError(N_("A blocked round has no winner."), field="winner")
         winner = None
     elif winner in (None, ""):
         raise ValidationError(N_("Say who went out."), field="winner")
@@ -292,7 +294,7 @@ def score_manche(
     last = None
     if last_card not in (None, ""):
         if blocked:
-            raise ValidationError(N_("A blocked manche has no last card."), field="last_card")
+            raise ValidationError(N_("A blocked round has no last card."), field="last_card")
         try:
             last = last_card if isinstance(last_card, Card) else parse_card(last_card)
         except DomainError as e:
@@ -321,6 +323,15 @@ def score_manche(
             raise MissingHand(N_("Enter the hand of %(player)s."), field=f"hands.{name}", player=name)
     if winner and values.get(winner, 0) != 0:
         raise ValidationError(N_("%(player)s went out: their hand is empty."), field=f"hands.{winner}", player=winner)
+    if typed and sum(values.values()) > high:
+        # Cards entered are checked against the deck; typed totals only against one hand's most.
+        # Together, the hands of one manche cannot be worth more than the whole deck.
+        raise ValidationError(
+            N_("Together these hands are worth %(total)s points, more than the whole deck (%(high)s points)."),
+            field="points",
+            total=sum(values.values()),
+            high=high,
+        )
     if last:
         check_finish(ruleset, last, lang)
 
@@ -396,8 +407,9 @@ def standing(ruleset: Ruleset, game_totals: dict, manches_played: int) -> Standi
 def dealer_index(players: int, first_dealer: int, manche_number: int, losers: list[int] | None = None) -> int:
     """Seat index of the dealer of manche ``manche_number`` (1-based).
 
-    The deal passes clockwise (the next seat) each manche. With ``losers`` (the seat of each
-    earlier manche's loser, when "the loser deals" is on), the loser of the previous manche deals.
+    The deal passes to the left (the next seat, the way play goes) each manche (interpretation:
+    the sources say who starts, not who deals next). With ``losers`` (the seat of each earlier
+    manche's loser, when "the loser deals" is on), the loser of the previous manche deals.
     """
     if manche_number <= 1:
         return first_dealer % players
@@ -406,9 +418,13 @@ def dealer_index(players: int, first_dealer: int, manche_number: int, losers: li
     return (first_dealer + manche_number - 1) % players
 
 
-def manche_loser(players: list[str], values: dict) -> int | None:
-    """Seat of the player left with the highest hand (the first of them clockwise on a tie)."""
+def manche_loser(players: list[str], values: dict, dealer: int = -1) -> int | None:
+    """Seat of the player left with the highest hand: "the loser" who deals next when that house
+    option is on (interpretation). On a tie, the first of them going left from the manche's
+    ``dealer`` (the order of play)."""
     if not values:
         return None
     high = max(values.values())
-    return next(i for i, p in enumerate(players) if values.get(p) == high)
+    count = len(players)
+    order = [(dealer + 1 + step) % count for step in range(count)]
+    return next(seat for seat in order if values.get(players[seat]) == high)

@@ -658,10 +658,26 @@ def test_typed_points_up_to_the_deck_maximum(client, three):
     game, auth = three
     # classique, 1 deck + 2 jokers: per suit A 20 + 2 20 + 3..7 (25) + 8 50 + 9 9 + 10 10 + J 20 + Q 10 + K 10 = 174;
     # 4 suits = 696, + 2 jokers × 50 = 796
-    body = {"winner": "Ana", "hands": {"Bob": ["3H"]}, "points": {"Chloé": 797}}
+    body = {"winner": "Ana", "hands": {"Bob": []}, "points": {"Chloé": 797}}
     assert_error(client.post(f"/api/v1/games/{game['id']}/manches", json=body, headers=auth), 422, "validation_error")
     body["points"]["Chloé"] = 796
-    assert post_manche(client, game, auth, body)["points"] == {"Ana": 0, "Bob": 3, "Chloé": 796}
+    assert post_manche(client, game, auth, body)["points"] == {"Ana": 0, "Bob": 0, "Chloé": 796}
+
+
+def test_typed_totals_of_one_manche_are_checked_together(client, three):
+    """Issue 16: two hands of one deck cannot be worth more than the whole deck."""
+    game, auth = three
+    # classique, one deck: the whole deck is worth 796 (above); two players typing 796 each → 1592 > 796
+    body = {"winner": "Ana", "points": {"Bob": 796, "Chloé": 796}}
+    resp = client.post(f"/api/v1/games/{game['id']}/manches", json=body, headers=auth)
+    error = assert_error(resp, 422, "validation_error")
+    assert error["field"] == "points" and "796" in error["message"] and "1592" in error["message"]
+    assert client.get(f"/api/v1/games/{game['id']}").get_json()["manches"] == []  # nothing half-written
+    # cards and typed totals together: Bob's 3♥ (3) + Chloé's 794 = 797 > 796 → refused; 793 → 796 fits
+    body = {"winner": "Ana", "hands": {"Bob": ["3H"]}, "points": {"Chloé": 794}}
+    assert_error(client.post(f"/api/v1/games/{game['id']}/manches", json=body, headers=auth), 422, "validation_error")
+    body["points"]["Chloé"] = 793
+    assert post_manche(client, game, auth, body)["points"] == {"Ana": 0, "Bob": 3, "Chloé": 793}
 
 
 def test_typed_points_maximum_follows_the_deck(client):
@@ -1194,3 +1210,18 @@ def test_import_malformed_document_is_a_4xx(client, where):
         doc["game"]["table"] = ["standard"]
     resp = client.post("/api/v1/games/import", json=doc)
     assert_error(resp, 422, "validation_error")
+
+
+def test_an_edit_that_ends_the_game_earlier_is_refused(client):
+    """Issue 16: target 50; Bob 3 then 9 (12). Manche 1 rewritten as Bob 8♠ 2♥ 3♥ = 50 + 20 + 3 = 73
+    would end the game at manche 1 (000: « La partie s'arrête quand un joueur atteint 500 points (ou
+    dépasse) »): manche 2 would come after the end. 409 game_finished, naming it; nothing changed."""
+    game, auth = create(client, "classique", ["Ana", "Bob"], target=50)
+    post_manche(client, game, auth, {"winner": "Ana", "hands": {"Bob": ["3H"]}})
+    post_manche(client, game, auth, {"winner": "Ana", "hands": {"Bob": ["9C"]}})
+    body = {"winner": "Ana", "hands": {"Bob": ["8S", "2H", "3H"]}}
+    resp = client.put(f"/api/v1/games/{game['id']}/manches/1", json=body, headers={**auth, "Accept-Language": "en"})
+    error = assert_error(resp, 409, "game_finished")
+    assert "round 1" in error["message"] and "after the end: 2." in error["message"]
+    after = get_game(client, game)
+    assert after["totals"] == {"Ana": 0, "Bob": 12} and after["status"] == "playing" and after["after_end"] == []

@@ -15,7 +15,8 @@ import pytest
 from sqlalchemy import select
 from sqlmodel import Session
 
-from models.db import Game, IdempotencyRecord, Manche
+from models.cards import format_cards
+from models.db import Game, Hand, IdempotencyRecord, Manche
 from models.errors import (
     Conflict,
     Forbidden,
@@ -299,3 +300,74 @@ def test_concurrent_writers_without_precondition_each_get_a_number(games, game):
     assert stored_manches(games, game_id) == list(range(1, THREADS + 1))
     # 20 × 3 = 60 and 20 × 4 = 80
     assert games.get(game_id).totals == {"Ana": 0, "Bob": 60, "Chloé": 80}
+
+
+# --- issue 16: an edit that would end the game earlier; manches after the end ------------------------
+
+
+def two_manches_to_50(games):
+    """classique, target 50, Ana and Bob, Ana out twice: Bob 3♥ = 3, then 9♣ = 9 → Bob 12, playing."""
+    view, _ = games.create_game("classique", ["Ana", "Bob"], target=50, first_dealer=0)
+    games.record_manche(view.id, entry("Ana", Bob=["3H"]))
+    view, _, _ = games.record_manche(view.id, entry("Ana", Bob=["9C"]))
+    assert view.totals == {"Ana": 0, "Bob": 12} and view.status == "playing"
+    return view.id
+
+
+def test_an_edit_that_would_end_the_game_before_later_manches_is_refused(games):
+    """000 « La partie s'arrête quand un joueur atteint 500 points (ou dépasse) » (here the game's
+    target, 50). Manche 1 edited so that Bob holds 8♠ 2♥ 3♥ = 50 + 20 + 3 = 73 ≥ 50: the game would
+    have ended at manche 1, and manche 2 would have been played after the end. Refused, naming it."""
+    game_id = two_manches_to_50(games)
+    with pytest.raises(GameFinished) as info:
+        games.edit_manche(game_id, 1, entry("Ana", Bob=["8S", "2H", "3H"]))
+    assert info.value.params == {"end": 1, "later": "2"} and info.value.status == 409
+    view = games.get(game_id)  # nothing written
+    assert view.totals == {"Ana": 0, "Bob": 12} and view.status == "playing"
+    assert [format_cards(h.cards) for h in (view.manches[0].hands["Bob"],)] == ["3H"]
+    # an edit that keeps the end after manche 2 goes through: Bob 10♠ = 10 → 10 + 9 = 19
+    view = games.edit_manche(game_id, 1, entry("Ana", Bob=["10S"]))
+    assert view.totals == {"Ana": 0, "Bob": 19}
+    # ending the game at the last manche is fine: manche 2 becomes Bob 8♠ 2♥ = 70 → 80 ≥ 50, Ana wins
+    view = games.edit_manche(game_id, 2, entry("Ana", Bob=["8S", "2H"]))
+    assert view.status == "finished" and view.standing.winners == ["Ana"] and view.totals == {"Ana": 0, "Bob": 80}
+
+
+def test_manches_stored_after_the_end_are_never_counted(games, client):
+    """A game stored before the refusal existed: manche 1 already says Bob 73 (the game ended there),
+    manche 2 (Bob 9) follows. Manche 2 is shown apart and never counted: Bob 73, Ana wins."""
+    game_id = two_manches_to_50(games)
+    with Session(games.db.writer) as session, session.begin():
+        first = session.exec(select(Manche).where(Manche.game_id == game_id, Manche.number == 1)).scalars().one()
+        hand = session.exec(select(Hand).where(Hand.manche_id == first.id)).scalars().one()
+        hand.cards, hand.value = "8S 2H 3H", 73
+        session.add(hand)
+    view = games.get(game_id)
+    assert view.totals == {"Ana": 0, "Bob": 73}
+    assert view.status == "finished" and view.standing.winners == ["Ana"]
+    assert [m.number for m in view.manches] == [1] and [m.number for m in view.extra["after_end"]] == [2]
+    assert view.progression == [{"Ana": 0, "Bob": 73}]
+    data = client.get(f"/api/v1/games/{game_id}").get_json()
+    assert data["totals"] == {"Ana": 0, "Bob": 73} and data["winners"] == ["Ana"]
+    assert [m["number"] for m in data["manches"]] == [1] and [m["number"] for m in data["after_end"]] == [2]
+    document = client.get(f"/api/v1/games/{game_id}/export").get_json()
+    assert [m["number"] for m in document["game"]["manches"]] == [1] and document["totals"] == {"Ana": 0, "Bob": 73}
+    copy = client.post("/api/v1/games/import", json=document)
+    assert copy.status_code == 201 and copy.get_json()["totals"] == {"Ana": 0, "Bob": 73}
+    page = client.get(f"/games/{game_id}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Played after the end of the game, not counted:" in page
+
+
+def test_the_loser_deals_and_a_tie_goes_left_from_the_dealer(games):
+    """classique option "the loser deals" (000: « celui qui a perdu la manche précédente »); the
+    loser is the highest hand, and on a tie the first of them going left from the dealer
+    (interpretation, marked on the rule page). Ana deals manche 1; Chloé goes out; Ana 8♠ = 50 and
+    Bob 8♥ = 50 tie → going left from Ana, Bob comes first: Bob deals manche 2."""
+    view, _ = games.create_game("classique", THREE, options={"loser_deals": True}, first_dealer=0)
+    view, _, _ = games.record_manche(view.id, entry("Chloé", Ana=["8S"], Bob=["8H"]))
+    assert view.manches[0].dealer == "Ana"
+    assert view.dealer_name == "Bob" and view.starter_name == "Chloé"
+    # without the option the deal simply passes to the left: Bob too, after Ana
+    plain, _ = games.create_game("classique", THREE, first_dealer=2)
+    plain, _, _ = games.record_manche(plain.id, entry("Chloé", Ana=["3S"], Bob=["8H"]))
+    assert plain.dealer_name == "Ana"  # Chloé dealt manche 1; her left-hand neighbour (seat 0) deals next

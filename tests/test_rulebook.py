@@ -128,7 +128,9 @@ def test_every_rule_page_shows_its_sections_special_cards_and_points(app, lang, 
     for card, points in POINTS[variant_id].items():
         assert f'data-card="{card}" data-points="{points}"' in page
     assert ('data-card="JK" data-points=' in page) == bool(variant.jokers_per_deck)  # no Joker value without Jokers
-    assert rules.seed in page
+    # Issue 16: the source is named by what it is, in words; never by its internal file name.
+    assert escape(rules.source[lang]) in page
+    assert rules.seed not in page and ".txt" not in page
     for interpretation in variant.interpretations:
         assert escape(interpretation[lang]) in page
     assert page.count('class="interpretation"') >= len(variant.interpretations)
@@ -139,7 +141,7 @@ def test_every_rule_page_shows_its_sections_special_cards_and_points(app, lang, 
 def test_rule_page_effects_are_worded_in_the_users_language(app):
     fr = page_text(lang_client(app, "fr").get("/rules/huit-americain"))
     en = page_text(lang_client(app, "en").get("/rules/huit-americain"))
-    assert "Le joueur suivant pioche 5 cartes et passe son tour." in fr  # the Joker
+    assert "Le joueur d'après pioche 5 cartes et perd son tour." in html.unescape(fr)  # the Joker
     assert "The next player draws 5 cards and loses the turn." in en
     assert "Mise en place" not in en and "La donne" in fr and "Dealing" in en
 
@@ -238,7 +240,7 @@ def test_comparison_rows_cover_deck_deal_table_target_and_finishing():
     finishing = next(r for r in rows if r.label and r.label.template == "Going out")
     rendered = [" ".join(m.render() for m in cell) for cell in finishing.cells]
     assert rendered[0] == "Any card may be the last one."
-    assert "10" in rendered[1] and "8 / JK" in rendered[3] and "8 / 9" in rendered[4]
+    assert "a 10" in rendered[1] and "an 8 / a JK" in rendered[3] and "an 8 / a 9" in rendered[4]
 
 
 # --- search ---------------------------------------------------------------------------------------
@@ -362,7 +364,7 @@ def test_checker_answers_illegal_with_the_reason_and_what_happens(app):
     data |= {"top_rank": "A", "top_suit": "S", "card_rank": "8", "card_suit": "H"}
     verdict = verdict_of(page_text(client.post("/referee", data=data)))
     assert 'data-legal="false"' in verdict
-    assert "Le joueur pioche 2 cartes par carte de la chaîne et passe son tour." in verdict
+    assert "Le joueur pioche 2 cartes par carte de la chaîne et perd son tour." in verdict
     verdict = verdict_of(page_text(client.post("/referee", data=data | {"card_rank": "A", "card_suit": "H"})))
     assert 'data-legal="true"' in verdict
 
@@ -421,7 +423,8 @@ def test_checker_refuses_a_forbidden_last_card_with_the_variants_rule(app):
     data |= {"card_rank": "8", "card_suit": "S", "last_card": "1"}
     verdict = verdict_of(page_text(lang_client(app, "en").post("/referee", data=data)))
     assert 'data-legal="false"' in verdict
-    assert "Nobody goes out on an 8 or a Joker" in html.unescape(verdict)
+    assert "Nobody may go out on an 8 in this game." in html.unescape(verdict)
+    assert "keeps it, and plays something else or draws" in html.unescape(verdict)  # the variant's rule
 
 
 def test_the_manche_form_explains_a_forbidden_last_card_and_what_to_do(app, games):
@@ -436,5 +439,5 @@ def test_the_manche_form_explains_a_forbidden_last_card_and_what_to_do(app, game
     response = client.post(f"/games/{game.id}/manches", data=data)
     assert response.status_code == 422
     error = re.search(r'<p class="error" id="err-last-card" role="alert">(.*?)</p>', response.get_data(as_text=True))
-    assert "Nobody may go out on 8 here." in error.group(1)
-    assert "keeps that card and plays something else, or draws" in error.group(1)
+    assert "Nobody may go out on this card here (8)." in error.group(1)
+    assert "keeps it, and plays something else or draws" in error.group(1)

@@ -607,6 +607,44 @@ def test_blocked_manche_tie_for_lowest_scores_nothing():
     assert result.points == {"Ana": 0, "Bob": 0, "Chloé": 0}
 
 
+def test_blocked_manche_in_penalty_mode_the_lowest_hand_adds_nothing():
+    """Issue 16. A les-huit game switched to penalty points: the lowest hand wins the blocked manche
+    (004: « Le gagnant est celui qui a le moins de points »), so it adds 0 like any winner, and the
+    others add their own hands (interpretation, marked on the rule page)."""
+    # standard: Ana AH 1 + 2C 2 = 3 (lowest); Bob KS 10 + 4D 4 = 14; Chloé 8S 50
+    result = manche(
+        "les-huit", mode="penalty", winner=None, blocked=True, hands={"Ana": "AH 2C", "Bob": "KS 4D", "Chloé": "8S"}
+    )
+    assert result.points == {"Ana": 0, "Bob": 14, "Chloé": 50}
+    # a tie for the lowest (Ana 3, Bob 3S 3): the tied hands add 0, Chloé 9D adds 9
+    result = manche(
+        "les-huit", mode="penalty", winner=None, blocked=True, hands={"Ana": "AH 2C", "Bob": "3S", "Chloé": "9D"}
+    )
+    assert result.points == {"Ana": 0, "Bob": 0, "Chloé": 9}
+
+
+def test_blocked_manche_in_penalty_mode_with_teams():
+    # Ana & Chloé: 2H 2 + 3H 3 = 5 (lowest, adds 0); Bob & Dan: KS 10 + 4C 4 = 14
+    ruleset = CAT.resolve("les-huit", mode="penalty")
+    teams = default_teams(FOUR)
+    hands = {"Ana": "2H", "Chloé": "3H", "Bob": "KS", "Dan": "4C"}
+    result = score_manche(ruleset, FOUR, teams, None, hands=hands, blocked=True)
+    assert result.points == {TEAM_AC: 0, TEAM_BD: 14}
+
+
+def test_typed_totals_cannot_add_up_to_more_than_the_deck():
+    """Issue 16: the hands of one manche are checked together, typed totals included. classique, one
+    pack + 2 Jokers (000: « 8 et Joker : 50 points », « Valet, As, 2 : 20 points », « Roi ou Dame :
+    10 points », the rest at face value, the 10 at 10): 4 × 174 + 2 × 50 = 796 for the whole deck."""
+    assert max_hand_value(CAT.resolve("classique")) == 796
+    with pytest.raises(ValidationError) as info:
+        manche(typed={"Bob": 796, "Chloé": 796})  # 1592 > 796
+    assert info.value.field == "points" and info.value.params == {"total": 1592, "high": 796}
+    with pytest.raises(ValidationError):
+        manche(hands={"Bob": "JK"}, typed={"Chloé": 747})  # 50 + 747 = 797 > 796
+    assert manche(hands={"Bob": "JK"}, typed={"Chloé": 746}).points == {"Ana": 0, "Bob": 50, "Chloé": 746}
+
+
 def test_blocked_manche_with_teams_sums_each_team():
     # Ana & Chloé: 2 + 3 = 5; Bob & Dan: K 10 + 4 = 14 → Ana & Chloé score 14 − 5 = 9
     result = les_huit_teams(winner=None, blocked=True, hands={"Ana": "2H", "Chloé": "3H", "Bob": "KS", "Dan": "4C"})
@@ -650,6 +688,15 @@ def test_manche_loser_is_the_highest_hand():
     assert manche_loser(THREE, {"Ana": 0, "Bob": 53, "Chloé": 60}) == 2
     assert manche_loser(THREE, {"Ana": 0, "Bob": 60, "Chloé": 60}) == 1  # tie: first clockwise
     assert manche_loser(THREE, {}) is None
+
+
+def test_manche_loser_tie_goes_left_from_the_dealer():
+    """Issue 16 (interpretation, classique's "loser deals"; 000: « celui qui a perdu la manche
+    précédente »): on a tie for the highest hand, the first tied player going left from the dealer."""
+    tie = {"Ana": 60, "Bob": 0, "Chloé": 60}
+    assert manche_loser(THREE, tie, dealer=0) == 2  # Ana dealt: Bob, then Chloé → Chloé
+    assert manche_loser(THREE, tie, dealer=2) == 0  # Chloé dealt: Ana comes first
+    assert manche_loser(THREE, tie, dealer=1) == 2  # Bob dealt: Chloé comes first
 
 
 # --- keypad ------------------------------------------------------------------------------------------------

@@ -102,7 +102,7 @@ def test_shared_view_shows_the_game_read_only(client, games):
     assert 'class="history-table"' in page and 'class="progression"' in page  # history and chart
     assert 'href="/rules/classique"' in page
     assert "<form" not in page and 'method="post"' not in page
-    assert "Enter manche" not in page and "Edit manche" not in page and "Delete manche" not in page
+    assert "Enter round" not in page and "Edit round" not in page and "Delete round" not in page
 
 
 def test_shared_view_never_holds_a_token_even_in_the_owners_browser(app, client, games):
@@ -314,7 +314,7 @@ def test_an_invite_gives_edit_rights_and_revoking_it_takes_them_back(app, client
     joined = scorekeeper.get(url.removeprefix("http://192.168.1.20"))
     assert joined.status_code == 303 and joined.headers["Location"] == f"/games/{game.id}"
     assert scorekeeper.get(f"/games/{game.id}/manches/new").status_code == 200
-    assert "Enter manche 2" in page_of(scorekeeper, f"/games/{game.id}")
+    assert "Enter round 2" in page_of(scorekeeper, f"/games/{game.id}")
     scorekeeper_form = {"winner": "1", "p0-typed": "7", "p2-typed": "4"}
     page = page_of(scorekeeper, f"/games/{game.id}/manches/new")
     scorekeeper_form["number"] = re.search(r'name="number" value="(\d+)"', page).group(1)
@@ -337,7 +337,7 @@ def test_an_invite_gives_edit_rights_and_revoking_it_takes_them_back(app, client
     assert "revoked" in page_of(client, f"/games/{game.id}")
 
     assert scorekeeper.get(f"/games/{game.id}/manches/new").status_code == 403
-    assert "Enter manche 3" not in page_of(scorekeeper, f"/games/{game.id}")
+    assert "Enter round 3" not in page_of(scorekeeper, f"/games/{game.id}")
     again = other_client(app).get(f"/join/{game.id}/{invite_token}")
     assert again.status_code == 403 and "revoked" in text(again)
     assert other_client(app).get(f"/join/{game.id}/not-a-token").status_code == 403
@@ -447,7 +447,7 @@ def test_csv_export_is_a_score_sheet(client, games):
     rows = list(csv.reader(io.StringIO(body[1:])))
     assert rows == [
         [
-            "Manche",
+            "Round",
             "Ana — cards",
             "Ana — hand",
             "'=Bob — cards",
@@ -489,7 +489,7 @@ def test_a_damaged_file_gives_the_services_message_and_creates_nothing(app, clie
     document["totals"]["Bob"] = 61
     response = import_file(client, json.dumps(document).encode())
     assert response.status_code == 422
-    assert "The file is damaged: its totals do not match its manches." in text(response)
+    assert "The file is damaged: its totals do not match its rounds." in text(response)
     document = games.export_game(game.id)
     document["game"]["manches"][0]["hands"]["Bob"] = ["KH", "ZZ"]
     response = import_file(client, json.dumps(document).encode())
@@ -597,8 +597,8 @@ def test_player_page_numbers(app, client, games):
     assert "<h1>Ana</h1>" in page
     assert "<dt>Games played</dt><dd>3</dd>" in page
     assert "<dt>Games won</dt><dd>1 / 2 finished</dd>" in page
-    assert "<dt>Manches played</dt><dd>5</dd>" in page
-    assert "<dt>Average points per manche</dt><dd>37</dd>" in page
+    assert "<dt>Rounds played</dt><dd>5</dd>" in page
+    assert "<dt>Average points per round</dt><dd>37</dd>" in page
     best, worst = re.findall(r"<li><strong>(?:Best|Worst)</strong>: (\d+) pts —\s*<a href=\"/games/([^\"]+)\"", page)
     assert best == ("57", b.id) and worst == ("63", a.id)
     costs = re.findall(

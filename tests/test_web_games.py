@@ -129,13 +129,13 @@ def test_create_game_with_options_rounds_and_table(client, games):
         None,
     )
     page = game_page(client, game_id)
-    assert "Manche 1 of 3" in page
+    assert "Round 1 of 3" in page
     assert "to go to" not in page
 
     game_id = new_game(client, players=("Ana", "Bob"), **{"opt-special_finish_forbidden": "on", "opt-decks": "2"})
     game = games.get(game_id)
     assert game.ruleset.decks == 2 and game.ruleset.finish_forbidden == ("8", "JK")
-    assert "Here, nobody goes out on 8 or Joker." in game_page(client, game_id)
+    assert "Here, nobody goes out on an 8 or a Joker." in game_page(client, game_id)
 
 
 def test_create_game_errors_are_shown_next_to_the_field_with_values_kept(client, games):
@@ -200,7 +200,7 @@ def test_record_manches_by_keypad_counts_and_typed_totals(client, games):
     assert response.headers["Location"].endswith(f"/games/{game_id}?saved=1")
     page = game_page(client, game_id, "?saved=1")
     assert totals_shown(page) == {"Ana": 0, "Bob": 110, "Chloé": 63}
-    assert "Manche 1 recorded." in page
+    assert "Round 1 recorded." in page
     assert f'action="/games/{game_id}/manches/1/delete"' in page  # the undo button
 
     # Manche 2: Bob goes out; Ana types 42; Chloé 10 10 Q 9 = 10+10+10+9 = 39
@@ -300,7 +300,7 @@ def test_another_phone_recording_the_same_manche_gets_a_conflict_page(client, ga
     )
     page = response.get_data(as_text=True)
     assert response.status_code == 409
-    assert "Manche 1 is already recorded" in page
+    assert "Round 1 is already recorded" in page
     assert totals_shown(page) == {"Ana": 0, "Bob": 4, "Chloé": 4}  # what is recorded now
     assert f'href="/games/{game_id}"' in page
     assert len(games.get(game_id).manches) == 1
@@ -325,7 +325,7 @@ def test_edit_a_manche_prefilled_then_recomputed(client, games):
     )
     assert response.status_code == 303
     page = game_page(client, game_id, "?edited=1")
-    assert "Manche 1 updated." in page
+    assert "Round 1 updated." in page
     # manche 2 unchanged: Ana 20, Chloé 20
     assert totals_shown(page) == {"Ana": 30, "Bob": 70, "Chloé": 20}
 
@@ -334,6 +334,23 @@ def test_edit_a_manche_prefilled_then_recomputed(client, games):
     assert 'id="err-hand-1"' in response.get_data(as_text=True)
     assert games.get(game_id).totals == {"Ana": 30, "Bob": 70, "Chloé": 20}
     assert client.get(f"/games/{game_id}/manches/9/edit").status_code == 404
+
+
+def test_an_edit_that_ends_the_game_earlier_is_refused_with_the_rounds_named(client, games):
+    """Issue 16. Target 50 (000: « La partie s'arrête quand un joueur atteint 500 points (ou
+    dépasse) », here 50): Ana out twice, Bob 3 then 9 → 12. Manche 1 edited to Bob 8 + 2 + 3 =
+    50 + 20 + 3 = 73 would end the game at manche 1, before manche 2: refused, nothing changed."""
+    game_id = new_game(client, players=("Ana", "Bob"), target="50")
+    post_manche(client, game_id, {"winner": "0", "p1-n_3": "1"})
+    post_manche(client, game_id, {"winner": "0", "p1-n_9": "1"})
+    response = client.post(
+        f"/games/{game_id}/manches/1", data={"winner": "0", "p1-n_8": "1", "p1-n_2": "1", "p1-n_3": "1"}
+    )
+    assert response.status_code == 409
+    page = html.unescape(response.get_data(as_text=True))
+    assert "the game ends after round 1" in page and "come after the end: 2." in page
+    assert games.get(game_id).totals == {"Ana": 0, "Bob": 12}
+    assert games.get(game_id).status == "playing"
 
 
 def test_delete_only_the_last_manche(client, games):
@@ -348,7 +365,7 @@ def test_delete_only_the_last_manche(client, games):
     assert len(games.get(game_id).manches) == 2
     response = client.post(f"/games/{game_id}/manches/2/delete", data={"confirm": "1"})
     assert response.status_code == 303
-    assert "Manche 2 deleted." in game_page(client, game_id, "?deleted=2")
+    assert "Round 2 deleted." in game_page(client, game_id, "?deleted=2")
     assert games.get(game_id).totals == {"Ana": 0, "Bob": 3, "Chloé": 3}
 
 

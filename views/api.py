@@ -208,6 +208,7 @@ def game_json(game) -> dict:
         **game.rules_fields(),
         "finish_forbidden": list(game.ruleset.finish_forbidden),
         "manches": [manche_json(m) for m in game.manches],
+        "after_end": [manche_json(m) for m in game.extra.get("after_end", ())],  # stored after the end: not counted
         "totals": game.totals,
         "ranking": [{"place": place, "side": side, "total": total} for place, side, total in game.standing.ranking],
         "status": game.status,
@@ -318,15 +319,16 @@ def delete_manche(game_id, number):
 # --- the referee --------------------------------------------------------------------------------
 
 
-def describe(value) -> str:
-    """Cards, suits and lists of cards named in the request's language (for referee messages)."""
-    from views.pages import card_name, suit_name
+def describe(value, form: str | None = None) -> str:
+    """Cards, suits and lists of cards named in the request's language (for referee messages),
+    with the article ``form`` asks for ("the", "a"; see ``models.referee.Message``)."""
+    from views.pages import card_with_article, suit_with_article
 
     if isinstance(value, SuitRef):
-        return suit_name(value.suit)
+        return suit_with_article(value.suit, form)
     if isinstance(value, Card):
-        return card_name(value)
-    items = [describe(v) for v in value]
+        return card_with_article(value, form)
+    items = [describe(v, form) for v in value]
     if len(items) == 1:
         return items[0]
     return gettext("%(first)s or %(last)s", first=", ".join(items[:-1]), last=items[-1])
@@ -349,5 +351,6 @@ def referee_check():
         pending=pending,
         last_card=last,
         lang=lang(),
+        covered=data.get("covered"),
     )
     return jsonify(verdict.as_text(gettext, describe))

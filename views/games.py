@@ -14,7 +14,7 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from flask_babel import get_locale, gettext
 
 from models import history, scoring
-from models.cards import parse_card
+from models.cards import Card, parse_card
 from models.errors import N_, Conflict, DomainError, Forbidden, GameFinished, NotFound, Unauthorized
 from models.games import MancheEntry
 from models.rules import MODES
@@ -22,7 +22,7 @@ from models.rules import MODES
 from . import links, present
 from .numbers import keypad_count, number_or_text, whole_number
 from .pagecache import cached_page
-from .pages import card_name
+from .pages import card_with_article
 from .rights import can_edit, known_games, remember_opened, remember_token, require_web_rights, session_token
 
 bp = Blueprint("games", __name__)
@@ -30,7 +30,7 @@ bp = Blueprint("games", __name__)
 MODE_LABELS = {  # English msgids, translated when shown: (name, how it counts)
     "penalty": (N_("Penalty points"), N_("The others add the cards left in their hands; the lowest total wins.")),
     "winner": (N_("Winner collects"), N_("The winner scores the cards left in the others' hands.")),
-    "wins": (N_("Manches won"), N_("One point per manche won.")),
+    "wins": (N_("Rounds won"), N_("One point per round won.")),
 }
 DEFAULT_ROUNDS = 10
 DEFAULT_WINS_TARGET = 5
@@ -235,8 +235,8 @@ def create_game():
 
 
 def forbidden_cards(game) -> str:
-    """ "8 or Joker": the cards nobody may go out on, for a sentence."""
-    return present.join_or(card_name(rank) for rank in game.ruleset.finish_forbidden)
+    """ "an 8 or a Joker" / « un 8 ou un Joker »: the cards nobody may go out on, for a sentence."""
+    return present.join_or(card_with_article(Card(rank), "a") for rank in game.ruleset.finish_forbidden)
 
 
 def game_context(game, **extra) -> dict:
@@ -424,7 +424,7 @@ def new_manche(game_id):
     require_rights(game_id)
     game = games().get(game_id)
     if game.standing.finished:
-        return render_conflict(game_id, GameFinished(N_("The game is over: no more manches can be added.")))
+        return render_conflict(game_id, GameFinished(N_("The game is over: no more rounds can be added.")))
     form = MancheForm(
         counts=[{} for _ in game.players],
         typed=["" for _ in game.players],
@@ -461,7 +461,7 @@ def record_manche(game_id):
 def find_manche(game, number: int):
     manche = next((m for m in game.manches if m.number == number), None)
     if manche is None:
-        raise NotFound(N_("Manche %(number)s does not exist."), field="number", number=number)
+        raise NotFound(N_("Round %(number)s does not exist."), field="number", number=number)
     return manche
 
 
@@ -484,9 +484,9 @@ def edit_manche(game_id, number):
     try:
         games().edit_manche(game_id, number, form.entry(game), lang=lang())
     except DomainError as error:
-        if error.status != 422:
+        if error.status != 422 and not isinstance(error, GameFinished):  # an edit that would end the game earlier
             raise
-        return render_manche(game, form, manche_number=number, errors=manche_errors(error, game), status=422)
+        return render_manche(game, form, manche_number=number, errors=manche_errors(error, game), status=error.status)
     return redirect(url_for("games.game_page", game_id=game_id, edited=number), 303)
 
 
@@ -496,7 +496,7 @@ def delete_manche(game_id, number):
     find_manche(games().get(game_id), number)  # a 404 for any number not recorded, however large
     if request.form.get("confirm") != "1":
         return render_template(
-            "error.html", status=422, message=gettext("Tick “Yes, delete it” to delete the manche.")
+            "error.html", status=422, message=gettext("Tick “Yes, delete it” to delete the round.")
         ), 422
     try:
         games().delete_manche(game_id, number)

@@ -107,6 +107,14 @@ def rule_draw(rule: dict | None) -> int:
     return rule.get("draw", 2)
 
 
+# The finishing rule of house rules whose forbidden cards were changed (the cards themselves are
+# named by the page and the checker, with their articles).
+HOUSE_FINISH_RULE = {
+    "fr": "Le joueur qui n'aurait plus que cette carte la garde, et joue autre chose ou pioche.",
+    "en": "A player left with only such a card keeps it, and plays something else or draws.",
+}
+
+
 def card_rows(document: dict) -> list[dict]:
     """One row per rank (and JK), then one per suit-specific rule of the document."""
     rules = {r.get("card"): r for r in document.get("cards", []) if isinstance(r, dict)}
@@ -190,9 +198,8 @@ def read_form(form, base_document: dict) -> dict:
     doc["scoring"] = scoring_part
     forbidden = [r for r in (JOKER, *RANKS) if form.get(f"finish-{r}")]
     finish = dict(doc.get("finish", {}))
-    if forbidden != list(finish.get("forbidden", [])):
-        names = ", ".join(forbidden)
-        finish["rule"] = {"fr": f"Interdit de finir sur : {names}.", "en": f"No going out on: {names}."}
+    if forbidden != list(finish.get("forbidden", [])):  # the cards are named by the page: say what to do
+        finish["rule"] = dict(HOUSE_FINISH_RULE)
     finish["forbidden"] = forbidden
     if not forbidden and not finish.get("rule"):
         finish.pop("rule", None)
@@ -217,7 +224,9 @@ def read_form(form, base_document: dict) -> dict:
         if "draw" in preset:
             rule["draw"] = _number(form, f"draw-{key}", f"cards.{key}.draw", 1, 20)
         if effect == "chain":
-            rule["chain"] = {"answers": [key], "draw": _number(form, f"draw-{key}", f"cards.{key}.draw", 1, 20)}
+            draw = _number(form, f"draw-{key}", f"cards.{key}.draw", 1, 20)
+            kept = (old.get(key) or {}).get("chain")  # an unchanged chain keeps its answers and what cancels it
+            rule["chain"] = {**kept, "draw": draw} if isinstance(kept, dict) else {"answers": [key], "draw": draw}
         if old.get(key) and rule_effect(old[key]) == effect:
             rule = {**old[key], **{k: v for k, v in rule.items() if k in ("draw", "chain")}}
         rules.append(rule)
@@ -355,7 +364,7 @@ def differences(doc: dict) -> list[str]:
     for key, label in (
         ("mode", gettext("Mode")),
         ("target", gettext("Target")),
-        ("rounds", gettext("Number of manches")),
+        ("rounds", gettext("Number of rounds")),
     ):
         if scoring_doc.get(key) != base_scoring.get(key):
             out.append(label)

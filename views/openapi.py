@@ -266,6 +266,11 @@ DOCUMENT = {
                             "pending": {"type": "boolean"},
                             "card": CARD,
                             "last_card": {"type": "boolean"},
+                            "covered": {
+                                **CARD,
+                                "description": "The card under the top card, when the top card counts as the card "
+                                "it covers (les-huit's 8); a rank alone is enough",
+                            },
                         },
                     }
                 ),
@@ -279,6 +284,17 @@ DOCUMENT = {
                                 "reason": {"type": "string"},
                                 "rule": {"type": "string"},
                                 "effect": {"type": "string"},
+                                "turn_lost": {
+                                    "type": "boolean",
+                                    "description": "The player asking loses the turn (a pending skip, or an "
+                                    "attack paid with the turn)",
+                                },
+                                "depends_on": {
+                                    "type": ["string", "null"],
+                                    "enum": ["covered", None],
+                                    "description": "The answer depends on this input, not given (covered: the card "
+                                    "under the top card)",
+                                },
                             },
                         },
                     ),

@@ -54,6 +54,47 @@ def suit_name(suit: str) -> str:
     return str(SUIT_NAMES[suit])
 
 
+# Articles before a card's name (the form a rule message asks for, see models.referee.Message).
+# French: l'As / un As, la Dame / une Dame, le Roi / un Roi; English: the Ace / an Ace, a King.
+FRENCH_ARTICLES = {"the": {"A": "l'", "Q": "la "}, "a": {"Q": "une "}}
+FRENCH_DEFAULT = {"the": "le ", "a": "un "}
+ENGLISH_VOWEL_SOUND = ("A", "8")
+
+
+def card_with_article(card: Card, form: str | None) -> str:
+    """A card's name with the article ``form`` asks for: "the" (le 8, l'As, the Ace) or "a"
+    (un 8, une Dame, an 8, a Joker); the bare name otherwise."""
+    name = _card_name(card, lang())
+    if form not in ("the", "a"):
+        return name
+    if lang() == "fr":
+        return FRENCH_ARTICLES[form].get(card.rank, FRENCH_DEFAULT[form]) + name
+    if form == "the":
+        return "the " + name
+    return ("an " if card.rank in ENGLISH_VOWEL_SOUND else "a ") + name
+
+
+@bp.app_template_filter("card_article")
+def card_article(card, form: str = "the") -> str:
+    """A card named with an article, for a sentence in a template: "le 8 de pique", "the Ace"."""
+    if isinstance(card, str):
+        card = parse_cards(card)[0]
+    return card_with_article(card, form)
+
+
+@bp.app_template_filter("capitalize_first")
+def capitalize_first(text):
+    """The first letter in capitals, the rest untouched (a sentence that opens on « le 8 »)."""
+    return text[:1].upper() + text[1:]
+
+
+def suit_with_article(suit: str, form: str | None) -> str:
+    """A suit as something to play: "du trèfle" in French, "clubs" in English."""
+    if form and lang() == "fr":
+        return "du " + suit_name(suit)
+    return suit_name(suit)
+
+
 @bp.app_template_filter("card_face")
 def card_face(card) -> str:
     """The short face of a card as printed in the user's language: "R♥" / "K♥", "10♠", "JK"."""

@@ -13,7 +13,7 @@ from flask import Blueprint, current_app, render_template, request
 from flask_babel import gettext
 
 from models import referee, rulebook
-from models.cards import JOKER, RANKS, SUITS
+from models.cards import JOKER, RANKS, SUITS, parse_card
 from models.errors import N_, DomainError
 from models.rules import Variant
 
@@ -40,6 +40,7 @@ class CheckForm:
     active_suit: str = ""
     card_rank: str = ""
     card_suit: str = ""
+    covered_rank: str = ""  # the rank of the card under a card that counts as the card it covers
     pending: bool = False
     last_card: bool = False
     submitted: bool = False
@@ -62,6 +63,12 @@ class CheckForm:
     @property
     def played(self) -> str | None:
         return self.card(self.card_rank, self.card_suit)
+
+    @property
+    def covers(self) -> bool:
+        """Whether the top card counts as the card it covers (then the card under it is asked)."""
+        rule = self.variant.card_rule(parse_card(self.top)) if self.top else None
+        return bool(rule and rule.takes_rank)
 
     def missing(self) -> str | None:
         """What is still to pick before the question can be asked (an English msgid), or None."""
@@ -102,6 +109,7 @@ def read_form(data, game=None) -> CheckForm:
     form.top_suit = data.get("top_suit", "") if data.get("top_suit") in SUITS else ""
     form.card_suit = data.get("card_suit", "") if data.get("card_suit") in SUITS else ""
     form.active_suit = data.get("active_suit", "") if data.get("active_suit") in SUITS else ""
+    form.covered_rank = data.get("covered_rank", "") if data.get("covered_rank") in ranks else ""
     form.pending = bool(data.get("pending"))
     form.last_card = bool(data.get("last_card"))
     return form
@@ -135,6 +143,7 @@ def verdict_for(form: CheckForm, game=None):
             pending=form.pending,
             last_card=form.last_card,
             lang=lang(),
+            covered=form.covered_rank if form.covers else None,
         )
     except DomainError as error:
         return None, error.message(gettext)
@@ -152,6 +161,7 @@ def render_checker(game=None):
         "variants": list(catalog().variants.values()) + [e.variant for e in current_app.extensions["house"].all()],
         "options": rulebook.referee_options(form.variant),
         "suit_naming": rulebook.suit_naming_cards(form.variant),
+        "covering": rulebook.covering_cards(form.variant),
     }
     template = "_referee_verdict.html" if is_htmx() else "referee.html"
     return render_template(template, **context)

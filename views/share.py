@@ -250,7 +250,7 @@ def export_csv(game_id):
     points), then the totals. UTF-8 with a byte-order mark so that spreadsheets read the accents."""
     game = games().get(game_id)
     labels = {
-        "manche": gettext("Manche"),
+        "manche": gettext("Round"),
         "cards": gettext("cards"),
         "hand": gettext("hand"),
         "points": gettext("points"),

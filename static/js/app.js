@@ -181,7 +181,8 @@
 })();
 
 // --- The dispute checker "Litige ?" (issue 4): show the named-suit choice only after a card that
-// names one (listed in the form's data-suit-naming), and no suit buttons for a Joker. ---
+// names one (listed in the form's data-suit-naming), the card underneath only after a card that
+// counts as the card it covers (data-covering, issue 16), and no suit buttons for a Joker. ---
 (function () {
   "use strict";
 
@@ -197,6 +198,9 @@
     var names = rank && (naming.indexOf(rank) !== -1 || naming.indexOf(rank + suit) !== -1);
     var box = form.querySelector("[data-named-suit]");
     if (box) box.hidden = !names;
+    var covering = (form.dataset.covering || "").split(" ");
+    var covered = form.querySelector("[data-covered]");  // the card under an 8 that counts as it (les-huit)
+    if (covered) covered.hidden = !(rank && (covering.indexOf(rank) !== -1 || covering.indexOf(rank + suit) !== -1));
     ["top", "card"].forEach(function (side) {
       var suits = form.querySelector("[data-picker=" + side + "] [data-suits]");
       if (suits) suits.hidden = picked(form, side + "_rank") === "JK";

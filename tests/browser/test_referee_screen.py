@@ -109,3 +109,36 @@ def test_rule_pages_and_comparison_at_360_px(live_server, browser, request):
     expect(page.locator('#rule-hits a[href="/rules/huit-americain#cartes-speciales-7"]')).to_be_visible()
     snap(page, request, "search")
     context.close()
+
+
+def test_les_huit_asks_for_the_card_under_the_8_and_a_pending_skip_says_no(live_server, page, shot):
+    """Issue 16. les-huit (004: the 8 « est considéré semblable à la carte qu'il vient recouvrir »):
+    the card under it is asked only once an 8 is on top; a King goes on an 8 that covered a King."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{live_server.url}/referee?variant=les-huit")
+    covered = page.locator("[data-covered]")
+    expect(covered).to_be_hidden()
+    pick(page, "top", "K", "S")
+    expect(covered).to_be_hidden()
+    pick(page, "top", "8", "S")
+    expect(covered).to_be_visible()
+    page.locator('label[for="active-H"]').click()
+    pick(page, "card", "K", "D")
+    page.locator(".referee-form button[type=submit]").click()
+    verdict = page.locator("#verdict")
+    expect(verdict).to_have_attribute("data-depends-on", "covered")
+    page.locator('label[for="covered-rank-K"]').click()
+    page.locator(".referee-form button[type=submit]").click()
+    expect(verdict).to_have_attribute("data-legal", "true")
+    expect(verdict).not_to_have_attribute("data-depends-on", "covered")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shot("covered")
+    # classique, a pending Jack (000 « Le Valet fait sauter le tour du joueur suivant »): not "Yes"
+    page.goto(f"{live_server.url}/referee?variant=classique")
+    pick(page, "top", "J", "H")
+    page.locator('label[for="pending"]').click()
+    pick(page, "card", "J", "S")
+    page.locator(".referee-form button[type=submit]").click()
+    expect(page.locator("#verdict")).to_have_attribute("data-turn-lost", "true")
+    expect(page.locator("#verdict .answer")).not_to_have_text("Oui")
+    shot("pending-skip")
