@@ -675,8 +675,8 @@ def test_made_up_query_strings_and_languages_do_not_grow_the_page_cache(app, cli
     own(owner, game.id, token)
     for n in range(100):  # the notices after a write: only real manche numbers make a page of their own
         owner.get(f"/games/{game.id}?saved={n + 29}&junk={n}")
-    assert len(cache.pages) == 2 + 3  # without notice, "Manche 29 recorded.", "Manche 30 recorded."
-    assert "Manche 30 recorded." in text(owner.get(f"/games/{game.id}?saved=30"))
+    assert len(cache.pages) == 2 + 3  # without notice, "Round 29 recorded.", "Round 30 recorded."
+    assert "Round 30 recorded." in text(owner.get(f"/games/{game.id}?saved=30"))
     assert "recorded" not in text(client.get(f"/games/{game.id}?saved=30"))  # a notice is for the writer
     assert cache.bytes == sum(page.size for page in cache.pages.values())
 
