@@ -6,35 +6,49 @@ the environment (``SECRET_KEY``, ``DATABASE_URL``, ``PUBLIC_URL``) with safe def
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import time
 from datetime import timedelta
 from pathlib import Path
 
-import click
 from flask import Flask, request
 from flask.globals import request_ctx
 from flask_babel import Babel
-from flask_htmx import HTMX
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import BadHost
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from models import backup, rules
+from models import rulebook, rules
+from models.access import AccessService
 from models.db import LOCK_TIMEOUT, Database, migrate
 from models.games import GameService
 from models.house import HouseService
+from models.registry import Registry
+from views import (
+    api,
+    assets,
+    banner,
+    cli,
+    errors,
+    filters,
+    games,
+    history,
+    house_pages,
+    kit,
+    pages,
+    referee_page,
+    rule_pages,
+    share,
+)
 
 LANGUAGES = ("fr", "en")
 ROOT = Path(__file__).parent
 
 babel = Babel()
 csrf = CSRFProtect()
-htmx = HTMX()
 
 
 def select_locale() -> str:
@@ -219,94 +233,48 @@ def create_app(config: dict | None = None) -> Flask:
     app.json.ensure_ascii = False
     _trust_proxies(app)
 
-    # A malformed variant file stops the app here, naming the file and the field.
-    app.extensions["catalog"] = rules.catalog()
+    # A malformed variant file stops the app here, naming the file and the field; so does a
+    # malformed rule-page file.
+    catalog = rules.catalog()
     database = Database(app.config["DATABASE_URL"], lock_timeout=float(app.config["DATABASE_LOCK_TIMEOUT"]))
     if app.config["AUTO_MIGRATE"]:
         migrate(database)
-    app.extensions["database"] = database
-    app.extensions["house"] = HouseService(database, app.extensions["catalog"])
-    app.extensions["games"] = GameService(database, app.extensions["catalog"], app.extensions["house"])
+    house = HouseService(database, catalog)
+    registry = Registry(catalog, house)
+    app.extensions.update(
+        catalog=catalog,
+        rulebook=rulebook.rulebook(),
+        database=database,
+        house=house,
+        registry=registry,
+        access=AccessService(database),
+        games=GameService(database, registry),
+    )
 
     app.before_request(check_host)  # first: the other hooks may build URLs from the host
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
-    htmx.init_app(app)
+    kit.init_app(app)
+    filters.init_app(app)
 
-    from views import api, assets, banner, errors, games, house, openapi, pages, rulebook, share  # noqa: F401  (openapi adds a route to api.bp)
-
-    app.register_blueprint(pages.bp)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(house.bp)
+    for blueprint in (
+        pages.bp,
+        games.bp,
+        share.bp,
+        history.bp,
+        rule_pages.bp,
+        referee_page.bp,
+        house_pages.bp,
+        api.bp,
+    ):
+        app.register_blueprint(blueprint)
     csrf.exempt(api.bp)  # the JSON API authenticates with bearer tokens, not cookies
-    errors.register(app)
+    errors.init_app(app)
     assets.init_app(app)
+    share.init_app(app)
     app.after_request(security_headers)
     app.after_request(retry_after_only_when_refused)  # registered before the limiter's hook: runs after it
-    rulebook.register(app)  # the rule pages and the dispute checker screen
-    share.register(app)  # sharing, invites, files, the games list and player pages
     _apply_limits(app)
+    cli.init_app(app)
     banner.print_banner(app)
-
-    @app.cli.command("translations")
-    def translations_command():
-        """Extract the messages, merge them into the catalogs, compile them (Babel)."""
-        import subprocess
-
-        folder = ROOT / "translations"
-        pot = folder / "messages.pot"
-        subprocess.run(
-            [
-                "pybabel",
-                "extract",
-                "-F",
-                str(ROOT / "babel.cfg"),
-                "-k",
-                "N_",
-                "-k",
-                "lazy_gettext",
-                "-o",
-                str(pot),
-                "--no-location",
-                "--sort-output",
-                "--width",
-                "100",
-                "--project",
-                "Carte !",
-                "--ignore-dirs",
-                ".venv tests test-artifacts node_modules bench migrations",
-                str(ROOT),
-            ],
-            check=True,
-        )
-        for code in ("fr",):
-            po = folder / code / "LC_MESSAGES" / "messages.po"
-            action = (
-                ["update", "--no-fuzzy-matching", "--ignore-obsolete", "--width", "100"] if po.exists() else ["init"]
-            )
-            subprocess.run(["pybabel", *action, "-i", str(pot), "-d", str(folder), "-l", code], check=True)
-        subprocess.run(["pybabel", "compile", "-d", str(folder)], check=True)
-
-    @app.cli.command("backup")
-    @click.argument("path", type=click.Path(dir_okay=False, writable=True))
-    def backup_command(path):
-        """Write every game to a JSON file."""
-        document = backup.backup(database)
-        Path(path).write_text(json.dumps(document, ensure_ascii=False, indent=1), encoding="utf-8")
-        print(f"{len(document['games'])} games written to {path}")
-
-    @app.cli.command("restore")
-    @click.argument("path", type=click.Path(exists=True, dir_okay=False))
-    def restore_command(path):
-        """Read a backup back (games already present are left as they are)."""
-        restored, skipped = backup.restore(database, json.loads(Path(path).read_text(encoding="utf-8")))
-        print(f"{restored} games restored, {skipped} already present")
-
-    @app.cli.command("migrate")
-    def migrate_command():
-        """Bring the database schema up to date (Alembic upgrade head)."""
-        migrate(database)
-        print("schema up to date")
-
     return app

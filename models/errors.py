@@ -1,54 +1,41 @@
-"""Domain errors: a stable code from SPEC §4, a message template and its parameters.
+"""Domain errors: a stable code from SPEC §4, the input it is about, and what to say (a ``Message``).
 
-The pure modules do not know the user's language. A message template is an English msgid
-marked with ``N_`` so that Babel extracts it; the web layer translates it with the request's
-locale and fills in the parameters (``error.message(gettext)``).
+The pure modules do not know the user's language: an error carries a ``Message`` (an English
+msgid and its parameters, ``models/text.py``); the web layer words it in the request's language
+(``views/texts.py``) for a page, a form or the JSON API.
 """
 
 from __future__ import annotations
 
+from .text import N_, Message
 
-def N_(text: str) -> str:
-    """Mark a string for extraction without translating it (translated later, per request)."""
-    return text
-
-
-class Translatable(str):
-    """A message parameter that is itself a msgid, translated along with the template."""
+__all__ = ["N_", "DomainError"]
 
 
 class DomainError(Exception):
     """A rule of the game or of the API was broken by the input.
 
-    ``code`` is one of SPEC §4's codes, ``field`` the input it is about (optional),
-    ``template`` an English msgid with ``%(name)s`` placeholders filled from ``params``.
+    ``code`` is one of SPEC §4's codes, ``field`` the input it is about (optional), ``text`` what
+    to say: ``template`` (an English msgid with ``%(name)s`` placeholders) and ``params`` (data:
+    numbers, strings, cards, other messages).
     """
 
     code = "validation_error"
     status = 422
 
     def __init__(self, template: str, field: str | None = None, **params):
-        super().__init__(template % params if params else template)
+        super().__init__(template)
         self.template = template
         self.field = field
         self.params = params
 
-    def message(self, translate=None) -> str:
-        """The message in the language ``translate`` (a gettext function) speaks."""
-        text = translate(self.template) if translate else self.template
-        if not self.params:
-            return text
-        params = {
-            key: translate(value) if translate and isinstance(value, Translatable) else value
-            for key, value in self.params.items()
-        }
-        return text % params
+    @property
+    def text(self) -> Message:
+        return Message(self.template, self.params)
 
-    def to_dict(self, translate=None) -> dict:
-        body = {"code": self.code, "message": self.message(translate)}
-        if self.field:
-            body["field"] = self.field
-        return body
+    def __str__(self) -> str:
+        plain = {k: v if isinstance(v, (str, int)) else repr(v) for k, v in self.params.items()}
+        return self.template % plain if plain else self.template
 
 
 class InvalidCard(DomainError):
@@ -109,10 +96,15 @@ class ValidationError(DomainError):
 
 
 class VariantFileError(Exception):
-    """A variant or table file is malformed: raised at start-up, names the file and the field."""
+    """A rules document is malformed: ``path`` and ``field`` say where, ``code`` (one of
+    ``models/problems.py``) and ``params`` what. A built-in file raises it at start-up (the app
+    stops, naming the file and the field); house rules turn it into a validation_error."""
 
-    def __init__(self, path: str, field: str, problem: str):
-        super().__init__(f"{path}: field '{field}': {problem}")
+    def __init__(self, path: str, field: str, code: str, **params):
+        from .problems import english
+
+        super().__init__(f"{path}: field '{field}': {english(code, params)}")
         self.path = path
         self.field = field
-        self.problem = problem
+        self.code = code
+        self.params = params

@@ -12,7 +12,6 @@ rights to or opened), or every game for the administrator (issue 12).
 
 from __future__ import annotations
 
-import hmac
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -22,8 +21,8 @@ from sqlmodel import Session
 from . import scoring
 from .cards import format_cards
 from .db import Database, Game, Manche, Player
-from .games import GameView, checked_id, load_views, token_hash
-from .rules import Catalog
+from .game_view import GAME_COLUMNS, GameView
+from .ids import checked_id
 
 GAMES_PER_PAGE = 200
 CHART_MANCHES = 40  # a player's points chart shows their last manches
@@ -82,15 +81,6 @@ def shared_state(database: Database, share_id: str) -> SharedState | None:
     return SharedState(row[0], row[1], row[2] is not None)
 
 
-def is_edit_token(database: Database, game_id: str, token: str | None) -> bool:
-    """Whether ``token`` is the game's own edit token (the owner's), not a scorekeeper's invite."""
-    if not token or not isinstance(token, str) or len(token) > 200:
-        return False
-    with Session(database.reader) as session:
-        stored = session.exec(select(Game.edit_token_hash).where(Game.id == game_id)).scalars().first()
-    return stored is not None and hmac.compare_digest(stored, token_hash(token))
-
-
 # --- games computed in bulk ----------------------------------------------------------------------
 
 
@@ -104,17 +94,17 @@ def _names_matching(session: Session, scope: Scope, name: str) -> list[str]:
     return [n for n in names if n.casefold() == wanted]
 
 
-def _records(session: Session, catalog: Catalog, games_query) -> list[GameView]:
-    """The games ``games_query`` selects, each with its manches and standing: four statements."""
-    return load_views(session, catalog, session.exec(games_query).scalars().all())
+def _records(session: Session, views, games_query) -> list[GameView]:
+    """The games ``games_query`` selects, each with its manches and standing: four statements
+    (``views``: the game service's, which builds views of game rows)."""
+    games = session.exec(games_query).scalars().all()
+    return views(session, [{column: getattr(game, column) for column in GAME_COLUMNS} for game in games])
 
 
 # --- the list of games ---------------------------------------------------------------------------
 
 
-def game_list(
-    database: Database, catalog: Catalog, scope: Scope, player: str | None = None, limit: int = GAMES_PER_PAGE
-):
+def game_list(database: Database, views, scope: Scope, player: str | None = None, limit: int = GAMES_PER_PAGE):
     """The scope's games in progress first, then finished ones, newest first in each; only
     ``player``'s games when a name is given (any spelling of it). Returns (games, whether more
     were left out)."""
@@ -128,7 +118,7 @@ def game_list(
                 return [], False
             query = query.where(Game.id.in_(select(Player.game_id).where(Player.name.in_(names))))
         query = query.order_by(Game.finished_at.is_not(None), Game.created_at.desc(), Game.id).limit(limit + 1)
-        records = _records(session, catalog, query)
+        records = _records(session, views, query)
     return records[:limit], len(records) > limit
 
 
@@ -200,7 +190,7 @@ class PlayerRecord:
         return min(self.manches, key=lambda m: m.merit, default=None)
 
 
-def player_record(database: Database, catalog: Catalog, scope: Scope, name: str) -> PlayerRecord | None:
+def player_record(database: Database, views, scope: Scope, name: str) -> PlayerRecord | None:
     """A player's games, wins, manches and the cards left in their hands, across the scope's
     games (matching their name case aside), or None when nobody of that name played in them."""
     if scope.empty:
@@ -214,12 +204,12 @@ def player_record(database: Database, catalog: Catalog, scope: Scope, name: str)
             .where(Game.id.in_(select(Player.game_id).where(Player.name.in_(names))))
             .order_by(Game.created_at.desc(), Game.id)
         )
-        games = _records(session, catalog, query)
+        games = _records(session, views, query)
     record = PlayerRecord(name=next(p for p in games[0].players if p in names), games=games)
     costs: dict = {}
     for game in reversed(games):
         me = next(p for p in game.players if p in names)
-        side = game.side_of(me)
+        side = game.side_of[me]
         if game.finished:
             record.finished += 1
             record.won += int(side in game.standing.winners)

@@ -1,89 +1,18 @@
 """The dispute checker (SPEC §3): may this card be played here, why, and what happens next.
 
 Driven by the variant's card rules (``Variant.cards``, from the variant files) and the game's
-house options; no per-variant branches. The answer's texts are message templates with their
-parameters (``Message``), translated by the web layer.
+house options; no per-variant branches. The answer's texts are messages (``models/text.py``): an
+English template and its parameters as data, worded in the reader's language by the web layer.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .cards import SUITS, Card, format_card, parse_card
 from .errors import N_, DomainError, InvalidCard, ValidationError
-from .rules import CardRule, Ruleset, card_spec, localized
-
-
-@dataclass(frozen=True)
-class SuitRef:
-    """A suit as a message parameter (named in the reader's language)."""
-
-    suit: str
-
-
-FORMS = ("the", "a")  # a card named with its definite or its indefinite article
-
-
-@dataclass(frozen=True)
-class Message:
-    """A message template (an English msgid) and its parameters.
-
-    ``forms`` says how a card parameter is named in the sentence: ``"the"`` (le 8, l'As, la Dame /
-    the 8, the Ace) or ``"a"`` (un 8, une Dame / an 8, a Joker); without a form, the bare name.
-    A list of cards takes the form on each card ("un As ou un 8").
-    """
-
-    template: str
-    params: dict = field(default_factory=dict)
-    forms: dict = field(default_factory=dict)
-
-    def render(self, translate=None, describe=None) -> str:
-        """The text in the language of ``translate``; ``describe(value, form)`` names cards, suits and
-        lists of cards. A sentence that opens on a card starts with a capital letter."""
-        text = translate(self.template) if translate else self.template
-        describe = describe or _plain
-        params = {}
-        for key, value in self.params.items():
-            if isinstance(value, (str, int)):
-                params[key] = value
-            elif key in self.forms:
-                params[key] = describe(value, self.forms[key])
-            else:
-                params[key] = describe(value)
-        if not params:
-            return text
-        out = contract(text % params)
-        return out[:1].upper() + out[1:] if text.startswith("%(") else out
-
-
-# French joins "à le" into "au", "de le" into "du", "de un" into "d'un"… before a card's name
-# (which starts with a capital letter or a digit); English has none of these sequences.
-BEFORE_NAME = r"(?=[A-Z0-9])"
-CONTRACTIONS = (
-    (re.compile(r"\bà le " + BEFORE_NAME), "au "),
-    (re.compile(r"\bÀ le " + BEFORE_NAME), "Au "),
-    (re.compile(r"\bà les " + BEFORE_NAME), "aux "),
-    (re.compile(r"\b([dD])e le " + BEFORE_NAME), r"\1u "),
-    (re.compile(r"\b([dD])e les " + BEFORE_NAME), r"\1es "),
-    (re.compile(r"\b([dD])e (une?) " + BEFORE_NAME), r"\1'\2 "),
-    (re.compile(r"\b([qQ])ue (une?|il|elle) "), r"\1u'\2 "),
-)
-
-
-def contract(text: str) -> str:
-    for pattern, replacement in CONTRACTIONS:
-        text = pattern.sub(replacement, text)
-    return text
-
-
-def _plain(value, form=None) -> str:
-    if isinstance(value, Card):
-        name = format_card(value, symbols=True)
-        return {"the": "the ", "a": "an " if value.rank in ("A", "8") else "a "}.get(form, "") + name
-    if isinstance(value, SuitRef):
-        return value.suit
-    return " / ".join(_plain(v, form) for v in value)
+from .rules import CardRule, Ruleset, card_spec
+from .text import DataText, Message, SuitRef
 
 
 @dataclass(frozen=True)
@@ -99,16 +28,6 @@ class Verdict:
     next_suit: str | None = None  # the suit to follow after the play (None: the player names it)
     turn_lost: bool = False
     depends_on: str | None = None
-
-    def as_text(self, translate=None, describe=None) -> dict:
-        return {
-            "legal": self.legal,
-            "reason": self.reason.render(translate, describe),
-            "rule": self.rule.render(translate, describe),
-            "effect": " ".join(m.render(translate, describe) for m in self.effects),
-            "turn_lost": self.turn_lost,
-            "depends_on": self.depends_on,
-        }
 
 
 def _card(value, name: str, rank_alone: bool = False) -> Card:
@@ -273,7 +192,6 @@ def check(
     active_suit=None,
     pending: bool = False,
     last_card: bool = False,
-    lang: str = "fr",
     covered=None,
 ) -> Verdict:
     """May ``card`` be played on ``top`` under ``ruleset``?
@@ -335,7 +253,7 @@ def check(
         return Verdict(
             False,
             Message(N_("Nobody may go out on %(card)s in this game."), {"card": Card(card.rank)}, {"card": "a"}),
-            Message(N_("Finishing: %(rule)s"), {"rule": sentence_inside(localized(variant.finish_rule, lang))})
+            Message(N_("Finishing: %(rule)s"), {"rule": DataText(variant.finish_rule, inside=True)})
             if variant.finish_rule
             else rule_text,
             (Message(N_("The player keeps the card and plays another one, or draws.")),),
@@ -484,11 +402,6 @@ def _on_covering_card(top, card, under, suit, effects, next_suit) -> Verdict:
         rule,
         (Message(N_("The player plays another card, or draws.")),),
     )
-
-
-def sentence_inside(text: str) -> str:
-    """A sentence quoted after a colon starts with a small letter ("Fin de manche : on ne sort…")."""
-    return text[:1].lower() + text[1:] if text[1:2].islower() or text[1:2] == " " else text
 
 
 def _matches(card: Card, top: Card, suit: str | None) -> bool:

@@ -31,7 +31,6 @@ MAX_MANCHES = 1_000
 # largest deck (4 packs of 52 and 4 jokers each) the fullest hand is worth at most 224,000:
 # far inside the INTEGER column that keeps a hand's value (and a game's totals stay small).
 MAX_CARD_POINTS = 1_000
-POINTS_PROBLEM = f"expected a whole number of points from 0 to {MAX_CARD_POINTS}"
 
 
 def localized(text: dict | str | None, lang: str) -> str:
@@ -203,7 +202,7 @@ class Variant:
     max_players: int
     deal: DealRule
     mode: str
-    table: str
+    table: ScoringTable  # the variant's own table (a house variant's may be its own, inline)
     table_choice: bool
     target: int
     blocked: bool
@@ -215,6 +214,11 @@ class Variant:
     rounds: int | None = None  # a number of manches instead of the target, by default
     must_play: bool = False
     path: str = ""
+    base: str | None = None  # house rules: the built-in variant they were built from
+
+    @property
+    def house(self) -> bool:
+        return self.base is not None
 
     def card_rule(self, card: Card) -> CardRule | None:
         """The rule of a card: the one naming this exact card first, else the one for its rank."""
@@ -228,6 +232,11 @@ class Variant:
 
     def default_options(self) -> dict:
         return {o.id: o.default for o in self.options}
+
+    @property
+    def deck(self) -> Deck:
+        """The deck with the variant's own number of packs (a game's option may change it)."""
+        return Deck(self.decks, self.decks * self.jokers_per_deck)
 
 
 @dataclass(frozen=True)
@@ -262,6 +271,9 @@ class Ruleset:
 
 @dataclass(frozen=True, eq=False)
 class Catalog:
+    """The built-in variants (in display order) and the built-in scoring tables (those a game may
+    choose instead of its variant's own). House rules are not here: see ``models/registry.py``."""
+
     tables: MappingProxyType
     variants: MappingProxyType  # id -> Variant, in display order
 
@@ -277,20 +289,22 @@ class Catalog:
             ) from None
 
     def resolve(self, variant_id, options=None, table=None, mode=None, target=None, rounds=None) -> Ruleset:
-        return resolve(self, self.variant(variant_id), options, table, mode, target, rounds)
+        return resolve(self.tables, self.variant(variant_id), options, table, mode, target, rounds)
 
 
 # --- validation of the files -------------------------------------------------------------------
 
 
-class _Reader:
-    """Reads fields from one parsed file, raising VariantFileError that names file and field."""
+class FieldReader:
+    """The one validator of rules documents (variant files, tables, rule-page files, house rules):
+    reads fields from one parsed document, raising ``VariantFileError`` that names the document,
+    the field and the problem (a code of ``models/problems.py`` with its parameters)."""
 
     def __init__(self, path: str, data: dict, prefix: str = ""):
         self.path, self.data, self.prefix = path, data, prefix
 
-    def fail(self, name: str, problem: str):
-        raise VariantFileError(self.path, self.prefix + name, problem)
+    def fail(self, name: str, code: str, **params):
+        raise VariantFileError(self.path, self.prefix + name, code, **params)
 
     def get(self, name: str, kind, default=..., check=None):
         if name not in self.data:
@@ -299,9 +313,9 @@ class _Reader:
             return default
         value = self.data[name]
         if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-            self.fail(name, f"expected {getattr(kind, '__name__', kind)}, got {type(value).__name__}")
+            self.fail(name, "wrong_type", expected=getattr(kind, "__name__", str(kind)), got=type(value).__name__)
         if check and not check(value):
-            self.fail(name, f"invalid value {value!r}")
+            self.fail(name, "invalid_value", value=repr(value))
         return value
 
     def text(self, name: str, default=...):
@@ -310,26 +324,42 @@ class _Reader:
             return None
         for lang in LANGUAGES:
             if not isinstance(value.get(lang), str) or not value[lang].strip():
-                self.fail(f"{name}.{lang}", "missing text")
+                self.fail(f"{name}.{lang}", "missing_text")
         return dict(value)
 
-    def sub(self, name: str, default=...) -> _Reader:
+    def bilingual(self, name: str, required: bool = True) -> dict | None:
+        """A text in every language of the app (``{fr = …, en = …}``), stripped; None when absent
+        and not ``required``."""
+        value = self.data.get(name)
+        if value is None and not required:
+            return None
+        if not isinstance(value, dict):
+            self.fail(name, "expected_texts")
+        for lang in LANGUAGES:
+            if not isinstance(value.get(lang), str) or not value[lang].strip():
+                self.fail(f"{name}.{lang}", "missing_text")
+        for key in value:
+            if key not in LANGUAGES:
+                self.fail(f"{name}.{key}", "unknown_language")
+        return {lang: value[lang].strip() for lang in LANGUAGES}
+
+    def sub(self, name: str, default=...) -> FieldReader:
         value = self.get(name, dict, {} if default is not ... else default)
-        return _Reader(self.path, value, f"{self.prefix}{name}.")
+        return FieldReader(self.path, value, f"{self.prefix}{name}.")
 
     def check_known(self, known: set):
         for key in self.data:
             if key not in known:
-                self.fail(key, "unknown field")
+                self.fail(key, "unknown_field")
 
 
-def _rank_list(reader: _Reader, name: str, values) -> tuple:
+def _rank_list(reader: FieldReader, name: str, values) -> tuple:
     if not isinstance(values, list):
-        reader.fail(name, "expected a list of ranks")
+        reader.fail(name, "expected_ranks")
     out = []
     for v in values:
         if v not in RANKS and v != JOKER:
-            reader.fail(name, f"unknown rank {v!r}")
+            reader.fail(name, "unknown_rank", rank=repr(v))
         out.append(v)
     return tuple(out)
 
@@ -339,7 +369,7 @@ def _card_points(value) -> bool:
 
 
 def validate_table(table_id: str, data: dict, path: str) -> ScoringTable:
-    r = _Reader(path, data, f"{table_id}.")
+    r = FieldReader(path, data, f"{table_id}.")
     r.check_known({"source", "name", "ranks", "cards"})
     ranks = r.get("ranks", dict)
     for rank in RANKS:
@@ -347,19 +377,19 @@ def validate_table(table_id: str, data: dict, path: str) -> ScoringTable:
             r.fail(f"ranks.{rank}", "missing")
     for key, value in ranks.items():
         if key not in RANKS and key != JOKER:
-            r.fail(f"ranks.{key}", "unknown rank")
+            r.fail(f"ranks.{key}", "unknown_rank")
         if not _card_points(value):
-            r.fail(f"ranks.{key}", POINTS_PROBLEM)
+            r.fail(f"ranks.{key}", "points_range", max=MAX_CARD_POINTS)
     cards = {}
     for key, value in r.get("cards", dict, {}).items():
         try:
             card = parse_card(key)
         except DomainError:
-            r.fail(f"cards.{key}", "not a card")
+            r.fail(f"cards.{key}", "not_a_card")
         if card.suit is None:
-            r.fail(f"cards.{key}", "a suit-specific entry needs a full card such as 2S")
+            r.fail(f"cards.{key}", "needs_full_card")
         if not _card_points(value):
-            r.fail(f"cards.{key}", POINTS_PROBLEM)
+            r.fail(f"cards.{key}", "points_range", max=MAX_CARD_POINTS)
         cards[format_card(card)] = value
     return ScoringTable(
         id=table_id,
@@ -370,10 +400,10 @@ def validate_table(table_id: str, data: dict, path: str) -> ScoringTable:
     )
 
 
-def _validate_option(r: _Reader, index: int, data) -> HouseOption:
+def _validate_option(r: FieldReader, index: int, data) -> HouseOption:
     if not isinstance(data, dict):
-        r.fail(f"options[{index}]", "expected a table")
-    o = _Reader(r.path, data, f"options[{index}].")
+        r.fail(f"options[{index}]", "expected_table")
+    o = FieldReader(r.path, data, f"options[{index}].")
     o.check_known({"id", "kind", "choices", "default", "sets", "finish_forbidden", "label", "choice_labels"})
     option_id = o.get("id", str)
     kind = o.get("kind", str, check=lambda k: k in OPTION_KINDS)
@@ -385,11 +415,11 @@ def _validate_option(r: _Reader, index: int, data) -> HouseOption:
         default = o.get("default", bool)
     sets = o.get("sets", str, None, check=lambda s: s in SETTABLE)
     if sets == "decks" and not all(isinstance(c, int) and not isinstance(c, bool) and 1 <= c <= 4 for c in choices):
-        o.fail("choices", "decks must be whole numbers from 1 to 4")
+        o.fail("choices", "decks_range")
     labels = o.get("choice_labels", dict, {})
     for choice in labels:
         if choice not in map(str, choices):
-            o.fail(f"choice_labels.{choice}", "not one of the choices")
+            o.fail(f"choice_labels.{choice}", "not_a_choice")
         o.sub("choice_labels").text(choice)
     return HouseOption(
         id=option_id,
@@ -409,17 +439,17 @@ CARD_RULE_FIELDS = {
 }  # fmt: skip
 
 
-def _card_text(reader: _Reader, name: str, value) -> str:
+def _card_text(reader: FieldReader, name: str, value) -> str:
     try:
-        return format_card(parse_card(value)) if isinstance(value, str) else reader.fail(name, "expected a card")
+        return format_card(parse_card(value)) if isinstance(value, str) else reader.fail(name, "expected_card")
     except DomainError:
-        reader.fail(name, f"not a card: {value!r}")
+        reader.fail(name, "not_a_card", card=repr(value))
 
 
-def _validate_card_rule(r: _Reader, index: int, data, option_ids: dict) -> CardRule:
+def _validate_card_rule(r: FieldReader, index: int, data, option_ids: dict) -> CardRule:
     if not isinstance(data, dict):
-        r.fail(f"cards[{index}]", "expected a table")
-    c = _Reader(r.path, data, f"cards[{index}].")
+        r.fail(f"cards[{index}]", "expected_table")
+    c = FieldReader(r.path, data, f"cards[{index}].")
     c.check_known(CARD_RULE_FIELDS)
     card = _card_text(c, "card", c.get("card", str))
     flags = {
@@ -440,13 +470,13 @@ def _validate_card_rule(r: _Reader, index: int, data, option_ids: dict) -> CardR
     answers_with = {}
     for option_id, cards in c.get("answers_with", dict, {}).items():
         if option_ids.get(option_id) != "bool":
-            c.fail(f"answers_with.{option_id}", "not a yes/no house option of this variant")
+            c.fail(f"answers_with.{option_id}", "not_a_yes_no_option")
         if not isinstance(cards, list):
-            c.fail(f"answers_with.{option_id}", "expected a list of cards")
+            c.fail(f"answers_with.{option_id}", "expected_cards")
         answers_with[option_id] = tuple(_card_text(c, f"answers_with.{option_id}", x) for x in cards)
     two = c.get("two_players", dict, {})
     if two and not (two == {"none": True} or ("option" in two and two["option"] in option_ids)):
-        c.fail("two_players", 'expected { none = true } or { option = <a house option>, <value> = "skip" }')
+        c.fail("two_players", "expected_two_players")
     return CardRule(
         card=card,
         play=c.get("play", str, "matching", check=lambda p: p in ("any", "matching")),
@@ -461,7 +491,7 @@ def _validate_card_rule(r: _Reader, index: int, data, option_ids: dict) -> CardR
 
 def validate_variant(data: dict, path: str, tables) -> Variant:
     """A Variant from one parsed file, or VariantFileError naming the file and the field."""
-    r = _Reader(path, data)
+    r = FieldReader(path, data)
     r.check_known(
         {
             "id",
@@ -479,6 +509,7 @@ def validate_variant(data: dict, path: str, tables) -> Variant:
             "options",
             "cards",
             "play",
+            "base",
         }
     )
     variant_id = r.get("id", str, check=lambda s: s.replace("-", "").isalnum() and s == s.lower())
@@ -495,22 +526,22 @@ def validate_variant(data: dict, path: str, tables) -> Variant:
     if "by_players" in deal.data:
         steps = []
         for i, step in enumerate(deal.get("by_players", list, check=bool)):
-            s = _Reader(path, step if isinstance(step, dict) else {}, f"deal.by_players[{i}].")
+            s = FieldReader(path, step if isinstance(step, dict) else {}, f"deal.by_players[{i}].")
             steps.append((s.get("min", int), s.get("max", int), s.get("cards", int, check=lambda n: n >= 1)))
         covered = {p for lo, hi, _ in steps for p in range(lo, hi + 1)}
         if not set(range(low, high + 1)) <= covered:
-            deal.fail("by_players", "does not cover every player count")
+            deal.fail("by_players", "deal_gap")
     else:
         steps = [(low, high, deal.get("cards", int, check=lambda n: n >= 1))]
-    size = 52 * decks + decks * jokers_per_deck
+    size = Deck(decks, decks * jokers_per_deck).size
     for lo, _hi, cards in steps:
         if cards * max(lo, low) >= size:
-            deal.fail("cards", f"{cards} cards for {max(lo, low)} players do not fit a deck of {size}")
+            deal.fail("cards", "deal_too_large", cards=cards, players=max(lo, low), size=size)
     scoring = r.sub("scoring")
     scoring.check_known({"mode", "table", "table_choice", "target", "rounds", "blocked"})
-    table = scoring.get("table", str, check=lambda t: t in tables)
-    if jokers_per_deck and not tables[table].has_joker():
-        scoring.fail("table", "the deck has jokers but the table gives them no value")
+    table = tables[scoring.get("table", str, check=lambda t: t in tables)]
+    if jokers_per_deck and not table.has_joker():
+        scoring.fail("table", "jokers_without_value")
     partners = r.sub("partners", None) if "partners" in data else None
     if partners:
         partners.check_known({"players"})
@@ -520,17 +551,17 @@ def validate_variant(data: dict, path: str, tables) -> Variant:
     forbidden = _rank_list(finish, "forbidden", finish.get("forbidden", list, []))
     options = tuple(_validate_option(r, i, o) for i, o in enumerate(r.get("options", list, [])))
     if len({o.id for o in options}) != len(options):
-        r.fail("options", "two options share an id")
+        r.fail("options", "duplicate_option")
     needs_rule = forbidden or any(o.finish_forbidden for o in options)
     option_kinds = {o.id: o.kind for o in options}
     cards = tuple(_validate_card_rule(r, i, c, option_kinds) for i, c in enumerate(r.get("cards", list, [])))
     if len({c.card for c in cards}) != len(cards):
-        r.fail("cards", "two rules for the same card")
+        r.fail("cards", "duplicate_card_rule")
     play = r.sub("play", {})
     play.check_known({"must_play"})
     interpretations = []
     for i, item in enumerate(r.get("interpretations", list, [])):
-        ir = _Reader(path, item if isinstance(item, dict) else {}, f"interpretations[{i}].")
+        ir = FieldReader(path, item if isinstance(item, dict) else {}, f"interpretations[{i}].")
         ir.check_known({"about", "fr", "en"})
         interpretations.append({key: ir.get(key, str, check=str.strip) for key in ("about", "fr", "en")})
     return Variant(
@@ -558,29 +589,30 @@ def validate_variant(data: dict, path: str, tables) -> Variant:
         rounds=scoring.get("rounds", int, None, check=lambda n: 1 <= n <= MAX_MANCHES),
         must_play=play.get("must_play", bool, False),
         path=path,
+        base=r.get("base", str, None),
     )
 
 
-def _read_toml(path: Path) -> dict:
+def read_toml(path: Path) -> dict:
     try:
         with path.open("rb") as f:
             return tomllib.load(f)
     except tomllib.TOMLDecodeError as e:
-        raise VariantFileError(str(path), "(syntax)", str(e)) from None
+        raise VariantFileError(str(path), "(syntax)", "syntax", detail=str(e)) from None
 
 
 def load_catalog(directory: Path = VARIANTS_DIR) -> Catalog:
     """Read and validate every variant file and the tables; raise VariantFileError on the first fault."""
     tables_path = directory / "tables.toml"
-    raw_tables = _read_toml(tables_path)
+    raw_tables = read_toml(tables_path)
     tables = {tid: validate_table(tid, data, str(tables_path)) for tid, data in raw_tables.items()}
     variants = []
     for path in sorted(directory.glob("*.toml")):
         if path.name == "tables.toml":
             continue
-        variant = validate_variant(_read_toml(path), str(path), tables)
+        variant = validate_variant(read_toml(path), str(path), tables)
         if path.stem != variant.id:
-            raise VariantFileError(str(path), "id", f"must match the file name ({path.stem})")
+            raise VariantFileError(str(path), "id", "file_name", stem=path.stem)
         variants.append(variant)
     variants.sort(key=lambda v: (v.order, v.id))
     return Catalog(MappingProxyType(tables), MappingProxyType({v.id: v for v in variants}))
@@ -600,11 +632,12 @@ def catalog() -> Catalog:
 # --- a game's rules ------------------------------------------------------------------------------
 
 
-def resolve(cat: Catalog, variant: Variant, options=None, table=None, mode=None, target=None, rounds=None) -> Ruleset:
+def resolve(tables, variant: Variant, options=None, table=None, mode=None, target=None, rounds=None) -> Ruleset:
     """Apply a game's choices over the variant's defaults.
 
-    ``options`` are the variant's house options (unknown ones are refused); ``table`` any known
-    scoring table (one that values jokers when the deck has them); ``mode`` one of MODES;
+    ``options`` are the variant's house options (unknown ones are refused); ``table`` the
+    variant's own table (the default) or one of ``tables``, the built-in ones (a table that values
+    jokers when the deck has them); ``mode`` one of MODES;
     ``rounds`` a number of manches instead of a target (then ``target`` is None).
     """
     if options is None:
@@ -627,15 +660,16 @@ def resolve(cat: Catalog, variant: Variant, options=None, table=None, mode=None,
             settings[option.sets] = value
         if option.finish_forbidden and value is True:
             forbidden += [r for r in option.finish_forbidden if r not in forbidden]
-    table_id = variant.table if table in (None, "") else table
-    if not isinstance(table_id, str) or table_id not in cat.tables:
+    known = {variant.table.id: variant.table, **{t: tables[t] for t in tables if t != variant.table.id}}
+    table_id = variant.table.id if table in (None, "") else table
+    if not isinstance(table_id, str) or table_id not in known:
         raise ValidationError(
             N_("Unknown scoring table “%(table)s”. Known: %(known)s."),
             field="table",
             table=str(table_id),
-            known=", ".join(cat.tables),
+            known=", ".join(known),
         )
-    scoring_table = cat.tables[table_id]
+    scoring_table = known[table_id]
     if variant.jokers_per_deck and not scoring_table.has_joker():
         raise ValidationError(
             N_("The table “%(table)s” gives jokers no value, but this deck has jokers."), field="table", table=table_id

@@ -20,7 +20,8 @@ from .errors import (
     ValidationError,
 )
 from .names import InvalidName, clean_name, normalize_name
-from .rules import Ruleset, ScoringTable, localized
+from .rules import Ruleset, ScoringTable
+from .text import DataText
 
 MAX_TEAM_NAME = 60
 
@@ -229,14 +230,14 @@ def _whole_points(value, field_name: str, high: int) -> int:
     return value
 
 
-def check_finish(ruleset: Ruleset, card: Card, lang: str = "fr") -> None:
+def check_finish(ruleset: Ruleset, card: Card) -> None:
     """Refuse a manche won on a card the variant (or a house option) forbids as the last one."""
     if ruleset.is_finish_forbidden(card):
         raise FinishForbidden(
             N_("Nobody may go out on this card here (%(token)s). %(rule)s"),
             field="last_card",
             token=format_card(card, symbols=True),
-            rule=localized(ruleset.variant.finish_rule, lang),
+            rule=DataText(ruleset.variant.finish_rule),
         )
 
 
@@ -249,7 +250,6 @@ def score_manche(
     typed: dict | None = None,
     blocked: bool = False,
     last_card=None,
-    lang: str = "fr",
 ) -> MancheScore:
     """Check one manche's input and compute its points (SPEC §2 and §4).
 
@@ -333,7 +333,7 @@ def score_manche(
             high=high,
         )
     if last:
-        check_finish(ruleset, last, lang)
+        check_finish(ruleset, last)
 
     points = side_points(ruleset, players, teams, winner, values)
     return MancheScore(
@@ -345,6 +345,33 @@ def score_manche(
         points=points,
         last_card=last,
         winning_side=winning_side,
+    )
+
+
+@dataclass(frozen=True)
+class MancheEntry:
+    """One manche as entered: the winner (or blocked), each hand as cards or a typed total."""
+
+    winner: str | None
+    hands: dict
+    typed: dict = field(default_factory=dict)
+    blocked: bool = False
+    last_card: str | None = None
+
+
+def score_entry(ruleset: Ruleset, players: list[str], teams: dict | None, entry: MancheEntry) -> MancheScore:
+    """``score_manche`` for a manche as entered (the web form, the API, a file)."""
+    if not isinstance(entry.hands, dict) or not isinstance(entry.typed, dict):
+        raise ValidationError(N_("Hands map each player to their cards."), field="hands")
+    return score_manche(
+        ruleset,
+        players,
+        teams,
+        entry.winner,
+        hands=entry.hands,
+        typed=entry.typed,
+        blocked=bool(entry.blocked),
+        last_card=entry.last_card,
     )
 
 
@@ -360,15 +387,6 @@ def _field_holding(parsed: dict, token) -> str | None:
 
 
 # --- the game ----------------------------------------------------------------------------------
-
-
-def totals(sides: list[str], manches: list[dict]) -> dict:
-    """Each side's total: the sum of its points over the manches."""
-    out = {side: 0 for side in sides}
-    for points in manches:
-        for side, value in points.items():
-            out[side] = out.get(side, 0) + value
-    return out
 
 
 @dataclass(frozen=True)
@@ -428,3 +446,44 @@ def manche_loser(players: list[str], values: dict, dealer: int = -1) -> int | No
     count = len(players)
     order = [(dealer + 1 + step) % count for step in range(count)]
     return next(seat for seat in order if values.get(players[seat]) == high)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A game played through its manches, in order: each manche's points and dealer, whether it
+    counts, the totals after each manche that counts, the standing and the next dealer."""
+
+    points: list  # per manche: {side: points}
+    dealers: list  # per manche: the dealer's seat
+    counted: int  # the first ``counted`` manches count; any after them were played after the end
+    progression: list  # totals after each manche that counts: [{side: total}, ...]
+    totals: dict
+    standing: Standing
+    next_dealer: int
+
+
+def play_through(ruleset: Ruleset, players: list[str], teams: dict | None, first_dealer: int, results) -> Progress:
+    """Every derived number of a game from its manches' results, ``[(winner or None, {player:
+    hand value})]`` in order (SPEC §2): each manche's points (``side_points``), running totals, the
+    dealer of each manche and of the next (``dealer_index``, the loser's seat when the loser
+    deals), and where the game stands. A manche stored after the game had ended (an edit made by
+    an older version could leave one) does not count: it is reported, never added."""
+    sides = side_names(players, teams)
+    running = {side: 0 for side in sides}
+    points_of, dealers, progression, losers = [], [], [], []
+    counted = 0
+    for number, (winner, values) in enumerate(results, start=1):
+        points = side_points(ruleset, players, teams, winner, values)
+        seat = dealer_index(len(players), first_dealer, number, losers if ruleset.loser_deals else None)
+        points_of.append(points)
+        dealers.append(seat)
+        if counted < number - 1 or (counted and standing(ruleset, running, counted).finished):
+            continue
+        counted = number
+        losers.append(manche_loser(players, values, seat) if values else seat)
+        running = {side: running[side] + points.get(side, 0) for side in sides}
+        progression.append(running)
+    next_dealer = dealer_index(len(players), first_dealer, counted + 1, losers if ruleset.loser_deals else None)
+    return Progress(
+        points_of, dealers, counted, progression, dict(running), standing(ruleset, running, counted), next_dealer
+    )

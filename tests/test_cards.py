@@ -4,6 +4,7 @@ import pytest
 
 from models.cards import JOKER, RANKS, SUITS, Card, Deck, check_deck, format_card, format_cards, parse_card, parse_cards
 from models.errors import InvalidCard, TooManyCopies
+from models.text import plain
 
 # --- parse_card ---------------------------------------------------------------------------------
 
@@ -78,7 +79,7 @@ def test_invalid_token(token):
         parse_card(token)
     assert info.value.code == "invalid_card"
     assert token in str(info.value)
-    assert token in info.value.message()
+    assert token in plain(info.value.text)
 
 
 def test_empty_token_is_invalid():

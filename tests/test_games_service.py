@@ -15,19 +15,24 @@ import pytest
 from sqlalchemy import select
 from sqlmodel import Session
 
+from models.access import Level
 from models.cards import format_cards
 from models.db import Game, Hand, IdempotencyRecord, Manche
 from models.errors import (
     Conflict,
-    Forbidden,
     GameFinished,
     MissingHand,
     NotFound,
-    Unauthorized,
     UnknownVariant,
     ValidationError,
 )
-from models.games import MancheEntry
+from models.games import MancheEntry, Recorded
+
+
+def unpack(recorded):
+    """(the game as it now stands, the manche's number, whether it was a retry)."""
+    return recorded.game, recorded.number, recorded.replayed
+
 
 THREE = ["Ana", "Bob", "Chloé"]
 THREADS = 20
@@ -66,17 +71,15 @@ def test_create_and_get(games):
     assert len(token) >= 22 and token != view.id and view.share_id != view.id
 
 
-def test_token_is_checked_and_stored_only_as_a_hash(games, game):
+def test_token_is_checked_and_stored_only_as_a_hash(app, games, game):
     game_id, token = game
-    games.check_token(game_id, token)  # no error
-    with pytest.raises(Unauthorized):
-        games.check_token(game_id, None)
-    with pytest.raises(Unauthorized):
-        games.check_token(game_id, "")
-    with pytest.raises(Forbidden):
-        games.check_token(game_id, token + "x")
+    access = app.extensions["access"]
+    assert access.game(game_id, token) == Level.OWNER
+    assert access.game(game_id, None) == Level.NONE
+    assert access.game(game_id, "") == Level.NONE
+    assert access.game(game_id, token + "x") == Level.NONE
     with pytest.raises(NotFound):
-        games.check_token("no-such-game", token)
+        access.game("no-such-game", token)
     with Session(games.db.reader) as session:
         row = session.get(Game, game_id)
         assert token not in (row.edit_token_hash, row.id, row.share_id)
@@ -99,7 +102,7 @@ def test_dealer_rotates_clockwise(games):
     view, _ = games.create_game("classique", THREE, first_dealer=2)
     assert view.dealer_name == "Chloé"
     for _ in range(3):
-        view, _, _ = games.record_manche(view.id, entry("Ana", Bob=["3H"], Chloé=["4H"]))
+        view, _, _ = unpack(games.record_manche(view.id, entry("Ana", Bob=["3H"], Chloé=["4H"])))
     # manche 1 dealt by Chloé (seat 2), then Ana (seat 0), Bob; the 4th by Chloé again
     assert [m.dealer for m in view.manches] == ["Chloé", "Ana", "Bob"]
     assert view.dealer_name == "Chloé"
@@ -111,13 +114,13 @@ def test_dealer_rotates_clockwise(games):
 def test_record_edit_delete(games, game):
     game_id, _ = game
     # Ana out: Bob 8H 50 + KS 10 = 60; Chloé JK 50 + 3C 3 = 53
-    view, number, replayed = games.record_manche(game_id, entry("Ana", Bob=["8H", "KS"], Chloé=["JK", "3C"]))
+    view, number, replayed = unpack(games.record_manche(game_id, entry("Ana", Bob=["8H", "KS"], Chloé=["JK", "3C"])))
     assert (number, replayed) == (1, False)
     assert view.manches[0].points == {"Ana": 0, "Bob": 60, "Chloé": 53}
     assert view.totals == {"Ana": 0, "Bob": 60, "Chloé": 53}
     # Bob out: Ana AH 20, Chloé typed 31 → 20, 60, 84
-    view, number, _ = games.record_manche(
-        game_id, MancheEntry(winner="Bob", hands={"Ana": ["AH"]}, typed={"Chloé": 31})
+    view, number, _ = unpack(
+        games.record_manche(game_id, MancheEntry(winner="Bob", hands={"Ana": ["AH"]}, typed={"Chloé": 31}))
     )
     assert number == 2 and view.totals == {"Ana": 20, "Bob": 60, "Chloé": 84}
     # manche 2 edited: Chloé out instead; Ana 2D 20, Bob 9S 9 → 0 + 20, 60 + 9, 53 + 0 = 20, 69, 53
@@ -156,7 +159,7 @@ def test_editing_an_early_manche_recomputes_every_later_total(games, game):
         entry("Ana", Bob=["7D"], Chloé=["8D"]),  # 0, 7, 50
     ]
     for e in manches:
-        view, _, _ = games.record_manche(game_id, e)
+        view, _, _ = unpack(games.record_manche(game_id, e))
     assert view.progression == [
         {"Ana": 0, "Bob": 10, "Chloé": 10},
         {"Ana": 5, "Bob": 10, "Chloé": 16},
@@ -185,10 +188,10 @@ def test_finished_at_set_and_cleared(games):
     view, _ = games.create_game("classique", ["Ana", "Bob"], target=100, first_dealer=0)
     game_id = view.id
     # Bob 8H 50 → 50 < 100: playing
-    view, _, _ = games.record_manche(game_id, entry("Ana", Bob=["8H"]))
+    view, _, _ = unpack(games.record_manche(game_id, entry("Ana", Bob=["8H"])))
     assert view.status == "playing" and view.finished_at is None
     # Bob JK 50 → 100 ≥ 100: over, Ana (0) wins
-    view, _, _ = games.record_manche(game_id, entry("Ana", Bob=["JK"]))
+    view, _, _ = unpack(games.record_manche(game_id, entry("Ana", Bob=["JK"])))
     assert view.status == "finished" and view.standing.winners == ["Ana"]
     assert view.finished_at is not None
     assert games.get(game_id).finished_at is not None
@@ -199,7 +202,7 @@ def test_finished_at_set_and_cleared(games):
     assert view.status == "playing" and view.standing.winners == []
     assert view.finished_at is None and games.get(game_id).finished_at is None
     # Bob KS 10 + QS 10 + 10S 10 + 7S 7 + 10H 10 = 47 → 100: over again
-    view, number, _ = games.record_manche(game_id, entry("Ana", Bob=["KS", "QS", "10S", "7S", "10H"]))
+    view, number, _ = unpack(games.record_manche(game_id, entry("Ana", Bob=["KS", "QS", "10S", "7S", "10H"])))
     assert number == 3 and view.status == "finished" and view.finished_at is not None
     # deleting the final manche reopens it too
     view = games.delete_manche(game_id, 3)
@@ -214,31 +217,33 @@ def test_number_precondition(games, game):
     game_id, _ = game
     with pytest.raises(Conflict):
         games.record_manche(game_id, entry("Ana", Bob=["3H"], Chloé=["4H"]), number=2)
-    _, number, _ = games.record_manche(game_id, entry("Ana", Bob=["3H"], Chloé=["4H"]), number=1)
+    _, number, _ = unpack(games.record_manche(game_id, entry("Ana", Bob=["3H"], Chloé=["4H"]), number=1))
     assert number == 1
     with pytest.raises(Conflict):
         games.record_manche(game_id, entry("Bob", Ana=["3H"], Chloé=["4H"]), number=1)
     assert stored_manches(games, game_id) == [1]
-    _, number, _ = games.record_manche(game_id, entry("Bob", Ana=["3H"], Chloé=["4H"]), number=2)
+    _, number, _ = unpack(games.record_manche(game_id, entry("Bob", Ana=["3H"], Chloé=["4H"]), number=2))
     assert number == 2
 
 
 def test_idempotency_key(games, game):
     game_id, _ = game
     # Ana out: Bob KH 10, Chloé AC 20
-    view, number, replayed = games.record_manche(game_id, entry("Ana", Bob=["KH"], Chloé=["AC"]), key="phone-1")
+    view, number, replayed = unpack(games.record_manche(game_id, entry("Ana", Bob=["KH"], Chloé=["AC"]), key="phone-1"))
     assert (number, replayed) == (1, False)
-    view, number, replayed = games.record_manche(game_id, entry("Ana", Bob=["KH"], Chloé=["AC"]), key="phone-1")
+    view, number, replayed = unpack(games.record_manche(game_id, entry("Ana", Bob=["KH"], Chloé=["AC"]), key="phone-1"))
     assert (number, replayed) == (1, True)
     assert view.totals == {"Ana": 0, "Bob": 10, "Chloé": 20}
     assert stored_manches(games, game_id) == [1]
     # the key belongs to this game: the same key on another game records there
     other, _ = games.create_game("classique", THREE, first_dealer=0)
-    _, number, replayed = games.record_manche(other.id, entry("Ana", Bob=["KH"], Chloé=["AC"]), key="phone-1")
+    _, number, replayed = unpack(games.record_manche(other.id, entry("Ana", Bob=["KH"], Chloé=["AC"]), key="phone-1"))
     assert (number, replayed) == (1, False)
     assert stored_manches(games, other.id) == [1]
     # a retry with the same key and the same number is a replay, not a conflict
-    _, number, replayed = games.record_manche(game_id, entry("Ana", Bob=["KH"], Chloé=["AC"]), number=1, key="phone-1")
+    _, number, replayed = unpack(
+        games.record_manche(game_id, entry("Ana", Bob=["KH"], Chloé=["AC"]), number=1, key="phone-1")
+    )
     assert (number, replayed) == (1, True)
 
 
@@ -265,10 +270,10 @@ def test_concurrent_same_manche_number_records_once(games, game):
     results = run_together(
         THREADS, lambda i: games.record_manche(game_id, entry("Ana", Bob=["3H"], Chloé=[f"{2 + i % 8}C"]), number=1)
     )
-    ok = [r for r in results if isinstance(r, tuple)]
-    errors = [r for r in results if not isinstance(r, tuple)]
+    ok = [r for r in results if isinstance(r, Recorded)]
+    errors = [r for r in results if not isinstance(r, Recorded)]
     assert len(ok) == 1, results
-    assert ok[0][1] == 1
+    assert ok[0].number == 1
     assert len(errors) == THREADS - 1
     assert all(isinstance(e, Conflict) for e in errors), {type(e).__name__ for e in errors}
     assert stored_manches(games, game_id) == [1]
@@ -281,9 +286,9 @@ def test_concurrent_retries_with_one_key_record_once(games, game):
     results = run_together(
         THREADS, lambda i: games.record_manche(game_id, entry("Ana", Bob=["3H"], Chloé=["4H"]), key="same-key")
     )
-    assert all(isinstance(r, tuple) for r in results), [r for r in results if not isinstance(r, tuple)]
-    assert {r[1] for r in results} == {1}
-    assert sorted(r[2] for r in results) == [False] + [True] * (THREADS - 1)
+    assert all(isinstance(r, Recorded) for r in results), [r for r in results if not isinstance(r, Recorded)]
+    assert {r.number for r in results} == {1}
+    assert sorted(r.replayed for r in results) == [False] + [True] * (THREADS - 1)
     assert stored_manches(games, game_id) == [1]
     assert games.get(game_id).totals == {"Ana": 0, "Bob": 3, "Chloé": 4}
     with Session(games.db.reader) as session:
@@ -295,8 +300,8 @@ def test_concurrent_writers_without_precondition_each_get_a_number(games, game):
     game_id, _ = game
     # 20 different manches at once, each Ana out with Bob 3H 3 and Chloé 4H 4: none lost, none duplicated
     results = run_together(THREADS, lambda i: games.record_manche(game_id, entry("Ana", Bob=["3H"], Chloé=["4H"])))
-    assert all(isinstance(r, tuple) for r in results), [r for r in results if not isinstance(r, tuple)]
-    assert sorted(r[1] for r in results) == list(range(1, THREADS + 1))
+    assert all(isinstance(r, Recorded) for r in results), [r for r in results if not isinstance(r, Recorded)]
+    assert sorted(r.number for r in results) == list(range(1, THREADS + 1))
     assert stored_manches(games, game_id) == list(range(1, THREADS + 1))
     # 20 × 3 = 60 and 20 × 4 = 80
     assert games.get(game_id).totals == {"Ana": 0, "Bob": 60, "Chloé": 80}
@@ -309,7 +314,7 @@ def two_manches_to_50(games):
     """classique, target 50, Ana and Bob, Ana out twice: Bob 3♥ = 3, then 9♣ = 9 → Bob 12, playing."""
     view, _ = games.create_game("classique", ["Ana", "Bob"], target=50, first_dealer=0)
     games.record_manche(view.id, entry("Ana", Bob=["3H"]))
-    view, _, _ = games.record_manche(view.id, entry("Ana", Bob=["9C"]))
+    view, _, _ = unpack(games.record_manche(view.id, entry("Ana", Bob=["9C"])))
     assert view.totals == {"Ana": 0, "Bob": 12} and view.status == "playing"
     return view.id
 
@@ -345,7 +350,7 @@ def test_manches_stored_after_the_end_are_never_counted(games, client):
     view = games.get(game_id)
     assert view.totals == {"Ana": 0, "Bob": 73}
     assert view.status == "finished" and view.standing.winners == ["Ana"]
-    assert [m.number for m in view.manches] == [1] and [m.number for m in view.extra["after_end"]] == [2]
+    assert [m.number for m in view.manches] == [1] and [m.number for m in view.after_end] == [2]
     assert view.progression == [{"Ana": 0, "Bob": 73}]
     data = client.get(f"/api/v1/games/{game_id}").get_json()
     assert data["totals"] == {"Ana": 0, "Bob": 73} and data["winners"] == ["Ana"]
@@ -364,10 +369,10 @@ def test_the_loser_deals_and_a_tie_goes_left_from_the_dealer(games):
     (interpretation, marked on the rule page). Ana deals manche 1; Chloé goes out; Ana 8♠ = 50 and
     Bob 8♥ = 50 tie → going left from Ana, Bob comes first: Bob deals manche 2."""
     view, _ = games.create_game("classique", THREE, options={"loser_deals": True}, first_dealer=0)
-    view, _, _ = games.record_manche(view.id, entry("Chloé", Ana=["8S"], Bob=["8H"]))
+    view, _, _ = unpack(games.record_manche(view.id, entry("Chloé", Ana=["8S"], Bob=["8H"])))
     assert view.manches[0].dealer == "Ana"
     assert view.dealer_name == "Bob" and view.starter_name == "Chloé"
     # without the option the deal simply passes to the left: Bob too, after Ana
     plain, _ = games.create_game("classique", THREE, first_dealer=2)
-    plain, _, _ = games.record_manche(plain.id, entry("Chloé", Ana=["3S"], Bob=["8H"]))
+    plain, _, _ = unpack(games.record_manche(plain.id, entry("Chloé", Ana=["3S"], Bob=["8H"])))
     assert plain.dealer_name == "Ana"  # Chloé dealt manche 1; her left-hand neighbour (seat 0) deals next

@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from models.db import Game, HouseVariant
 from models.errors import VariantFileError
-from models.house import base_document
+from models.house_rules import base_document
 from models.names import InvalidName, clean_name
 from models.rules import MAX_CARD_POINTS, validate_table
 

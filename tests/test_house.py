@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 import pytest
 from sqlalchemy import text
 
-from models import house as house_model
+from models import house_rules
 from models.rules import catalog
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -46,14 +46,14 @@ def create(client, document=None):
 
 
 def test_document_fills_from_its_base_and_validates_like_a_file():
-    full = house_model.normalize(DOCUMENT)
+    full = house_rules.normalize(DOCUMENT)
     assert full["base"] == "classique" and full["name"] == {"fr": "Chez Mamie", "en": "Chez Mamie"}
     assert full["deck"] == {"decks": 1, "jokers_per_deck": 2}  # from the base
     assert [o["id"] for o in full["options"]][:2] == ["decks", "special_finish_forbidden"]
-    compiled = house_model.compile_document(full, "h0123456789abcdef")
-    assert compiled.variant.deal.cards_for(4) == 6
-    assert compiled.table.ranks["8"] == 40 and compiled.table.cards["2S"] == 19
-    assert compiled.variant.card_rule(__import__("models.cards").cards.parse_card("5H")).names_suit
+    variant = house_rules.compile_document(full, "h0123456789abcdef")
+    assert variant.deal.cards_for(4) == 6
+    assert variant.table.ranks["8"] == 40 and variant.table.cards["2S"] == 19
+    assert variant.card_rule(__import__("models.cards").cards.parse_card("5H")).names_suit
 
 
 @pytest.mark.parametrize(
@@ -290,7 +290,7 @@ def test_editor_form_preview_save_edit_delete(client, app):
     variant_id = resp.headers["Location"].rsplit("/", 1)[-1]
     detail = client.get(f"/api/v1/variants/{variant_id}").get_json()
     assert detail["points"]["8"] == 25 and detail["finish_forbidden"] == ["7"]
-    rules = {r["card"]: r for r in house_model.normalize({**app.extensions["house"].get(variant_id).document})["cards"]}
+    rules = {r["card"]: r for r in house_rules.normalize({**app.extensions["house"].get(variant_id).document})["cards"]}
     assert rules["5"] == {"card": "5", "skip": True} and "8" not in rules
     assert rules["JK"]["answers_with"]  # a rule the editor shows "as in the base" is kept whole
 
@@ -364,9 +364,11 @@ def test_backup_and_restore_keep_house_rules_and_their_games(client, app, tmp_pa
     assert backup.restore(other, document) == (1, 0)
     from models.games import GameService
     from models.house import HouseService
+    from models.registry import Registry
 
-    assert GameService(other, catalog()).get(game["id"]).totals == {"Ana": 0, "Bob": 59}
-    assert HouseService(other, catalog()).get(variant_id).document["name"]["fr"] == "Chez Mamie"
+    house = HouseService(other, catalog())
+    assert GameService(other, Registry(catalog(), house)).get(game["id"]).totals == {"Ana": 0, "Bob": 59}
+    assert house.get(variant_id).document["name"]["fr"] == "Chez Mamie"
     other.dispose()
 
 

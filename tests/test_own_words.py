@@ -121,13 +121,12 @@ def test_rule_pages_and_comparison_are_in_our_own_words(client, seed_runs):
 
 def referee_answers(app) -> dict[str, str]:
     """Every distinct answer of the dispute checker over the variants' cards, in both languages."""
-    from flask_babel import gettext
 
     from models import referee
     from models.cards import RANKS
     from models.errors import DomainError
     from models.rules import catalog
-    from views.api import describe
+    from views.texts import error_message, verdict_json
 
     cat = catalog()
     verdicts, errors = {}, {}
@@ -163,9 +162,9 @@ def referee_answers(app) -> dict[str, str]:
     texts = {}
     for language in ("fr", "en"):
         with app.test_request_context(headers={"Accept-Language": language}):
-            seen = {e.message(gettext) for e in errors.values()}
+            seen = {error_message(e) for e in errors.values()}
             for verdict in verdicts.values():
-                seen.update(v for v in verdict.as_text(gettext, describe).values() if isinstance(v, str))
+                seen.update(v for v in verdict_json(verdict).values() if isinstance(v, str))
         texts.update({f"referee answer ({language}) #{i}": t for i, t in enumerate(sorted(seen))})
     return texts
 

@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from models.cards import JOKER, RANKS, SUITS, Card, format_card, format_cards, parse_card, parse_cards
 from models.rules import load_catalog
-from models.scoring import card_points, hand_value, score_manche, totals
+from models.scoring import card_points, hand_value, play_through, score_manche, side_points, standing
 
 CAT = load_catalog()
 TABLES = CAT.tables
@@ -52,18 +52,19 @@ def test_hand_value_is_the_sum_of_card_points(case):
     assert hand_value(hand + hand, table) == 2 * hand_value(hand, table)
 
 
-# --- totals equal the sum of manche points ---------------------------------------------------------
+# --- totals equal the sum of manche points (play_through: the totals the game pages show) ----------
 
 PLAYERS = ["Ana", "Bob", "Chloé"]
 
 
 @st.composite
-def games(draw):
-    """A classique game of a few manches, each dealt from a shuffled deck (so no card is duplicated)."""
+def games(draw, rounds=None):
+    """A classique game of a few manches, each dealt from a shuffled deck (so no card is duplicated);
+    with ``rounds``, played over that many manches (none of them falls after the end)."""
     mode = draw(st.sampled_from(["penalty", "winner", "wins"]))
-    ruleset = CAT.resolve("classique", mode=mode)
+    ruleset = CAT.resolve("classique", mode=mode, rounds=rounds)
     manches = []
-    for _ in range(draw(st.integers(min_value=1, max_value=5))):
+    for _ in range(draw(st.integers(min_value=1, max_value=rounds or 12))):
         deck = draw(st.permutations(ruleset.deck.cards()))
         winner = draw(st.sampled_from(PLAYERS))
         sizes = [draw(st.integers(min_value=0, max_value=7)) for _ in PLAYERS]
@@ -75,13 +76,19 @@ def games(draw):
     return ruleset, manches
 
 
-@given(games())
-def test_totals_are_the_sum_of_manche_points(game):
-    ruleset, manches = game
+def played(ruleset, manches):
+    """Each manche scored by the core, then the game played through as the game pages do."""
     scored = [score_manche(ruleset, PLAYERS, None, winner, {p: format_cards(h) for p, h in hands.items()})
               for winner, hands in manches]  # fmt: skip
+    return scored, play_through(ruleset, PLAYERS, None, 0, [(s.winner, s.values) for s in scored])
+
+
+@given(games(rounds=12))
+def test_totals_are_the_sum_of_manche_points(game):
+    ruleset, manches = game
+    scored, progress = played(ruleset, manches)
     expected = dict.fromkeys(PLAYERS, 0)
-    for (winner, hands), result in zip(manches, scored, strict=True):
+    for number, ((winner, hands), result) in enumerate(zip(manches, scored, strict=True), start=1):
         opponents = sum(hand_value(h, ruleset.table) for p, h in hands.items() if p != winner)
         for player in PLAYERS:
             if ruleset.mode == "penalty":
@@ -91,15 +98,45 @@ def test_totals_are_the_sum_of_manche_points(game):
             else:
                 points = 1 if player == winner else 0
             assert result.points[player] == points
+            assert progress.points[number - 1][player] == points
             expected[player] += points
-    assert totals(PLAYERS, [r.points for r in scored]) == expected
+        assert progress.progression[number - 1] == expected
+    assert progress.counted == len(manches)
+    assert progress.totals == expected
 
 
-@given(st.lists(st.dictionaries(st.sampled_from(PLAYERS), st.integers(min_value=0, max_value=1000))))
-def test_totals_add_up_each_side(manches):
-    result = totals(PLAYERS, manches)
+@given(games())
+def test_no_manche_after_the_end_counts(game):
+    """SPEC §2: the game ends after the manche in which a total reaches the target; a manche
+    stored after that (an edit of an older version could leave one) is never added."""
+    ruleset, manches = game
+    scored, progress = played(ruleset, manches)
+    running, end = dict.fromkeys(PLAYERS, 0), len(manches)
+    for number, result in enumerate(scored, start=1):
+        running = {p: running[p] + result.points[p] for p in PLAYERS}
+        if standing(ruleset, running, number).finished:
+            end = number
+            break
+    assert progress.counted == end
+    assert progress.totals == running
+    assert progress.standing.finished == standing(ruleset, running, end).finished
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(PLAYERS),
+            st.fixed_dictionaries({p: st.integers(min_value=0, max_value=1000) for p in PLAYERS}),
+        ),
+        max_size=20,
+    )
+)
+def test_totals_add_up_each_side(results):
+    ruleset = CAT.resolve("classique", rounds=1000)
+    results = [(winner, {**values, winner: 0}) for winner, values in results]
+    progress = play_through(ruleset, PLAYERS, None, 0, results)
     for player in PLAYERS:
-        assert result[player] == sum(m.get(player, 0) for m in manches)
+        assert progress.totals[player] == sum(side_points(ruleset, PLAYERS, None, w, v)[player] for w, v in results)
 
 
 # --- parse ∘ format is the identity -------------------------------------------------------------------

@@ -19,6 +19,7 @@ from models.cards import format_card
 from models.errors import DomainError
 from models.referee import Verdict, check
 from models.rules import catalog
+from models.text import plain
 
 # Keywords of the effect templates (English msgids) that stand for one effect each.
 EFFECT_WORDS = {
@@ -545,7 +546,12 @@ def test_check(c):
         assert verdict.next_suit == c["next_suit"]
     if c["answers"] is not None:
         assert answer_cards(verdict) == c["answers"]
-    text = verdict.as_text()
+    text = {
+        "legal": verdict.legal,
+        "reason": plain(verdict.reason),
+        "rule": plain(verdict.rule),
+        "effect": " ".join(plain(m) for m in verdict.effects),
+    }
     assert text["legal"] is c["legal"]
     for key in ("reason", "rule", "effect"):
         assert isinstance(text[key], str) and text[key].strip()
@@ -831,7 +837,7 @@ def test_the_rule_page_and_the_checker_agree_on_the_lost_turn(variant):
     is what the checker says to the player who pays it. huit-elabore's Ace: 003 « As : Jouera un as ou
     prendra deux cartes », the turn lost as in Huit américain (« on pioche deux cartes et on passe son
     tour »), an interpretation shown on the page."""
-    from models.rulebook import card_entries
+    from models.rulepage import card_entries
 
     rs = ruleset(variant)
     for entry in card_entries(rs):

@@ -15,8 +15,17 @@ import pytest
 from markupsafe import escape
 
 from models import rulebook
+from models.comparison import comparison
 from models.errors import VariantFileError
 from models.rules import catalog
+from models.rulesearch import search
+from models.text import plain
+
+
+def scope(variant_ids=None) -> list:
+    """The variants a search looks through (all the built-in ones by default)."""
+    return [catalog().variant(v) for v in variant_ids] if variant_ids else list(catalog().variants.values())
+
 
 VARIANTS = ("classique", "deux-jeux", "54-cartes", "huit-americain", "huit-elabore", "les-huit")
 # A few points per table (SPEC §2), as the rule page shows them (data-card / data-points).
@@ -88,8 +97,9 @@ def test_a_missing_title_or_file_or_placed_interpretation_is_refused(tmp_path):
     folder = copy_rules(tmp_path / "b")
     path = folder / "classique.toml"
     path.write_text(path.read_text().replace('interpretations = ["deck"]', ""))
-    with pytest.raises(VariantFileError, match="interpretation 'deck'"):
+    with pytest.raises(VariantFileError) as error:
         rulebook.load_rulebook(catalog(), folder)
+    assert error.value.code == "interpretation_placement" and error.value.params == {"about": "deck"}
 
     folder = copy_rules(tmp_path / "c")
     (folder / "54-cartes.toml").unlink()
@@ -225,7 +235,7 @@ def test_comparison_shows_the_six_variants_side_by_side(app, lang):
 
 
 def test_comparison_rows_cover_deck_deal_table_target_and_finishing():
-    rows = rulebook.comparison(catalog())
+    rows = comparison(list(catalog().variants.values()), catalog().tables)
     labels = [r.label.template for r in rows if r.label]
     assert labels == [
         "Cards",
@@ -238,7 +248,7 @@ def test_comparison_rows_cover_deck_deal_table_target_and_finishing():
         "House options",
     ]
     finishing = next(r for r in rows if r.label and r.label.template == "Going out")
-    rendered = [" ".join(m.render() for m in cell) for cell in finishing.cells]
+    rendered = [" ".join(plain(m) for m in cell) for cell in finishing.cells]
     assert rendered[0] == "Any card may be the last one."
     assert "a 10" in rendered[1] and "an 8 / a JK" in rendered[3] and "an 8 / a 9" in rendered[4]
 
@@ -277,10 +287,10 @@ QUESTIONS = [
 
 def search_as_shown(app, query, lang, variant_ids=None):
     """The search as the web page runs it (generated parts worded in the request's language)."""
-    from views.rulebook import say
+    from views.texts import say
 
     with app.test_request_context(headers={"Accept-Language": lang}):
-        return rulebook.search(query, lang, variant_ids, say=say)
+        return search(query, lang, scope(variant_ids), catalog().tables, rulebook.rulebook(), say=say)
 
 
 @pytest.mark.parametrize(("lang", "query", "variant_id", "anchor"), QUESTIONS)
@@ -297,11 +307,13 @@ def test_search_restricted_to_one_variant_and_accent_or_case_free(app):
 
 
 def test_search_marks_the_matched_words_in_the_snippet():
-    hit = rulebook.search("pioche vide", "fr", ["classique"])[0]
+    hit = search("pioche vide", "fr", scope(["classique"]), catalog().tables, rulebook.rulebook(), say=plain)[0]
     marked = [text for text, mark in hit.parts() if mark]
     assert "pioche" in marked and "épuisée" in marked
     assert "".join(text for text, _ in hit.parts()) == hit.snippet
-    assert rulebook.search("", "fr") == [] and rulebook.search("le la de", "fr") == []
+    book = rulebook.rulebook()
+    assert search("", "fr", scope(), catalog().tables, book, say=plain) == []
+    assert search("le la de", "fr", scope(), catalog().tables, book, say=plain) == []
 
 
 def test_search_page_plain_form_and_htmx_fragment(app):

@@ -38,7 +38,7 @@ def test_variant_defaults_match_the_spec(variant_id):
     assert variant.decks * variant.jokers_per_deck == jokers
     assert (variant.min_players, variant.max_players) == (low, high)
     assert variant.mode == mode
-    assert variant.table == table
+    assert variant.table.id == table
     assert variant.target == target
     assert set(variant.finish_forbidden) == forbidden
 

@@ -25,11 +25,12 @@ from models.scoring import (
     manche_loser,
     manche_points,
     max_hand_value,
+    play_through,
     score_manche,
     standing,
     team_layout,
-    totals,
 )
+from models.text import plain
 
 CAT = load_catalog()
 TABLES = CAT.tables
@@ -412,10 +413,14 @@ def test_finish_forbidden(variant_id, options, card):
     assert CAT.variant(variant_id).finish_rule["fr"] in str(info.value)
 
 
-def test_finish_forbidden_message_in_english():
+def test_finish_forbidden_message_carries_the_rule_in_both_languages():
+    """The core knows no language: the refusal carries the card and the variant's finishing rule
+    as data, which the web layer words in the reader's language."""
     with pytest.raises(FinishForbidden) as info:
-        manche("deux-jeux", hands={"Bob": "3C", "Chloé": "4D"}, last_card="10S", lang="en")
-    assert CAT.variant("deux-jeux").finish_rule["en"] in str(info.value)
+        manche("deux-jeux", hands={"Bob": "3C", "Chloé": "4D"}, last_card="10S")
+    assert info.value.params["token"] == "10♠"
+    assert info.value.params["rule"].text == CAT.variant("deux-jeux").finish_rule
+    assert CAT.variant("deux-jeux").finish_rule["en"] in plain(info.value.text)
 
 
 @pytest.mark.parametrize(
@@ -448,7 +453,7 @@ def test_totals_over_several_manches():
     m1 = score_manche(rs, THREE, None, "Ana", {"Bob": "8H 3C", "Chloé": "JK KS"})  # Bob 53, Chloé 60
     m2 = score_manche(rs, THREE, None, "Bob", {"Ana": "QD 7S", "Chloé": "AS 2D"})  # Ana 10+7=17, Chloé 20+20=40
     m3 = score_manche(rs, THREE, None, "Chloé", {"Ana": "9H", "Bob": "JC 10C"})  # Ana 9, Bob 20+10=30
-    game = totals(THREE, [m1.points, m2.points, m3.points])
+    game = play_through(rs, THREE, None, 0, [(m.winner, m.values) for m in (m1, m2, m3)]).totals
     assert game == {"Ana": 26, "Bob": 83, "Chloé": 100}  # Ana 0+17+9; Bob 53+0+30; Chloé 60+40+0
     result = standing(rs, game, 3)
     assert not result.finished
@@ -457,7 +462,7 @@ def test_totals_over_several_manches():
 
 
 def test_totals_with_no_manche():
-    assert totals(THREE, []) == {"Ana": 0, "Bob": 0, "Chloé": 0}
+    assert play_through(CAT.resolve("classique"), THREE, None, 0, []).totals == {"Ana": 0, "Bob": 0, "Chloé": 0}
 
 
 def test_penalty_game_ends_at_the_target_and_lowest_wins():

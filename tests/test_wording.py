@@ -110,7 +110,7 @@ def test_the_finishing_rule_after_a_colon_starts_with_a_small_letter(client):
 
 
 def test_french_contractions_of_card_names():
-    from models.referee import contract
+    from views.texts import contract
 
     assert contract("répond à le 8 de pique") == "répond au 8 de pique"
     assert contract("le rang de le Roi") == "le rang du Roi"
@@ -123,7 +123,7 @@ def test_french_contractions_of_card_names():
 
 
 def test_english_names_cards_with_a_or_an(app):
-    from views.api import describe
+    from views.texts import word as describe
 
     with app.test_request_context(headers={"Accept-Language": "en"}):
         assert describe([Card("A"), Card("8")], "a") == "an Ace or an 8"
@@ -230,7 +230,7 @@ def test_les_huit_says_manche_bloquee(client):
 
 def test_house_rules_with_a_new_forbidden_card_say_it_once(client):
     """The house editor used to write « Interdit de finir sur : 8. » after « … finir sur 8. »."""
-    from views.house import HOUSE_FINISH_RULE
+    from models.house_editor import HOUSE_FINISH_RULE
 
     assert "8" not in HOUSE_FINISH_RULE["fr"] and "8" not in HOUSE_FINISH_RULE["en"]
     document = {"base": "les-huit", "name": "Chez nous", "finish": {"forbidden": ["8"], "rule": HOUSE_FINISH_RULE}}

@@ -2,40 +2,29 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify, request
-from flask_babel import get_locale, gettext
+from flask import Blueprint, jsonify, request
 from werkzeug.exceptions import UnsupportedMediaType
 
 from models import house as house_module
 from models import referee, scoring
-from models.cards import Card, check_deck, format_card, parse_cards
+from models.cards import check_deck, format_card, parse_cards
 from models.errors import N_, DomainError, ValidationError
 from models.games import MancheEntry
-from models.referee import SuitRef
-from models.rules import localized
-from views.jsontext import refuse_unencodable
-from views.links import public_base
-from views.rights import bearer_token, require_api_rights
+from models.rules import localized, resolve
+
+from .jsontext import refuse_unencodable
+from .kit import games, house, lang, registry
+from .links import public_base
+from .openapi import DOCUMENT
+from .rights import owns_house, writes_game
+from .texts import verdict_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
-def catalog():
-    return current_app.extensions["catalog"]
-
-
-def house():
-    return current_app.extensions["house"]
-
-
-def resolve(variant_id, **choices):
-    """A ruleset for a built-in or a house variant."""
-    cat, _ = house().lookup(variant_id)
-    return cat.resolve(variant_id, **choices)
-
-
-def lang() -> str:
-    return str(get_locale() or "fr")
+@bp.get("/openapi.json")
+def openapi():
+    return jsonify(DOCUMENT)
 
 
 @bp.before_request
@@ -58,12 +47,12 @@ def json_body() -> dict:
     return data
 
 
-def variant_summary(variant, language: str, cat=None, base=None) -> dict:
-    ruleset = (cat or catalog()).resolve(variant.id)
+def variant_summary(variant, language: str) -> dict:
+    ruleset = resolve(registry().tables, variant)
     return {
         "id": variant.id,
-        "house": base is not None,
-        **({"base": base} if base else {}),
+        "house": variant.house,
+        **({"base": variant.base} if variant.house else {}),
         "name": localized(variant.name, language),
         "source": variant.source,
         "players": {"min": variant.min_players, "max": variant.max_players},
@@ -72,7 +61,7 @@ def variant_summary(variant, language: str, cat=None, base=None) -> dict:
         "deal": variant.deal.as_dict(),
         "deal_more_allowed": variant.deal.more_allowed,
         "mode": variant.mode,
-        "table": variant.table,
+        "table": variant.table.id,
         "table_choice": variant.table_choice,
         "target": None if variant.rounds else variant.target,
         "rounds": variant.rounds,
@@ -83,11 +72,10 @@ def variant_summary(variant, language: str, cat=None, base=None) -> dict:
     }
 
 
-def variant_detail(variant, language: str, cat=None, base=None) -> dict:
-    table = (cat or catalog()).tables[variant.table]
-    out = variant_summary(variant, language, cat, base)
+def variant_detail(variant, language: str) -> dict:
+    out = variant_summary(variant, language)
     out.update(
-        points=table.as_dict(),
+        points=variant.table.as_dict(),
         summary=localized(variant.summary, language),
         finish_rule=localized(variant.finish_rule, language) or None,
         interpretations=[{"about": i["about"], "text": i[language]} for i in variant.interpretations],
@@ -98,22 +86,17 @@ def variant_detail(variant, language: str, cat=None, base=None) -> dict:
 
 @bp.get("/variants")
 def list_variants():
-    language = lang()
-    out = [variant_summary(v, language) for v in catalog().variants.values()]
-    out += [variant_summary(e.variant, language, e.compiled.catalog, e.base) for e in house().all()]
-    return jsonify(out)
+    return jsonify([variant_summary(v, lang()) for v in registry().all()])
 
 
 def house_detail(entry, language: str) -> dict:
-    return variant_detail(entry.variant, language, entry.compiled.catalog, entry.base)
+    return variant_detail(entry.variant, language)
 
 
 @bp.get("/variants/<variant_id>")
 def get_variant(variant_id):
-    if variant_id not in catalog().variants and (entry := house().find(variant_id)) is not None:
-        return jsonify(house_detail(entry, lang()))
     try:
-        variant = catalog().variant(variant_id)
+        variant = registry().get(variant_id)
     except DomainError as e:
         e.status = 404
         raise
@@ -128,14 +111,16 @@ def create_variant():
 
 
 @bp.put("/variants/<variant_id>")
+@owns_house
 def update_variant(variant_id):
-    entry = house().update(variant_id, json_body(), bearer_token())
+    entry = house().update(variant_id, json_body())
     return jsonify(house_detail(entry, lang()))
 
 
 @bp.delete("/variants/<variant_id>")
+@owns_house
 def delete_variant(variant_id):
-    house().delete(variant_id, bearer_token())
+    house().delete(variant_id)
     return "", 204
 
 
@@ -154,7 +139,7 @@ def import_variant():
 def score():
     """The value of one hand under a variant's table, card by card."""
     data = json_body()
-    ruleset = resolve(data.get("variant"), options=data.get("options"), table=data.get("table"))
+    ruleset = registry().resolve(data.get("variant"), options=data.get("options"), table=data.get("table"))
     raw = data.get("cards")
     if not isinstance(raw, (list, str)):
         raise ValidationError(N_("“cards” must be a list of cards."), field="cards")
@@ -172,10 +157,6 @@ def score():
 
 
 # --- games --------------------------------------------------------------------------------------
-
-
-def games():
-    return current_app.extensions["games"]
 
 
 def hand_json(hand) -> dict:
@@ -208,7 +189,7 @@ def game_json(game) -> dict:
         **game.rules_fields(),
         "finish_forbidden": list(game.ruleset.finish_forbidden),
         "manches": [manche_json(m) for m in game.manches],
-        "after_end": [manche_json(m) for m in game.extra.get("after_end", ())],  # stored after the end: not counted
+        "after_end": [manche_json(m) for m in game.after_end],  # stored after the end: not counted
         "totals": game.totals,
         "ranking": [{"place": place, "side": side, "total": total} for place, side, total in game.standing.ranking],
         "status": game.status,
@@ -284,61 +265,43 @@ def import_game():
 
 
 @bp.post("/games/<game_id>/manches")
+@writes_game
 def record_manche(game_id):
-    require_api_rights(game_id)
     data = json_body()
-    key = request.headers.get("Idempotency-Key")
-    game, number, _replayed = games().record_manche(
-        game_id, manche_entry(data), number=data.get("number"), key=key, lang=lang()
+    entry = manche_entry(data)
+    recorded = games().record_manche(
+        game_id, entry, number=data.get("number"), key=request.headers.get("Idempotency-Key")
     )
-    manche = game.manches[number - 1]
-    after = game.progression[number - 1]
-    standing = scoring.standing(game.ruleset, after, number)
     return jsonify(
-        number=number,
-        points=manche.points,
-        totals=after,
-        status="finished" if standing.finished else "playing",
-        winners=standing.winners,
+        number=recorded.number,
+        points=recorded.points,
+        totals=recorded.totals,
+        status="finished" if recorded.standing.finished else "playing",
+        winners=recorded.standing.winners,
     ), 201
 
 
 @bp.put("/games/<game_id>/manches/<int:number>")
+@writes_game
 def edit_manche(game_id, number):
-    require_api_rights(game_id)
-    game = games().edit_manche(game_id, number, manche_entry(json_body()), lang=lang())
+    game = games().edit_manche(game_id, number, manche_entry(json_body()))
     return jsonify(game_json(game))
 
 
 @bp.delete("/games/<game_id>/manches/<int:number>")
+@writes_game
 def delete_manche(game_id, number):
-    require_api_rights(game_id)
     return jsonify(game_json(games().delete_manche(game_id, number)))
 
 
 # --- the referee --------------------------------------------------------------------------------
 
 
-def describe(value, form: str | None = None) -> str:
-    """Cards, suits and lists of cards named in the request's language (for referee messages),
-    with the article ``form`` asks for ("the", "a"; see ``models.referee.Message``)."""
-    from views.pages import card_with_article, suit_with_article
-
-    if isinstance(value, SuitRef):
-        return suit_with_article(value.suit, form)
-    if isinstance(value, Card):
-        return card_with_article(value, form)
-    items = [describe(v, form) for v in value]
-    if len(items) == 1:
-        return items[0]
-    return gettext("%(first)s or %(last)s", first=", ".join(items[:-1]), last=items[-1])
-
-
 @bp.post("/referee/check")
 def referee_check():
     """May this card be played here? (SPEC §3 and §4)"""
     data = json_body()
-    ruleset = resolve(data.get("variant"), options=data.get("options"))
+    ruleset = registry().resolve(data.get("variant"), options=data.get("options"))
     pending, last = data.get("pending", False), data.get("last_card", False)
     if not isinstance(pending, bool) or not isinstance(last, bool):
         raise ValidationError(N_("“pending” and “last_card” are true or false."), field="pending")
@@ -350,7 +313,6 @@ def referee_check():
         active_suit=data.get("active_suit"),
         pending=pending,
         last_card=last,
-        lang=lang(),
         covered=data.get("covered"),
     )
-    return jsonify(verdict.as_text(gettext, describe))
+    return jsonify(verdict_json(verdict))

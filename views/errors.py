@@ -11,6 +11,8 @@ from werkzeug.exceptions import BadHost, HTTPException
 from models.db import is_busy
 from models.errors import DomainError
 
+from .texts import error_json, error_message
+
 # Seconds a client is asked to wait before trying again when the database was busy.
 BUSY_RETRY_AFTER = 2
 
@@ -59,12 +61,12 @@ def error_body(code: str, message: str, field: str | None = None) -> dict:
     return {"error": body}
 
 
-def register(app):
+def init_app(app):
     @app.errorhandler(DomainError)
     def domain_error(error: DomainError):
         if wants_json():
-            return jsonify({"error": error.to_dict(gettext)}), error.status
-        return render_template("error.html", status=error.status, message=error.message(gettext)), error.status
+            return jsonify({"error": error_json(error)}), error.status
+        return render_template("error.html", status=error.status, message=error_message(error)), error.status
 
     @app.errorhandler(DBAPIError)
     def database_busy(error: DBAPIError):

@@ -2,7 +2,8 @@
 
 Plain forms that POST and redirect (303); htmx and app.js only improve them. Each view parses
 the request, calls one service function and renders one template. Every number shown comes
-from the service's ``GameView`` (``views/present.py`` shapes it for the screen).
+from the service's ``GameView`` (``views/present.py`` shapes it for the screen). A write view
+reads the game once, checks the form against it and hands it to the service.
 """
 
 from __future__ import annotations
@@ -10,61 +11,28 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
-from flask_babel import get_locale, gettext
+from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from models import history, scoring
-from models.cards import Card, parse_card
-from models.errors import N_, Conflict, DomainError, Forbidden, GameFinished, NotFound, Unauthorized
+from models.access import Level
+from models.cards import parse_card
+from models.errors import N_, Conflict, DomainError, GameFinished, NotFound
 from models.games import MancheEntry
 from models.rules import MODES
 
 from . import links, present
+from .kit import database, fragment_or_page, games, is_htmx, lang, registry
 from .numbers import keypad_count, number_or_text, whole_number
 from .pagecache import cached_page
-from .pages import card_with_article
-from .rights import can_edit, known_games, remember_opened, remember_token, require_web_rights, session_token
+from .present import forbidden_cards, game_context
+from .rights import game_level, known_games, remember_opened, remember_token, writes_game
+from .texts import MODE_LABELS, error_message
 
 bp = Blueprint("games", __name__)
 
-MODE_LABELS = {  # English msgids, translated when shown: (name, how it counts)
-    "penalty": (N_("Penalty points"), N_("The others add the cards left in their hands; the lowest total wins.")),
-    "winner": (N_("Winner collects"), N_("The winner scores the cards left in the others' hands.")),
-    "wins": (N_("Rounds won"), N_("One point per round won.")),
-}
 DEFAULT_ROUNDS = 10
 DEFAULT_WINS_TARGET = 5
-
-
-def games():
-    return current_app.extensions["games"]
-
-
-def catalog():
-    return current_app.extensions["catalog"]
-
-
-def database():
-    return current_app.extensions["database"]
-
-
-def lang() -> str:
-    return str(get_locale() or "fr")
-
-
-def require_rights(game_id: str) -> None:
-    """A write from this browser needs the game's edit rights: 401 without them, 403 with wrong ones,
-    said in words for the people at the table rather than the API's."""
-    try:
-        require_web_rights(game_id)
-    except Unauthorized:
-        raise Unauthorized(N_("Only the phone that created this game can change it; here it is read-only."))
-    except Forbidden:
-        raise Forbidden(N_("The rights this phone holds do not open this game."))
-
-
-def is_htmx() -> bool:
-    return bool(request.headers.get("HX-Request"))
 
 
 # --- new game ------------------------------------------------------------------------------------
@@ -117,29 +85,14 @@ def default_form(variant) -> NewGameForm:
         target=str(variant.target),
         rounds=str(variant.rounds or DEFAULT_ROUNDS),
         end="rounds" if variant.rounds else "target",
-        table=variant.table,
+        table=variant.table.id,
     )
-
-
-def house_variants() -> list:
-    """The saved house rules (shown after the built-in variants, marked as house rules)."""
-    return [entry.variant for entry in current_app.extensions["house"].all()]
-
-
-def find_variant(variant_id):
-    """A built-in variant, or saved house rules, or None."""
-    cat = catalog()
-    if variant_id in cat.variants:
-        return cat.variants[variant_id]
-    entry = current_app.extensions["house"].find(variant_id) if variant_id else None
-    return entry.variant if entry else None
 
 
 def read_new_game(data) -> NewGameForm:
     """The form from the request; the variant's defaults where the variant was just changed."""
-    cat = catalog()
-    variant_id = data.get("variant") or next(iter(cat.variants))
-    variant = find_variant(variant_id) or next(iter(cat.variants.values()))
+    builtins = registry().builtins.variants
+    variant = registry().find(data.get("variant") or "") or next(iter(builtins.values()))
     form = default_form(variant)
     form.chosen = variant.id == data.get("variant")
     form.names = [" ".join(n.split()) for n in data.getlist("players")]
@@ -158,15 +111,14 @@ def read_new_game(data) -> NewGameForm:
 
 
 def new_game_context(form: NewGameForm, errors: dict | None = None) -> dict:
-    cat = catalog()
     variant = form.variant
     tables = []
     if variant.table_choice:
-        tables = [t for t in cat.tables.values() if t.has_joker() or not variant.jokers_per_deck]
+        tables = [t for t in registry().tables.values() if t.has_joker() or not variant.jokers_per_deck]
     return {
         "form": form,
         "variant": variant,
-        "variants": list(cat.variants.values()) + house_variants(),
+        "variants": registry().all(),
         "tables": tables,
         "modes": [(m, gettext(MODE_LABELS[m][0]), gettext(MODE_LABELS[m][1])) for m in MODES],
         "suggestions": history.player_names(database(), history.Scope(ids=known_games())),  # this browser's own
@@ -177,8 +129,8 @@ def new_game_context(form: NewGameForm, errors: dict | None = None) -> dict:
 
 
 def render_new_game(form: NewGameForm, errors: dict | None = None, status: int = 200):
-    template = "_new_game_settings.html" if is_htmx() else "new_game.html"
-    return render_template(template, **new_game_context(form, errors)), status
+    context = new_game_context(form, errors)
+    return fragment_or_page("_new_game_settings.html", "new_game.html", **context), status
 
 
 @bp.get("/games/new")
@@ -194,7 +146,7 @@ def new_game_reload():
 
 def new_game_errors(error: DomainError, form: NewGameForm) -> dict:
     """The message under the field it is about: ``players.2`` is the third name actually typed."""
-    message = error.message(gettext)
+    message = error_message(error)
     where = error.field or "form"
     index = whole_number(where[8:]) if where.startswith("players.") else None
     if index is not None:
@@ -234,23 +186,6 @@ def create_game():
 # --- the game ------------------------------------------------------------------------------------
 
 
-def forbidden_cards(game) -> str:
-    """ "an 8 or a Joker" / « un 8 ou un Joker »: the cards nobody may go out on, for a sentence."""
-    return present.join_or(card_with_article(Card(rank), "a") for rank in game.ruleset.finish_forbidden)
-
-
-def game_context(game, **extra) -> dict:
-    return {
-        "game": game,
-        "editable": can_edit(game.id),
-        "rows": present.scoreboard(game),
-        "chart": present.progression_chart(game),
-        "colours": present.series_index(game),
-        "forbidden": forbidden_cards(game),
-        **extra,
-    }
-
-
 def notice_of(args, last: int) -> tuple[str, int] | None:
     """("saved" | "edited" | "deleted", manche number) from the redirect after a write: a manche
     saved or edited is one of 1 … ``last`` (the numbers are a sequence), a deleted one was the
@@ -271,9 +206,8 @@ def game_page(game_id):
     if state is None:
         games().get(game_id)  # the 404
     revision, last = state
-    token = session_token(game_id)  # no token in this browser: read-only, and no query to find out
-    editable = bool(token) and can_edit(game_id)
-    owner = editable and history.is_edit_token(database(), game_id, token)
+    level = game_level(game_id)  # no token in this browser: read-only, and no query to find out
+    editable, owner = level >= Level.SCOREKEEPER, level == Level.OWNER
     notice = notice_of(request.args, last) if editable else None
     share_open = bool(request.args.get("share"))
     remember_opened(game_id)  # the session only: no query
@@ -291,9 +225,9 @@ def game_page(game_id):
 
 
 @bp.post("/games/<game_id>/replay")
+@writes_game
 def replay(game_id):
     """A new game with the same players and settings; the next seat in turn deals first."""
-    require_rights(game_id)
     old = games().get(game_id)
     game, token = games().create_game(**old.settings(), first_dealer=old.dealer)
     remember_token(game.id, token)
@@ -371,7 +305,7 @@ def stored_manche(game, manche, keys) -> MancheForm:
 
 def manche_errors(error: DomainError, game) -> dict:
     """Where a refusal is shown: a player's fieldset (``hand-<seat>``), the winner, the last card."""
-    message = error.message(gettext)
+    message = error_message(error)
     where = error.field or ""
     kind, _, name = where.partition(".")
     if kind in ("hands", "points") and name in game.players:
@@ -415,13 +349,13 @@ def render_manche(game, form: MancheForm, manche_number: int | None = None, erro
 
 
 def render_conflict(game_id: str, error: DomainError):
-    game = games().get(game_id)
-    return render_template("game_conflict.html", message=error.message(gettext), **game_context(game)), error.status
+    game = games().get(game_id)  # as it stands now, after the other phone's write
+    return render_template("game_conflict.html", message=error_message(error), **game_context(game)), error.status
 
 
 @bp.get("/games/<game_id>/manches/new")
+@writes_game
 def new_manche(game_id):
-    require_rights(game_id)
     game = games().get(game_id)
     if game.standing.finished:
         return render_conflict(game_id, GameFinished(N_("The game is over: no more rounds can be added.")))
@@ -435,19 +369,22 @@ def new_manche(game_id):
 
 
 @bp.post("/games/<game_id>/manches")
+@writes_game
 def record_manche(game_id):
-    require_rights(game_id)
     game = games().get(game_id)
     form = read_manche(request.form, game, scoring.keypad(game.ruleset))
     if form.tapped:
         return render_manche(game, form)
     try:
-        _, number, _ = games().record_manche(
-            game_id,
-            form.entry(game),
-            number=number_or_text(form.number),
-            key=f"form:{form.nonce}" if form.nonce else None,
-            lang=lang(),
+        number = (
+            games()
+            .record_manche(
+                game,
+                form.entry(game),
+                number=number_or_text(form.number),
+                key=f"form:{form.nonce}" if form.nonce else None,
+            )
+            .number
         )
     except (Conflict, GameFinished) as error:
         return render_conflict(game_id, error)
@@ -466,23 +403,23 @@ def find_manche(game, number: int):
 
 
 @bp.get("/games/<game_id>/manches/<int:number>/edit")
+@writes_game
 def edit_manche_form(game_id, number):
-    require_rights(game_id)
     game = games().get(game_id)
     manche = find_manche(game, number)
     return render_manche(game, stored_manche(game, manche, scoring.keypad(game.ruleset)), manche_number=number)
 
 
 @bp.post("/games/<game_id>/manches/<int:number>")
+@writes_game
 def edit_manche(game_id, number):
-    require_rights(game_id)
     game = games().get(game_id)
     find_manche(game, number)
     form = read_manche(request.form, game, scoring.keypad(game.ruleset))
     if form.tapped:
         return render_manche(game, form, manche_number=number)
     try:
-        games().edit_manche(game_id, number, form.entry(game), lang=lang())
+        games().edit_manche(game, number, form.entry(game))
     except DomainError as error:
         if error.status != 422 and not isinstance(error, GameFinished):  # an edit that would end the game earlier
             raise
@@ -491,15 +428,16 @@ def edit_manche(game_id, number):
 
 
 @bp.post("/games/<game_id>/manches/<int:number>/delete")
+@writes_game
 def delete_manche(game_id, number):
-    require_rights(game_id)
-    find_manche(games().get(game_id), number)  # a 404 for any number not recorded, however large
+    game = games().get(game_id)
+    find_manche(game, number)  # a 404 for any number not recorded, however large
     if request.form.get("confirm") != "1":
         return render_template(
             "error.html", status=422, message=gettext("Tick “Yes, delete it” to delete the round.")
         ), 422
     try:
-        games().delete_manche(game_id, number)
+        games().delete_manche(game, number)
     except Conflict as error:
         return render_conflict(game_id, error)
     return redirect(url_for("games.game_page", game_id=game_id, deleted=number), 303)

@@ -18,23 +18,16 @@ from dataclasses import dataclass
 from flask import Blueprint, current_app, render_template, request
 
 from models import history
-from models.cards import Card
 from models.errors import N_, Forbidden
 from models.games import MAX_NAME
 
+from .kit import database
+from .kit import games as game_service
 from .rights import bearer_token, known_games
 
 bp = Blueprint("history", __name__)
 
 CARDS_SHOWN = 8
-
-
-def database():
-    return current_app.extensions["database"]
-
-
-def catalog():
-    return current_app.extensions["catalog"]
 
 
 def is_admin() -> bool:
@@ -73,7 +66,7 @@ def game_list():
     """Games in progress first, then finished ones, newest first; ``?player=Ana`` keeps Ana's."""
     scope = reader_scope()
     player = " ".join(request.args.get("player", "").split())[:MAX_NAME]
-    games, more = history.game_list(database(), catalog(), scope, player or None)
+    games, more = history.game_list(database(), game_service().views, scope, player or None)
     page = render_template(
         "games_list.html",
         games=games,
@@ -90,7 +83,7 @@ def game_list():
 def player_page(name):
     scope = reader_scope()
     name = name[: MAX_NAME * 2]
-    record = history.player_record(database(), catalog(), scope, name)
+    record = history.player_record(database(), game_service().views, scope, name)
     if record is None:  # nobody of that name in this browser's games (whether or not elsewhere)
         page = render_template("player.html", record=None, name=" ".join(name.split())[:MAX_NAME], none_yet=scope.empty)
         return private(current_app.make_response((page, 404)))
@@ -167,9 +160,3 @@ def cards_chart(costs, width: int = 320, row: int = 26) -> BarChart | None:
         length = round((right - left) * cost.points / high, 1)
         bars.append(Bar(left, top + index * row, max(length, 1), row - 8, cost.rank, cost.points))
     return BarChart(width, top + len(costs) * row, left, top + len(costs) * row, top, bars, high)
-
-
-@bp.app_template_filter("rank_card")
-def rank_card(rank: str) -> Card:
-    """A rank as a card with no suit, for the card_name / card_face filters."""
-    return Card(rank)

@@ -1,10 +1,7 @@
-"""The OpenAPI 3 description of /api/v1, served at /api/v1/openapi.json (SPEC §4)."""
+"""The OpenAPI 3 description of /api/v1 (SPEC §4), as data; ``views/api.py`` serves it at
+/api/v1/openapi.json."""
 
 from __future__ import annotations
-
-from flask import jsonify
-
-from views.api import bp
 
 CARD = {"type": "string", "description": "A card: rank (A 2–10 J Q K) + suit (S H D C or ♠♥♦♣), or JK", "example": "8H"}
 CARDS = {"type": "array", "items": CARD, "maxItems": 300}
@@ -310,8 +307,3 @@ for _path in DOCUMENT["paths"].values():  # every operation with a body takes JS
     for _operation in _path.values():
         if "requestBody" in _operation:
             _operation["responses"].update(errors("415"))
-
-
-@bp.get("/openapi.json")
-def openapi():
-    return jsonify(DOCUMENT)

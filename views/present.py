@@ -1,17 +1,76 @@
-"""Presentation helpers for the game pages: numbers and lists derived for display only.
+"""How a game is laid out on its pages (the game page, the shared view, the manche form).
 
 No rule of the game lives here (the service's ``GameView`` carries every score); these helpers
-only shape its numbers for the screen: distance to the target, who is close to it, the chart's
-coordinates, a stored hand turned back into keypad counts.
+only shape its numbers for the screen: the context every game template gets, the "Share" panel,
+distance to the target, who is close to it, the chart's coordinates, a stored hand turned back
+into keypad counts.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from flask_babel import gettext
+from flask import url_for
 
-from models.cards import JOKER, RANKS, format_card
+from models.cards import JOKER, RANKS, Card, format_card
+
+from . import links
+from .kit import games
+from .rights import can_edit, is_owner
+from .texts import card_with_article, join_or
+
+# --- the context of a game's pages -----------------------------------------------------------------
+
+
+def forbidden_cards(game) -> str:
+    """ "an 8 or a Joker" / « un 8 ou un Joker »: the cards nobody may go out on, for a sentence."""
+    return join_or(card_with_article(Card(rank), "a") for rank in game.ruleset.finish_forbidden)
+
+
+def game_context(game, **extra) -> dict:
+    return {
+        "game": game,
+        "editable": can_edit(game.id),
+        "share": share_panel(game),
+        "rows": scoreboard(game),
+        "chart": progression_chart(game),
+        "colours": series_index(game),
+        "forbidden": forbidden_cards(game),
+        **extra,
+    }
+
+
+@dataclass(frozen=True)
+class NewInvite:
+    url: str
+    qr: str  # a data: URL (the token is in it, so it is not served from an address of its own)
+
+
+@dataclass
+class SharePanel:
+    url: str
+    qr_svg: str
+    qr_png: str
+    only_local: bool  # the address is only reachable from this machine
+    owner: bool  # this browser holds the game's edit token (it may invite scorekeepers)
+    invites: list = field(default_factory=list)
+
+
+def share_panel(game) -> SharePanel:
+    """What the game page's "Share" section shows."""
+    base, only_local = links.public_base()
+    owner = is_owner(game.id)
+    return SharePanel(
+        url=base + url_for("share.shared", share_id=game.share_id),
+        qr_svg=url_for("share.qr_svg", share_id=game.share_id),
+        qr_png=url_for("share.qr_png", share_id=game.share_id),
+        only_local=only_local,
+        owner=owner,
+        invites=games().invites(game.id) if owner else [],
+    )
+
+
+# --- numbers for the screen ---------------------------------------------------------------------
 
 CLOSE_SHARE = 0.8  # a side within 20 % of the target is highlighted
 SERIES_COLOURS = 8  # CSS classes s0 … s7
@@ -56,14 +115,6 @@ def scoreboard(game) -> list[ScoreRow]:
             )
         )
     return rows
-
-
-def join_or(items) -> str:
-    """ "8, 9 or Joker": a list for a sentence, in the user's language."""
-    items = [str(i) for i in items]
-    if len(items) <= 1:
-        return "".join(items)
-    return gettext("%(first)s or %(last)s", first=", ".join(items[:-1]), last=items[-1])
 
 
 def last_card_ranks(ruleset) -> list[str]:

@@ -2,30 +2,27 @@
 card keypads, say whether a penalty is pending and whether it is the last card, read the verdict.
 
 A plain form (works without JavaScript); htmx swaps only the verdict. The answer comes from
-``models.referee.check``, worded with the same ``describe`` as the JSON API.
+``models.referee.check``, worded by ``views/texts.py`` as for the JSON API.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, request
 from flask_babel import gettext
 
-from models import referee, rulebook
+from models import referee
+from models import rulepage as facts
 from models.cards import JOKER, RANKS, SUITS, parse_card
 from models.errors import N_, DomainError
-from models.rules import Variant
+from models.rules import Variant, resolve
 
+from .kit import fragment_or_page, games, registry
 from .numbers import whole_number
-from .pages import lang
-from .rulebook import is_htmx
+from .texts import error_message
 
 bp = Blueprint("referee", __name__)
-
-
-def catalog():
-    return current_app.extensions["catalog"]
 
 
 @dataclass
@@ -85,22 +82,20 @@ class CheckForm:
 
 def read_form(data, game=None) -> CheckForm:
     """The form from the request; on first display, the game's settings (or the variant's defaults)."""
-    cat = catalog()
     if game is not None:
         variant = game.variant
     else:
-        variant = cat.variants.get(data.get("variant", "")) or house_variant(data.get("variant", ""))
-        variant = variant or next(iter(cat.variants.values()))
+        variant = registry().find(data.get("variant", "")) or next(iter(registry().builtins.variants.values()))
     submitted = data.get("checked") == "1"
     form = CheckForm(variant=variant, submitted=submitted)
     form.options = dict(game.ruleset.options) if game is not None else variant.default_options()
     if submitted:
-        for option in rulebook.referee_options(variant):
+        for option in facts.referee_options(variant):
             if option.kind == "bool":
                 form.options[option.id] = f"opt-{option.id}" in data
             elif data.get(f"opt-{option.id}") is not None:
                 form.options[option.id] = data.get(f"opt-{option.id}")
-    default_players = len(game.players) if game is not None else rulebook.sample_players(variant)
+    default_players = len(game.players) if game is not None else facts.sample_players(variant)
     players = whole_number(data.get("players"))
     form.players = min(max(default_players if players is None else players, variant.min_players), variant.max_players)
     ranks = form.ranks
@@ -115,25 +110,13 @@ def read_form(data, game=None) -> CheckForm:
     return form
 
 
-def house_variant(variant_id: str):
-    entry = current_app.extensions["house"].find(variant_id) if variant_id else None
-    return entry.variant if entry else None
-
-
-def variant_catalog(variant_id: str, game=None):
-    """The catalog that knows the variant: a game's own (house rules snapshot), else built-in or house."""
-    if game is not None:
-        return game.extra.get("catalog") or catalog()
-    return current_app.extensions["house"].lookup(variant_id)[0]
-
-
 def verdict_for(form: CheckForm, game=None):
     """(verdict, error message) for a complete form; (None, what to pick) otherwise."""
     missing = form.missing()
     if missing:
         return None, gettext(missing) if form.submitted else None
     try:
-        ruleset = variant_catalog(form.variant.id, game).resolve(form.variant.id, options=form.options)
+        ruleset = resolve(registry().tables, form.variant, options=form.options)
         verdict = referee.check(
             ruleset,
             form.top,
@@ -142,11 +125,10 @@ def verdict_for(form: CheckForm, game=None):
             active_suit=form.active_suit or None,
             pending=form.pending,
             last_card=form.last_card,
-            lang=lang(),
             covered=form.covered_rank if form.covers else None,
         )
     except DomainError as error:
-        return None, error.message(gettext)
+        return None, error_message(error)
     return verdict, None
 
 
@@ -158,13 +140,12 @@ def render_checker(game=None):
         "game": game,
         "verdict": verdict,
         "error": error,
-        "variants": list(catalog().variants.values()) + [e.variant for e in current_app.extensions["house"].all()],
-        "options": rulebook.referee_options(form.variant),
-        "suit_naming": rulebook.suit_naming_cards(form.variant),
-        "covering": rulebook.covering_cards(form.variant),
+        "variants": registry().all(),
+        "options": facts.referee_options(form.variant),
+        "suit_naming": facts.suit_naming_cards(form.variant),
+        "covering": facts.covering_cards(form.variant),
     }
-    template = "_referee_verdict.html" if is_htmx() else "referee.html"
-    return render_template(template, **context)
+    return fragment_or_page("_referee_verdict.html", "referee.html", **context)
 
 
 @bp.route("/referee", methods=["GET", "POST"])
@@ -174,4 +155,4 @@ def checker():
 
 @bp.route("/games/<game_id>/referee", methods=["GET", "POST"])
 def game_checker(game_id):
-    return render_checker(current_app.extensions["games"].get(game_id))
+    return render_checker(games().get(game_id))

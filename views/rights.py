@@ -1,8 +1,12 @@
-"""Who may write to a game: the holder of its edit token; and which games a browser knows.
+"""May this request write? Resolved once per request, with a decorator on the write views; and
+which games a browser knows.
 
-The API sends the token as ``Authorization: Bearer <token>``. A browser that created a game keeps
-the token in its signed session cookie, so the web forms of that browser can write; any other
-browser sees the game read-only.
+A request's token is the API's ``Authorization: Bearer <token>``, or, for the web pages, the
+token this browser keeps in its signed session cookie for that game (it created the game, or
+scanned an invite) or those house rules. What the token allows is ``models/access.py``'s answer
+(owner, scorekeeper or nothing), asked once per request and kept for it (``g``). The write views
+carry ``@writes_game`` (a scorekeeper may), ``@owns_game`` (invites: the owner only) or
+``@owns_house``, as flaskr's views carry ``login_required``.
 
 The same session remembers the games this browser opened (the game page or the shared view), so
 that its list of games, its player pages and its name suggestions cover its own games only
@@ -13,14 +17,17 @@ tokens, 10 house-rules tokens, 50 opened games and the CSRF token — it is abou
 
 from __future__ import annotations
 
-from flask import current_app, request, session
+from functools import wraps
+
+from flask import g, request, session
+
+from models.access import Level
+from models.errors import N_, Forbidden, Unauthorized
+
+from .kit import access
 
 MAX_REMEMBERED = {"tokens": 20, "house_tokens": 10}  # edit or invite tokens, the most recent ones
 MAX_OPENED = 50  # ids of games opened without rights, the most recently opened
-
-
-def games():
-    return current_app.extensions["games"]
 
 
 def stored_tokens(bucket: str = "tokens") -> dict:
@@ -81,15 +88,96 @@ def bearer_token() -> str | None:
     return value.strip() if scheme.lower() == "bearer" and value.strip() else None
 
 
-def require_api_rights(game_id: str) -> None:
-    """401 without a bearer token, 403 with a wrong one (SPEC §4)."""
-    games().check_token(game_id, bearer_token())
+def is_api() -> bool:
+    return request.blueprint == "api"
 
 
-def require_web_rights(game_id: str) -> None:
-    """A web write needs the token this browser was given when it created the game."""
-    games().check_token(game_id, session_token(game_id))
+def request_token(key: str, bucket: str = "tokens") -> str | None:
+    """The token this request writes with: the API's bearer token, or this browser's own."""
+    return bearer_token() if is_api() else session_token(key, bucket)
+
+
+def _level(kind: str, key: str, must_exist: bool = False) -> Level:
+    """What this request's token allows on a game or house rules, asked once per request. Without
+    a token it allows nothing, and nothing is asked (unless ``must_exist``: an unknown game is a
+    404 before it is a 401)."""
+    levels = g.setdefault("access_levels", {})
+    if (kind, key) not in levels:
+        token = request_token(key, "tokens" if kind == "game" else "house_tokens")
+        if token is None and not must_exist:
+            return Level.NONE
+        ask = access().game if kind == "game" else access().house
+        levels[(kind, key)] = ask(key, token)
+    return levels[(kind, key)]
+
+
+def game_level(game_id: str) -> Level:
+    return _level("game", game_id)
 
 
 def can_edit(game_id: str) -> bool:
-    return games().has_token(game_id, session_token(game_id))
+    """This request may record, edit and delete manches of the game."""
+    return game_level(game_id) >= Level.SCOREKEEPER
+
+
+def is_owner(game_id: str) -> bool:
+    """This request holds the game's own edit token (it may invite scorekeepers)."""
+    return game_level(game_id) == Level.OWNER
+
+
+def can_edit_house(variant_id: str) -> bool:
+    return _level("house", variant_id) == Level.OWNER
+
+
+# What a refusal says: (no token, a token that does not open it), to a program or to a person.
+REFUSALS = {
+    ("game", True): (N_("This needs the game's edit token."), N_("This edit token does not open this game.")),
+    ("game", False): (
+        N_("Only the phone that created this game can change it; here it is read-only."),
+        N_("The rights this phone holds do not open this game."),
+    ),
+    ("owner", True): (N_("This needs the game's edit token."), N_("This edit token does not open this game.")),
+    ("owner", False): (
+        N_("Only the phone that created this game can invite scorekeepers."),
+        N_("Only the phone that created this game can invite scorekeepers."),
+    ),
+    ("house", True): (
+        N_("This needs the edit token of these house rules."),
+        N_("This edit token does not open these house rules."),
+    ),
+    ("house", False): (
+        N_("This needs the edit token of these house rules."),
+        N_("This edit token does not open these house rules."),
+    ),
+}
+
+
+def require(kind: str, key: str) -> None:
+    """401 without a token, 403 with one that does not allow it (404 for an unknown game or
+    house rules, before anything else)."""
+    level = _level("house" if kind == "house" else "game", key, must_exist=True)
+    needed = Level.SCOREKEEPER if kind == "game" else Level.OWNER
+    if level >= needed:
+        return
+    missing, refused = REFUSALS[(kind, is_api())]
+    bucket = "house_tokens" if kind == "house" else "tokens"
+    if request_token(key, bucket) is None:
+        raise Unauthorized(missing)
+    raise Forbidden(refused)
+
+
+def _guard(kind: str, argument: str):
+    def decorator(view):
+        @wraps(view)
+        def guarded(**kwargs):
+            require(kind, kwargs[argument])
+            return view(**kwargs)
+
+        return guarded
+
+    return decorator
+
+
+writes_game = _guard("game", "game_id")  # record, edit, delete manches: the owner or a scorekeeper
+owns_game = _guard("owner", "game_id")  # invite or revoke scorekeepers: the owner only
+owns_house = _guard("house", "variant_id")  # change or delete house rules: their owner

@@ -12,21 +12,23 @@ import base64
 import csv
 import io
 import json
-from dataclasses import dataclass, field
 
 from flask import Blueprint, Response, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from models import history
-from models.errors import N_, DomainError, Forbidden, NotFound, Unauthorized, ValidationError
-from models.games import checked_id
-from views.pagecache import cached_page
+from models.access import Level
+from models.errors import N_, DomainError, Forbidden, NotFound, ValidationError
+from models.ids import checked_id
 
 from . import links
 from .api import game_json
-from .games import game_context, games, is_htmx, lang
 from .jsontext import refuse_unencodable
-from .rights import can_edit, remember_opened, remember_token, session_token
+from .kit import access, database, fragment_or_page, games, lang
+from .pagecache import cached_page
+from .present import NewInvite, game_context, share_panel
+from .rights import can_edit, owns_game, remember_opened, remember_token
+from .texts import error_message
 
 bp = Blueprint("share", __name__)
 
@@ -35,18 +37,8 @@ NOT_A_GAME_FILE = N_("This is not a Carte ! game file (format carte-game/1).")  
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def register(app) -> None:
-    """Register the sharing pages and the games/players pages (``views/history.py``)."""
-    from . import history as history_pages
-
+def init_app(app) -> None:
     app.config.setdefault("SHARE_POLL_SECONDS", DEFAULT_POLL_SECONDS)
-    app.register_blueprint(bp)
-    app.register_blueprint(history_pages.bp)
-    app.add_template_global(share_panel)
-
-
-def database():
-    return current_app.extensions["database"]
 
 
 def no_store(response: Response) -> Response:
@@ -137,70 +129,24 @@ def qr_png(share_id):
 # --- the "Share" section of the game page --------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class NewInvite:
-    url: str
-    qr: str  # a data: URL (the token is in it, so it is not served from an address of its own)
-
-
-@dataclass
-class SharePanel:
-    url: str
-    qr_svg: str
-    qr_png: str
-    only_local: bool  # the address is only reachable from this machine
-    owner: bool  # this browser holds the game's edit token (it may invite scorekeepers)
-    invites: list = field(default_factory=list)
-
-
-def is_owner(game_id: str) -> bool:
-    return history.is_edit_token(database(), game_id, session_token(game_id))
-
-
-def share_panel(game) -> SharePanel:
-    """What the game page's "Share" section shows (a template global: the game page's view
-    is not this module's)."""
-    base, only_local = links.public_base()
-    owner = is_owner(game.id)
-    return SharePanel(
-        url=base + url_for("share.shared", share_id=game.share_id),
-        qr_svg=url_for("share.qr_svg", share_id=game.share_id),
-        qr_png=url_for("share.qr_png", share_id=game.share_id),
-        only_local=only_local,
-        owner=owner,
-        invites=games().invites(game.id) if owner else [],
-    )
-
-
 # --- scorekeeper invites -------------------------------------------------------------------------
 
 
-def require_owner(game_id: str) -> None:
-    """Invites are managed by the phone that created the game (a scorekeeper records manches only)."""
-    games().get(game_id)  # 404 for an unknown game
-    if is_owner(game_id):
-        return
-    if session_token(game_id) is None:
-        raise Unauthorized(N_("Only the phone that created this game can invite scorekeepers."))
-    raise Forbidden(N_("Only the phone that created this game can invite scorekeepers."))
-
-
 @bp.post("/games/<game_id>/invites")
+@owns_game
 def create_invite(game_id):
     """A new invite: its link and QR are shown now, to the owner, and never again."""
-    require_owner(game_id)
     _invite_id, token = games().create_invite(game_id)
     url = links.absolute(url_for("share.join", game_id=game_id, token=token))
     qr = "data:image/svg+xml;base64," + base64.b64encode(links.qr_svg(url)).decode()
     game = games().get(game_id)
     context = {"game": game, "share": share_panel(game), "new_invite": NewInvite(url, qr)}
-    template = "_share_invites.html" if is_htmx() else "invite.html"
-    return no_store(make_response(render_template(template, **context), 201))
+    return no_store(make_response(fragment_or_page("_share_invites.html", "invite.html", **context), 201))
 
 
 @bp.post("/games/<game_id>/invites/<invite_id>/revoke")
+@owns_game
 def revoke_invite(game_id, invite_id):
-    require_owner(game_id)
     games().revoke_invite(game_id, invite_id)
     return redirect(url_for("games.game_page", game_id=game_id, share=1, _anchor="share"), 303)
 
@@ -209,9 +155,7 @@ def revoke_invite(game_id, invite_id):
 def join(game_id, token):
     """The scanned invite: this browser keeps its token and may now record manches."""
     if not can_edit(game_id):  # a phone that already has rights (the owner's) keeps its own
-        try:
-            games().check_token(game_id, token)
-        except Forbidden:
+        if access().game(game_id, token) == Level.NONE:
             raise Forbidden(N_("This invite was revoked or is not for this game: ask for a new one."))
         remember_token(game_id, token)
     return no_store(redirect(url_for("games.game_page", game_id=game_id), 303))
@@ -289,6 +233,6 @@ def import_game():
     except DomainError as error:
         if error.status != 422:
             raise
-        return render_template("import.html", error=error.message(gettext)), 422
+        return render_template("import.html", error=error_message(error)), 422
     remember_token(game.id, token)
     return redirect(url_for("games.game_page", game_id=game.id), 303)

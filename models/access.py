@@ -1,0 +1,70 @@
+"""Who may change what: the one answer to "may this token write to this game / these house rules?".
+
+A game's creator holds its edit token (the OWNER: it may also invite and revoke scorekeepers); a
+scorekeeper holds an invite token (SCOREKEEPER: it records, edits and deletes manches) until the
+owner revokes it. House rules have an owner only. Tokens are never stored, only their SHA-256
+(``db.token_hash``), compared in constant time. One statement per question.
+
+The web layer resolves a request's rights once (``views/rights.py``: the bearer token of the API,
+or the tokens kept in the browser's signed session) and asks here.
+"""
+
+from __future__ import annotations
+
+import hmac
+from enum import IntEnum
+
+from sqlalchemy import and_, select
+from sqlmodel import Session
+
+from .db import Database, Game, HouseVariant, Invite, token_hash
+from .errors import N_, NotFound
+from .ids import checked_house_id, checked_id
+
+MAX_TOKEN = 200
+
+
+class Level(IntEnum):
+    NONE = 0
+    SCOREKEEPER = 1
+    OWNER = 2
+
+
+def _usable(token) -> bool:
+    return isinstance(token, str) and 0 < len(token) <= MAX_TOKEN
+
+
+class AccessService:
+    def __init__(self, database: Database):
+        self.db = database
+
+    def game(self, game_id: str, token: str | None) -> Level:
+        """What ``token`` allows on the game: OWNER (its edit token), SCOREKEEPER (an invite not
+        revoked) or NONE. A game that does not exist is not found, whatever the token."""
+        digest = token_hash(token) if _usable(token) else ""
+        invited = (
+            select(Invite.id)
+            .where(and_(Invite.game_id == Game.id, Invite.token_hash == digest, Invite.revoked_at.is_(None)))
+            .exists()
+        )
+        with Session(self.db.reader) as session:
+            row = session.execute(select(Game.edit_token_hash, invited).where(Game.id == checked_id(game_id))).first()
+        if row is None:
+            raise NotFound(N_("No game with this id."), field="id")
+        if not digest:
+            return Level.NONE
+        if hmac.compare_digest(row[0], digest):
+            return Level.OWNER
+        return Level.SCOREKEEPER if row[1] else Level.NONE
+
+    def house(self, variant_id: str, token: str | None) -> Level:
+        """OWNER for the edit token of saved house rules, else NONE; unknown house rules are not found."""
+        with Session(self.db.reader) as session:
+            stored = session.execute(
+                select(HouseVariant.edit_token_hash).where(HouseVariant.id == checked_house_id(variant_id))
+            ).scalar_one_or_none()
+        if stored is None:
+            raise NotFound(N_("No house rules with this id."), field="id")
+        if _usable(token) and hmac.compare_digest(stored, token_hash(token)):
+            return Level.OWNER
+        return Level.NONE

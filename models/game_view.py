@@ -1,0 +1,249 @@
+"""The read model of a game: how a game is shown, from what is stored and the core's numbers.
+
+What is stored is what was entered (``GameRows``: the game's row, its players by seat, its
+manches, each hand's cards or typed total and value). Everything derived — each manche's points
+and dealer, the totals after each manche, the standing, who deals next — is computed by the pure
+core (``scoring.play_through``) when the view is built; nothing derived is stored. Reading costs
+three statements whatever the number of games and manches (``load_rows``), and a write builds
+the new view from the rows it has just written, without reading them back (``GameRows.with_*``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from functools import cached_property, lru_cache
+
+from sqlalchemy import select
+from sqlmodel import Session
+
+from . import scoring
+from .cards import parse_cards
+from .db import Game, Hand, Manche, Player
+from .rules import Ruleset
+
+# The columns of a game's row that its view needs (no token hash).
+GAME_COLUMNS = (
+    "id", "share_id", "variant", "options_json", "mode", "table_id", "target", "rounds", "first_dealer",
+    "revision", "created_at", "finished_at", "rules_json",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class GameRows:
+    """A game as stored: its row (``GAME_COLUMNS``), players ``(name, team)`` by seat, manches
+    ``(id, number, winner seat, blocked, last card)`` in order, hands by manche id ``(seat, cards,
+    typed, value)`` in seat order."""
+
+    game: dict
+    players: tuple
+    manches: tuple
+    hands: dict
+
+    def with_manche(self, manche: tuple, hands: list) -> GameRows:
+        """These rows with one manche added or replaced (the same number)."""
+        manches = tuple(m for m in self.manches if m[1] != manche[1]) + (manche,)
+        return replace(
+            self,
+            manches=tuple(sorted(manches, key=lambda m: m[1])),
+            hands={**self.hands, manche[0]: tuple(hands)},
+        )
+
+    def without_manche(self, number: int) -> GameRows:
+        gone = [m for m in self.manches if m[1] == number]
+        hands = {k: v for k, v in self.hands.items() if not gone or k != gone[0][0]}
+        return replace(self, manches=tuple(m for m in self.manches if m[1] != number), hands=hands)
+
+    def with_game(self, **columns) -> GameRows:
+        return replace(self, game={**self.game, **columns})
+
+
+@dataclass(frozen=True)
+class HandView:
+    player: str
+    cards: tuple | None  # the cards, when entered as cards
+    typed: int | None
+    value: int
+
+
+@dataclass(frozen=True)
+class MancheView:
+    number: int
+    winner: str | None
+    blocked: bool
+    last_card: str | None
+    hands: dict  # player -> HandView (only the hands entered)
+    points: dict  # side -> points
+    dealer: str
+
+
+@dataclass(frozen=True)
+class GameView:
+    id: str
+    share_id: str
+    ruleset: Ruleset
+    players: list
+    teams: dict | None
+    first_dealer: int
+    manches: list  # the manches that count
+    totals: dict
+    standing: scoring.Standing
+    progression: list  # totals after each manche: [{side: total}, ...]
+    revision: int
+    created_at: object
+    finished_at: object
+    dealer: int  # seat of the next manche's dealer
+    rows: GameRows = field(repr=False, compare=False)
+    custom_teams: bool = False  # teams named by the players (not the default pairing)
+    rules: dict | None = None  # the house-rules document the game was created with
+    after_end: list = field(default_factory=list)  # manches stored after the end: shown, never counted
+
+    @property
+    def variant(self):
+        return self.ruleset.variant
+
+    @property
+    def sides(self) -> list:
+        return scoring.side_names(self.players, self.teams)
+
+    @property
+    def status(self) -> str:
+        return "finished" if self.standing.finished else "playing"
+
+    @property
+    def finished(self) -> bool:
+        return self.standing.finished
+
+    @property
+    def next_number(self) -> int:
+        return len(self.manches) + len(self.after_end) + 1
+
+    @property
+    def dealer_name(self) -> str:
+        return self.players[self.dealer]
+
+    @property
+    def starter_name(self) -> str:
+        """The player on the dealer's left (next clockwise) starts."""
+        return self.players[(self.dealer + 1) % len(self.players)]
+
+    @property
+    def cards_to_deal(self) -> int:
+        return self.variant.deal.cards_for(len(self.players), self.ruleset.deck.size)
+
+    @cached_property
+    def side_of(self) -> dict:
+        """Player -> the side they score for (their team's name, or their own)."""
+        return scoring.sides_of(self.players, self.teams)
+
+    def rules_fields(self) -> dict:
+        """The game's players and rules, as the API and the export files name them."""
+        return {
+            "variant": self.variant.id,
+            "players": list(self.players),
+            "teams": self.teams,
+            "options": dict(self.ruleset.options),
+            "mode": self.ruleset.mode,
+            "table": self.ruleset.table.id,
+            "target": self.ruleset.target,
+            "rounds": self.ruleset.rounds,
+        }
+
+    def settings(self) -> dict:
+        """What a new game needs to be played again with the same rules and players."""
+        return {**self.rules_fields(), "teams": self.teams if self.teams and self.custom_teams else None}
+
+
+def load_rows(session: Session, games: list[dict]) -> list[GameRows]:
+    """The rows of ``games`` (each a dict of ``GAME_COLUMNS``): three statements whatever the
+    number of games and manches (plain rows, no ORM objects: this runs on every page and write)."""
+    ids = [game["id"] for game in games]
+    if not ids:
+        return []
+    players_of: dict = {}
+    for game_id, name, team in session.execute(
+        select(Player.game_id, Player.name, Player.team)
+        .where(Player.game_id.in_(ids))
+        .order_by(Player.game_id, Player.seat)
+    ):
+        players_of.setdefault(game_id, []).append((name, team))
+    manches_of: dict = {}
+    for row in session.execute(
+        select(Manche.game_id, Manche.id, Manche.number, Manche.winner_seat, Manche.blocked, Manche.last_card)
+        .where(Manche.game_id.in_(ids))
+        .order_by(Manche.game_id, Manche.number)
+    ):
+        manches_of.setdefault(row[0], []).append(tuple(row[1:]))
+    hands_of: dict = {}
+    for row in session.execute(
+        select(Hand.manche_id, Hand.seat, Hand.cards, Hand.typed, Hand.value)
+        .join(Manche, Hand.manche_id == Manche.id)
+        .where(Manche.game_id.in_(ids))
+        .order_by(Hand.manche_id, Hand.seat)
+    ):
+        hands_of.setdefault(row[0], []).append(tuple(row[1:]))
+    out = []
+    for game in games:
+        manches = tuple(manches_of.get(game["id"], ()))
+        hands = {m[0]: tuple(hands_of.get(m[0], ())) for m in manches}
+        out.append(GameRows(dict(game), tuple(players_of.get(game["id"], ())), manches, hands))
+    return out
+
+
+def game_rows(session: Session, condition) -> list[dict]:
+    """The game rows (``GAME_COLUMNS``) that ``condition`` selects."""
+    columns = [getattr(Game, name) for name in GAME_COLUMNS]
+    return [dict(zip(GAME_COLUMNS, row, strict=True)) for row in session.execute(select(*columns).where(condition))]
+
+
+def build_view(rows: GameRows, ruleset: Ruleset) -> GameView:
+    """A game's view from its rows and its rules (``scoring.play_through`` derives every number)."""
+    game = rows.game
+    players = [name for name, _ in rows.players]
+    teams: dict | None = None
+    if any(team for _, team in rows.players):
+        teams = {}
+        for name, team in rows.players:
+            teams.setdefault(team, []).append(name)
+    results, shown = [], []
+    for manche_id, number, winner_seat, blocked, last_card in rows.manches:
+        hands = {}
+        for seat, cards, typed, value in rows.hands.get(manche_id, ()):
+            name = players[seat]
+            hands[name] = HandView(name, stored_cards(cards) if cards is not None else None, typed, value)
+        winner = players[winner_seat] if winner_seat is not None else None
+        results.append((winner, {name: hand.value for name, hand in hands.items()}))
+        shown.append((number, winner, blocked, last_card, hands))
+    progress = scoring.play_through(ruleset, players, teams, game["first_dealer"], results)
+    manches = [
+        MancheView(number, winner, blocked, last_card, hands, points, players[seat])
+        for (number, winner, blocked, last_card, hands), points, seat in zip(
+            shown, progress.points, progress.dealers, strict=True
+        )
+    ]
+    return GameView(
+        id=game["id"],
+        share_id=game["share_id"],
+        ruleset=ruleset,
+        players=players,
+        teams=teams,
+        first_dealer=game["first_dealer"],
+        manches=manches[: progress.counted],
+        totals=progress.totals,
+        standing=progress.standing,
+        progression=progress.progression,
+        revision=game["revision"],
+        created_at=game["created_at"],
+        finished_at=game["finished_at"],
+        dealer=progress.next_dealer,
+        rows=rows,
+        custom_teams=bool(teams) and teams != scoring.default_teams(players),
+        rules=json.loads(game["rules_json"]) if game["rules_json"] else None,
+        after_end=manches[progress.counted :],
+    )
+
+
+@lru_cache(maxsize=4096)
+def stored_cards(text: str) -> tuple:
+    """The cards of a stored hand (canonical text, parsed once per worker)."""
+    return tuple(parse_cards(text))

@@ -1,0 +1,73 @@
+"""What the core says, without knowing the language: one text carrier, ``Message``.
+
+The pure modules never build a sentence. They return (or raise with) a ``Message``: an English
+msgid marked with ``N_`` so that Babel extracts it, and its parameters as data — numbers, plain
+strings, cards, suits, lists of cards, texts of the variant files (``{"fr": …, "en": …}``) and
+other messages. The web layer (``views/texts.py``) words a ``Message`` in the reader's language:
+it translates the template, names each card with its article where ``forms`` asks for one, and
+renders every parameter the same way everywhere (pages, forms, the JSON API).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+def N_(text: str) -> str:
+    """Mark a string for extraction without translating it (translated later, per request)."""
+    return text
+
+
+FORMS = ("the", "a")  # a card named with its definite or its indefinite article
+
+
+@dataclass(frozen=True)
+class SuitRef:
+    """A suit as a message parameter (named in the reader's language)."""
+
+    suit: str
+
+
+@dataclass(frozen=True)
+class DataText:
+    """A text of the variant files (``{"fr": …, "en": …}`` or one plain string) as a parameter;
+    ``inside``: it is quoted after a colon, so its first letter is made small."""
+
+    text: object
+    inside: bool = False
+
+
+@dataclass(frozen=True)
+class Message:
+    """A message template (an English msgid) and its parameters.
+
+    ``forms`` says how a card parameter is named in the sentence: ``"the"`` (le 8, l'As, la Dame /
+    the 8, the Ace) or ``"a"`` (un 8, une Dame / an 8, a Joker); without a form, the bare name.
+    A list of cards takes the form on each card ("un As ou un 8").
+    """
+
+    template: str
+    params: dict = field(default_factory=dict)
+    forms: dict = field(default_factory=dict)
+
+
+def plain(value, form: str | None = None) -> str:
+    """A message (or parameter) in plain, untranslated English with cards as codes (``8♥``): for
+    developers' logs and the core's own tests. People read ``views/texts.say``."""
+    from .cards import Card, format_card
+
+    if isinstance(value, Message):
+        params = {k: plain(v, value.forms.get(k)) for k, v in value.params.items()}
+        return value.template % params if params else value.template
+    if isinstance(value, (str, int)):
+        return value
+    if isinstance(value, DataText):
+        value = value.text
+    if isinstance(value, dict):
+        return value.get("en") or value.get("fr") or ""
+    if isinstance(value, Card):
+        article = {"the": "the ", "a": "an " if value.rank in ("A", "8") else "a "}.get(form, "")
+        return article + format_card(value, symbols=True)
+    if isinstance(value, SuitRef):
+        return value.suit
+    return " / ".join(plain(v, form) for v in value)

@@ -1,0 +1,66 @@
+"""The web kit every blueprint imports: the services, the language, htmx.
+
+- The services of the running app (``games()``, ``registry()``, ``access()`` …): created once by
+  ``create_app`` and kept in ``app.extensions``; a view asks here, never ``current_app`` itself.
+- ``lang()``: the language of this request ("fr" or "en"), as Flask-Babel chose it.
+- ``htmx``: flask-htmx's request details (``if htmx:`` — an htmx request; ``htmx.target`` …).
+  ``is_htmx()`` is the one test views use to send a fragment instead of the whole page (a history
+  restore asks for the whole page). ``fragment_or_page`` renders the one or the other and marks
+  the answer so that every answer that can be a fragment carries ``Vary: HX-Request`` (a cache
+  between the phone and the server never serves a fragment for a page, or the reverse).
+"""
+
+from __future__ import annotations
+
+from flask import current_app, g, render_template
+from flask_babel import get_locale
+from flask_htmx import HTMX
+
+htmx = HTMX()
+
+
+def lang() -> str:
+    return str(get_locale() or "fr")
+
+
+def database():
+    return current_app.extensions["database"]
+
+
+def games():
+    return current_app.extensions["games"]
+
+
+def house():
+    return current_app.extensions["house"]
+
+
+def registry():
+    return current_app.extensions["registry"]
+
+
+def access():
+    return current_app.extensions["access"]
+
+
+def is_htmx() -> bool:
+    """An htmx request asking for a fragment (a history restore wants the whole page)."""
+    g.may_be_fragment = True
+    return bool(htmx) and not htmx.history_restore_request
+
+
+def fragment_or_page(fragment: str, page: str, **context) -> str:
+    """``fragment`` for an htmx request, else ``page`` (which includes the fragment)."""
+    return render_template(fragment if is_htmx() else page, **context)
+
+
+def vary_on_htmx(response):
+    """``Vary: HX-Request`` on every answer that could have been a fragment (after_request)."""
+    if g.get("may_be_fragment"):
+        response.vary.add("HX-Request")
+    return response
+
+
+def init_app(app) -> None:
+    htmx.init_app(app)
+    app.after_request(vary_on_htmx)

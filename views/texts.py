@@ -1,0 +1,231 @@
+"""How it is said in French and in English: the one place that words what the core returns.
+
+The core speaks in ``Message`` objects (an English msgid and its parameters as data, see
+``models/text.py``) and in texts of the variant files (``{"fr": …, "en": …}``). Here they become
+sentences in the request's language: templates translated by Flask-Babel, cards named with their
+article where a sentence asks for one (« l'As de cœur », "an 8"), suits, lists ("un As ou un 8"),
+French contractions (« à le 8 » → « au 8 »). Pages, forms and the JSON API all word through
+``say``; error messages through ``error_message``.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from flask_babel import gettext, lazy_gettext
+
+from models.cards import JOKER, SUIT_SYMBOLS, Card, parse_cards
+from models.errors import DomainError
+from models.referee import Verdict
+from models.rules import localized
+from models.text import N_, DataText, Message, SuitRef
+
+from .kit import lang
+
+RANK_NAMES = {
+    "A": lazy_gettext("Ace"),
+    "J": lazy_gettext("Jack"),
+    "Q": lazy_gettext("Queen"),
+    "K": lazy_gettext("King"),
+    JOKER: lazy_gettext("Joker"),
+}
+RANK_SHORT = {"A": lazy_gettext("A"), "J": lazy_gettext("J"), "Q": lazy_gettext("Q"), "K": lazy_gettext("K")}
+SUIT_NAMES = {
+    "S": lazy_gettext("spades"),
+    "H": lazy_gettext("hearts"),
+    "D": lazy_gettext("diamonds"),
+    "C": lazy_gettext("clubs"),
+}
+
+# What the codes of the core are called (English msgids, translated where shown).
+MODE_LABELS = {  # (name, how it counts)
+    "penalty": (N_("Penalty points"), N_("The others add the cards left in their hands; the lowest total wins.")),
+    "winner": (N_("Winner collects"), N_("The winner scores the cards left in the others' hands.")),
+    "wins": (N_("Rounds won"), N_("One point per round won.")),
+}
+CHANGE_LABELS = {  # what house rules change from their base (models/house_editor.py differences)
+    "deck": N_("Deck"),
+    "players": N_("Players"),
+    "deal": N_("Cards dealt"),
+    "finish": N_("No going out on"),
+    "cards": N_("Special cards"),
+    "options": N_("House options"),
+    "play": N_("Play"),
+    "mode": N_("Mode"),
+    "target": N_("Target"),
+    "rounds": N_("Number of rounds"),
+    "points": N_("Points"),
+}
+
+# --- cards and suits -----------------------------------------------------------------------------
+
+
+def as_card(card) -> Card:
+    return parse_cards(card)[0] if isinstance(card, str) else card
+
+
+def card_name(card) -> str:
+    """A card's name in the user's language: "Roi de cœur", "King of hearts", "8", "Joker"."""
+    return _card_name(as_card(card), lang())
+
+
+@lru_cache(maxsize=512)
+def _card_name(card: Card, language: str) -> str:
+    """Card names are few: each is translated once per language (gettext per card is costly)."""
+    rank = str(RANK_NAMES.get(card.rank, card.rank))
+    if card.suit:
+        return gettext("%(rank)s of %(suit)s", rank=rank, suit=SUIT_NAMES[card.suit])
+    return rank
+
+
+def card_face(card) -> str:
+    """The short face of a card as printed in the user's language: "R♥" / "K♥", "10♠", "JK"."""
+    return _card_face(as_card(card), lang())
+
+
+@lru_cache(maxsize=512)
+def _card_face(card: Card, language: str) -> str:
+    if card.is_joker:
+        return "JK"
+    rank = str(RANK_SHORT.get(card.rank, card.rank))
+    return rank + (SUIT_SYMBOLS[card.suit] if card.suit else "")
+
+
+def suit_name(suit: str) -> str:
+    return str(SUIT_NAMES[suit])
+
+
+# Articles before a card's name (the form a message asks for, see models/text.py Message).
+# French: l'As / un As, la Dame / une Dame, le Roi / un Roi; English: the Ace / an Ace, a King.
+FRENCH_ARTICLES = {"the": {"A": "l'", "Q": "la "}, "a": {"Q": "une "}}
+FRENCH_DEFAULT = {"the": "le ", "a": "un "}
+ENGLISH_VOWEL_SOUND = ("A", "8")
+
+
+def card_with_article(card, form: str | None = "the") -> str:
+    """A card's name with the article ``form`` asks for: "the" (le 8, l'As, the Ace) or "a"
+    (un 8, une Dame, an 8, a Joker); the bare name otherwise."""
+    card = as_card(card)
+    name = _card_name(card, lang())
+    if form not in ("the", "a"):
+        return name
+    if lang() == "fr":
+        return FRENCH_ARTICLES[form].get(card.rank, FRENCH_DEFAULT[form]) + name
+    if form == "the":
+        return "the " + name
+    return ("an " if card.rank in ENGLISH_VOWEL_SOUND else "a ") + name
+
+
+def suit_with_article(suit: str, form: str | None) -> str:
+    """A suit as something to play: "du trèfle" in French, "clubs" in English."""
+    if form and lang() == "fr":
+        return "du " + suit_name(suit)
+    return suit_name(suit)
+
+
+def join_or(items) -> str:
+    """ "8, 9 or Joker": a list for a sentence, in the user's language."""
+    items = [str(i) for i in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return gettext("%(first)s or %(last)s", first=", ".join(items[:-1]), last=items[-1])
+
+
+def capitalize_first(text: str) -> str:
+    """The first letter in capitals, the rest untouched (a sentence that opens on « le 8 »)."""
+    return text[:1].upper() + text[1:]
+
+
+# --- messages ------------------------------------------------------------------------------------
+
+# French joins "à le" into "au", "de le" into "du", "de un" into "d'un"… before a card's name
+# (which starts with a capital letter or a digit); English has none of these sequences.
+BEFORE_NAME = r"(?=[A-Z0-9])"
+CONTRACTIONS = (
+    (re.compile(r"\bà le " + BEFORE_NAME), "au "),
+    (re.compile(r"\bÀ le " + BEFORE_NAME), "Au "),
+    (re.compile(r"\bà les " + BEFORE_NAME), "aux "),
+    (re.compile(r"\b([dD])e le " + BEFORE_NAME), r"\1u "),
+    (re.compile(r"\b([dD])e les " + BEFORE_NAME), r"\1es "),
+    (re.compile(r"\b([dD])e (une?) " + BEFORE_NAME), r"\1'\2 "),
+    (re.compile(r"\b([qQ])ue (une?|il|elle) "), r"\1u'\2 "),
+)
+
+
+def contract(text: str) -> str:
+    for pattern, replacement in CONTRACTIONS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def sentence_inside(text: str) -> str:
+    """A sentence quoted after a colon starts with a small letter ("Fin de manche : on ne sort…")."""
+    return text[:1].lower() + text[1:] if text[1:2].islower() or text[1:2] == " " else text
+
+
+def word(value, form: str | None = None) -> str:
+    """One parameter of a message, in the reader's language."""
+    if isinstance(value, (str, int)):
+        return value
+    if isinstance(value, Message):
+        return say(value)
+    if isinstance(value, DataText):
+        text = localized(value.text, lang())
+        return sentence_inside(text) if value.inside else text
+    if isinstance(value, dict):
+        return localized(value, lang())
+    if isinstance(value, SuitRef):
+        return suit_with_article(value.suit, form)
+    if isinstance(value, Card):
+        return card_with_article(value, form)
+    items = [word(v, form) for v in value]
+    return items[0] if len(items) == 1 else join_or(items)
+
+
+def say(value) -> str:
+    """A message, a text of the variant files or plain text, in the reader's language. A sentence
+    that opens on a parameter (a card) starts with a capital letter."""
+    if isinstance(value, Message):
+        text = gettext(value.template)
+        if not value.params:
+            return text
+        params = {key: word(v, value.forms.get(key)) for key, v in value.params.items()}
+        out = contract(text % params)
+        return capitalize_first(out) if value.template.startswith("%(") else out
+    if isinstance(value, (dict, DataText)):
+        return word(value)
+    return str(value)
+
+
+def say_all(items, separator: str = ", ") -> str:
+    return separator.join(say(item) for item in items)
+
+
+def error_message(error: DomainError) -> str:
+    """What to tell the person about a refusal, in their language (the template translated, each
+    parameter worded; a name that opens the sentence is left as it was typed)."""
+    text = gettext(error.template)
+    if not error.params:
+        return text
+    return text % {key: word(value) for key, value in error.params.items()}
+
+
+def error_json(error: DomainError) -> dict:
+    """The JSON API's error object (SPEC §4): code, message, field."""
+    body = {"code": error.code, "message": error_message(error)}
+    if error.field:
+        body["field"] = error.field
+    return body
+
+
+def verdict_json(verdict: Verdict) -> dict:
+    """The dispute checker's answer as the JSON API gives it."""
+    return {
+        "legal": verdict.legal,
+        "reason": say(verdict.reason),
+        "rule": say(verdict.rule),
+        "effect": " ".join(say(m) for m in verdict.effects),
+        "turn_lost": verdict.turn_lost,
+        "depends_on": verdict.depends_on,
+    }
