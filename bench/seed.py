@@ -17,8 +17,19 @@ from sqlmodel import Session
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from models.cards import format_cards  # noqa: E402
-from models.db import Database, Game, Hand, Manche, Player, migrate  # noqa: E402
-from models.games import GameService, new_id, token_hash  # noqa: E402
+from models.db import (  # noqa: E402
+    Database,
+    Game,
+    Hand,
+    Manche,
+    Player,
+    migrate,
+    token_hash,  # noqa: E402
+)
+from models.games import GameService  # noqa: E402
+from models.house import HouseService  # noqa: E402
+from models.ids import new_id  # noqa: E402
+from models.registry import Registry  # noqa: E402
 from models.rules import catalog  # noqa: E402
 from models.scoring import hand_value  # noqa: E402
 
@@ -67,7 +78,7 @@ def seed(url: str) -> dict:
             out[f"growth_{size}"] = seed_game(session, ruleset, NAMES[:3], size, 1000, rng)
         for _ in range(40):
             out["write_games"].append(seed_game(session, ruleset, NAMES[:3], 0, 1000, rng))
-    service = GameService(database, catalog())
+    service = GameService(database, Registry(catalog(), HouseService(database, catalog())))
     assert service.get(out["game_200"][0]).next_number == 201
     with Session(database.reader) as session:
         out["share"] = {k: session.get(Game, out[k][0]).share_id for k in ("game_30", "game_200")}

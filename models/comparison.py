@@ -18,8 +18,8 @@ from .rulepage import (
     players_message,
     points_summary,
 )
-from .rules import Variant, resolve
 from .text import N_, Message
+from .variant import Variant, resolve
 
 # --- the comparison ----------------------------------------------------------------------------------
 

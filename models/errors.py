@@ -93,18 +93,3 @@ class NotFound(DomainError):
 
 class ValidationError(DomainError):
     code = "validation_error"
-
-
-class VariantFileError(Exception):
-    """A rules document is malformed: ``path`` and ``field`` say where, ``code`` (one of
-    ``models/problems.py``) and ``params`` what. A built-in file raises it at start-up (the app
-    stops, naming the file and the field); house rules turn it into a validation_error."""
-
-    def __init__(self, path: str, field: str, code: str, **params):
-        from .problems import english
-
-        super().__init__(f"{path}: field '{field}': {english(code, params)}")
-        self.path = path
-        self.field = field
-        self.code = code
-        self.params = params

@@ -11,8 +11,8 @@ from .cards import format_cards
 from .db import utcnow
 from .errors import N_, ValidationError
 from .game_view import GameView
-from .rules import MAX_MANCHES
 from .scoring import MancheEntry
+from .variant import MAX_MANCHES
 
 EXPORT_FORMAT = "carte-game/1"
 

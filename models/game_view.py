@@ -20,7 +20,7 @@ from sqlmodel import Session
 from . import scoring
 from .cards import parse_cards
 from .db import Game, Hand, Manche, Player
-from .rules import Ruleset
+from .variant import Ruleset
 
 # The columns of a game's row that its view needs (no token hash).
 GAME_COLUMNS = (

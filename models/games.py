@@ -35,8 +35,8 @@ from .game_view import GameRows, GameView, build_view, game_rows, load_rows
 from .ids import checked_id, new_id
 from .names import InvalidName, clean_name
 from .registry import Registry
-from .rules import MAX_MANCHES, Ruleset, resolve
 from .scoring import MancheEntry, score_entry
+from .variant import MAX_MANCHES, Ruleset, resolve
 
 __all__ = ["GameService", "MancheEntry", "Recorded"]
 

@@ -19,7 +19,7 @@ from .db import Database, HouseVariant, token_hash, utcnow
 from .errors import N_, NotFound, ValidationError
 from .house_rules import compile_document, dump_document, normalize, snapshot
 from .ids import checked_house_id, new_house_id
-from .rules import Catalog, Variant
+from .variant import Catalog, Variant
 
 EXPORT_FORMAT = "carte-variant/1"
 

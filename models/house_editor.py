@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 from .cards import JOKER, RANKS
 from .house_rules import base_document, normalize
-from .rules import Catalog
 from .text import N_
+from .variant import Catalog
 
 RULE_CARDS = (*RANKS, JOKER)
 KEEP = "keep"  # a rule of the base that is more than one of these effects: kept as it is

@@ -22,10 +22,11 @@ from functools import lru_cache
 
 from . import scoring
 from .cards import parse_cards
-from .errors import N_, DomainError, ValidationError, VariantFileError
+from .errors import N_, DomainError, ValidationError
 from .names import InvalidName, clean_name
-from .problems import problem_text
-from .rules import VARIANTS_DIR, Catalog, Variant, catalog, validate_table, validate_variant
+from .problems import VariantFileError, problem_text
+from .rules import VARIANTS_DIR, catalog, validate_table, validate_variant
+from .variant import Catalog, Variant
 
 MAX_NAME = 60
 MAX_DOCUMENT = 64 * 1024

@@ -74,3 +74,16 @@ def english(code: str, params: dict | None = None) -> str:
         pass
     details = ", ".join(f"{k}={v!r}" for k, v in (params or {}).items() if f"%({k})" not in PROBLEMS[code])
     return f"{text} ({details})" if details else text
+
+
+class VariantFileError(Exception):
+    """A rules document is malformed: ``path`` and ``field`` say where, ``code`` (one of
+    ``models/problems.py``) and ``params`` what. A built-in file raises it at start-up (the app
+    stops, naming the file and the field); house rules turn it into a validation_error."""
+
+    def __init__(self, path: str, field: str, code: str, **params):
+        super().__init__(f"{path}: field '{field}': {english(code, params)}")
+        self.path = path
+        self.field = field
+        self.code = code
+        self.params = params

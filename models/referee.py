@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from .cards import SUITS, Card, format_card, parse_card
 from .errors import N_, DomainError, InvalidCard, ValidationError
-from .rules import CardRule, Ruleset, card_spec
 from .text import DataText, Message, SuitRef
+from .variant import CardRule, Ruleset, card_spec
 
 
 @dataclass(frozen=True)

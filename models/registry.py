@@ -16,7 +16,7 @@ from functools import lru_cache
 from .errors import N_, DomainError, NotFound, UnknownVariant
 from .house import HouseEntry, HouseService
 from .house_rules import compile_document, dump_document, normalize, snapshot
-from .rules import Catalog, Ruleset, Variant, resolve
+from .variant import Catalog, Ruleset, Variant, resolve
 
 
 class Registry:

@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from .errors import VariantFileError
-from .rules import LANGUAGES, VARIANTS_DIR, Catalog, FieldReader, Variant, read_toml
+from .problems import VariantFileError
+from .rules import VARIANTS_DIR, FieldReader, read_toml
 from .rules import catalog as default_catalog
+from .variant import LANGUAGES, Catalog, Variant
 
 RULES_DIR = VARIANTS_DIR / "rules"
 GENERATED = ("cards", "scoring", "finish", "end", "options")

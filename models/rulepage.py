@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from .cards import JOKER, RANKS, Card, parse_card
 from .referee import effects_of, no_effect, play_rule
 from .rulebook import Rulebook, VariantRules, rules_of
-from .rules import CardRule, Ruleset, ScoringTable, Variant, resolve
 from .text import N_, Message
+from .variant import CardRule, Ruleset, ScoringTable, Variant, resolve
 
 # --- the generated parts --------------------------------------------------------------------------
 

@@ -23,8 +23,8 @@ from .rulepage import (
     option_value_label,
     points_rows,
 )
-from .rules import LANGUAGES, Ruleset, Variant, localized, resolve
 from .text import N_, Message
+from .variant import LANGUAGES, Ruleset, Variant, localized, resolve
 
 # --- search -------------------------------------------------------------------------------------------
 

@@ -20,8 +20,8 @@ from .errors import (
     ValidationError,
 )
 from .names import InvalidName, clean_name, normalize_name
-from .rules import Ruleset, ScoringTable
 from .text import DataText
+from .variant import Ruleset, ScoringTable
 
 MAX_TEAM_NAME = 60
 

@@ -52,10 +52,8 @@ class Message:
 
 
 def plain(value, form: str | None = None) -> str:
-    """A message (or parameter) in plain, untranslated English with cards as codes (``8♥``): for
+    """A message (or parameter) in plain, untranslated English with cards as codes (``8H``): for
     developers' logs and the core's own tests. People read ``views/texts.say``."""
-    from .cards import Card, format_card
-
     if isinstance(value, Message):
         params = {k: plain(v, value.forms.get(k)) for k, v in value.params.items()}
         return value.template % params if params else value.template
@@ -65,9 +63,8 @@ def plain(value, form: str | None = None) -> str:
         value = value.text
     if isinstance(value, dict):
         return value.get("en") or value.get("fr") or ""
-    if isinstance(value, Card):
-        article = {"the": "the ", "a": "an " if value.rank in ("A", "8") else "a "}.get(form, "")
-        return article + format_card(value, symbols=True)
     if isinstance(value, SuitRef):
         return value.suit
+    if hasattr(value, "rank"):  # a card: its canonical text (8H, JK)
+        return {"the": "the ", "a": "an " if value.rank in ("A", "8") else "a "}.get(form, "") + str(value)
     return " / ".join(plain(v, form) for v in value)

@@ -18,7 +18,7 @@ from sqlmodel import Session
 
 from app import create_app
 from models.db import Game, Manche, is_busy
-from models.rules import MAX_MANCHES
+from models.variant import MAX_MANCHES
 
 USE_PG = os.environ.get("DATABASE_URL", "").startswith("postgres")
 THREE = ["Ana", "Bob", "Chloé"]

@@ -13,10 +13,11 @@ from sqlalchemy import func, select
 from sqlmodel import Session
 
 from models.db import Game, HouseVariant
-from models.errors import VariantFileError
 from models.house_rules import base_document
 from models.names import InvalidName, clean_name
-from models.rules import MAX_CARD_POINTS, validate_table
+from models.problems import VariantFileError
+from models.rules import validate_table
+from models.variant import MAX_CARD_POINTS
 
 FOUR = ["Ana", "Bob", "Chloé", "Dan"]
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]

@@ -16,7 +16,7 @@ from markupsafe import escape
 
 from models import rulebook
 from models.comparison import comparison
-from models.errors import VariantFileError
+from models.problems import VariantFileError
 from models.rules import catalog
 from models.rulesearch import search
 from models.text import plain

@@ -5,7 +5,8 @@ import shutil
 import pytest
 
 from models import rules
-from models.errors import UnknownVariant, ValidationError, VariantFileError
+from models.errors import UnknownVariant, ValidationError
+from models.problems import VariantFileError
 
 CAT = rules.load_catalog()
 

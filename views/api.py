@@ -10,7 +10,7 @@ from models import referee, scoring
 from models.cards import check_deck, format_card, parse_cards
 from models.errors import N_, DomainError, ValidationError
 from models.games import MancheEntry
-from models.rules import localized, resolve
+from models.variant import localized, resolve
 
 from .jsontext import refuse_unencodable
 from .kit import games, house, lang, registry

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from models.cards import SUIT_SYMBOLS, Card
 from models.rulepage import option_value_label
-from models.rules import localized
+from models.variant import localized
 
 from . import texts
 from .kit import lang

@@ -19,7 +19,7 @@ from models.access import Level
 from models.cards import parse_card
 from models.errors import N_, Conflict, DomainError, GameFinished, NotFound
 from models.games import MancheEntry
-from models.rules import MODES
+from models.variant import MODES
 
 from . import links, present
 from .kit import database, fragment_or_page, games, is_htmx, lang, registry

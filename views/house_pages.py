@@ -31,7 +31,7 @@ from models.house_editor import (
     table_values,
 )
 from models.house_rules import sample_value
-from models.rules import MAX_CARD_POINTS, MAX_MANCHES, MAX_TARGET, MODES
+from models.variant import MAX_CARD_POINTS, MAX_MANCHES, MAX_TARGET, MODES
 
 from . import links, rights
 from .jsontext import refuse_unencodable

@@ -16,7 +16,7 @@ from models import referee
 from models import rulepage as facts
 from models.cards import JOKER, RANKS, SUITS, parse_card
 from models.errors import N_, DomainError
-from models.rules import Variant, resolve
+from models.variant import Variant, resolve
 
 from .kit import fragment_or_page, games, registry
 from .numbers import whole_number

@@ -18,8 +18,8 @@ from flask_babel import gettext, lazy_gettext
 from models.cards import JOKER, SUIT_SYMBOLS, Card, parse_cards
 from models.errors import DomainError
 from models.referee import Verdict
-from models.rules import localized
 from models.text import N_, DataText, Message, SuitRef
+from models.variant import localized
 
 from .kit import lang
 
