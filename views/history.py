@@ -12,34 +12,20 @@ server-wide list.
 
 from __future__ import annotations
 
-import hmac
 from dataclasses import dataclass
 
 from flask import Blueprint, current_app, render_template, request
 
 from models import history
-from models.errors import N_, Forbidden
 from models.games import MAX_NAME
 
 from .kit import database
 from .kit import games as game_service
-from .rights import bearer_token, known_games
+from .rights import is_admin, known_games
 
 bp = Blueprint("history", __name__)
 
 CARDS_SHOWN = 8
-
-
-def is_admin() -> bool:
-    """Whether the request carries the administrator's token (compared in constant time); a
-    bearer token that is not it is refused rather than ignored."""
-    given = bearer_token()
-    if given is None:
-        return False
-    expected = current_app.config.get("ADMIN_TOKEN") or ""
-    if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
-        raise Forbidden(N_("This is not the administrator’s token."))
-    return True
 
 
 def reader_scope() -> history.Scope:

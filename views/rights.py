@@ -17,9 +17,10 @@ tokens, 10 house-rules tokens, 50 opened games and the CSRF token — it is abou
 
 from __future__ import annotations
 
+import hmac
 from functools import wraps
 
-from flask import g, request, session
+from flask import current_app, g, request, session
 
 from models.access import Level
 from models.errors import N_, Forbidden, Unauthorized
@@ -127,6 +128,18 @@ def is_owner(game_id: str) -> bool:
 
 def can_edit_house(variant_id: str) -> bool:
     return _level("house", variant_id) == Level.OWNER
+
+
+def is_admin() -> bool:
+    """Whether the request carries the administrator's token (compared in constant time); a
+    bearer token that is not it is refused rather than ignored."""
+    given = bearer_token()
+    if given is None:
+        return False
+    expected = current_app.config.get("ADMIN_TOKEN") or ""
+    if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
+        raise Forbidden(N_("This is not the administrator’s token."))
+    return True
 
 
 # What a refusal says: (no token, a token that does not open it), to a program or to a person.

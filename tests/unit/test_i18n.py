@@ -10,7 +10,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "N_": None}
 METHODS = [("**/templates/**.html", "jinja2"), ("**.py", "python")]
 SKIP = (".venv", "tests", "test-artifacts", "migrations", "node_modules", "bench")

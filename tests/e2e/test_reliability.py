@@ -281,7 +281,7 @@ def test_whole_number_bounds_and_keypad_counts():
 
 def test_no_view_or_model_reads_request_digits_with_isdigit():
     """The one place: views/numbers.py. (str.isdigit says yes to "²", which int() refuses.)"""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     for folder in ("views", "models"):
         for path in (root / folder).glob("*.py"):
             if path.name in ("numbers.py", "rulesearch.py"):  # the search: words of rule texts, not request input

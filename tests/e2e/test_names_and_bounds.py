@@ -14,9 +14,6 @@ from sqlmodel import Session
 
 from models.db import Game, HouseVariant
 from models.house_rules import base_document
-from models.names import InvalidName, clean_name
-from models.problems import VariantFileError
-from models.rules import validate_table
 from models.variant import MAX_CARD_POINTS
 
 FOUR = ["Ana", "Bob", "Chloé", "Dan"]
@@ -33,75 +30,17 @@ def error_of(resp, status=422) -> dict:
     return resp.get_json()["error"]
 
 
-# --- the one rule for names ----------------------------------------------------------------------
+# --- house rules: their name and their table ----------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "given_name, kept",
-    [
-        ("  Ana   Maria ", "Ana Maria"),
-        ("Ana\tMaria\n", "Ana Maria"),
-        ("Ana\u00a0Maria", "Ana Maria"),  # a no-break space is a space
-        ("E\u0301lodie", "\u00c9lodie"),  # E + combining acute: NFC makes it one É
-        ("\U0001f468\u200d\U0001f469\u200d\U0001f467", "\U0001f468\u200d\U0001f469\u200d\U0001f467"),  # 👨‍👩‍👧
-        ("\U0001f3f3\ufe0f\u200d\U0001f308", "\U0001f3f3\ufe0f\u200d\U0001f308"),  # 🏳️‍🌈 (VS16 before the joiner)
-        ("\U0001f9d1\U0001f3fd\u200d\U0001f4bb", "\U0001f9d1\U0001f3fd\u200d\U0001f4bb"),  # 🧑🏽‍💻 (skin tone)
-        ("Mamie \U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
-         "Mamie \U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"),  # Scotland's flag
-        ("مريم", "مريم"),  # right-to-left text needs no override
-        ("O'Brien-Duval", "O'Brien-Duval"),
-        ("x" * 40, "x" * 40),
-    ],
-)  # fmt: skip
-def test_a_name_is_kept_normalised(given_name, kept):
-    assert clean_name(given_name, 40) == kept
-
-
-@pytest.mark.parametrize(
-    "given_name, reason",
-    [
-        ("Ana\u200d", "invisible"),  # a joiner that joins nothing
-        ("A\u200dna", "invisible"),  # between letters
-        ("\u200d\U0001f468", "invisible"),
-        ("An\u200ba", "invisible"),  # zero-width space
-        ("An\u200ca", "invisible"),  # zero-width non-joiner
-        ("\ufeffAna", "invisible"),  # byte order mark
-        ("Ana\u2060", "invisible"),  # word joiner
-        ("\u200b", "invisible"),
-        ("\u202eanA", "invisible"),  # right-to-left override
-        ("\u202aAna\u202c", "invisible"),
-        ("\u2066Ana\u2069", "invisible"),  # isolates
-        ("A\x00na", "invisible"),
-        ("A\x1bna", "invisible"),
-        ("A\x7fna", "invisible"),
-        ("\ud800", "invisible"),  # a lone surrogate
-        ("\ue000", "invisible"),  # private use
-        ("\U000e0067", "invisible"),  # a tag outside a flag
-        ("", "empty"),
-        (" \t\n\u3000", "empty"),
-        ("x" * 41, "too_long"),
-        (5, "not_text"),
-        (None, "not_text"),
-    ],
-)
-def test_a_name_is_refused_with_a_reason_and_the_field(given_name, reason):
-    with pytest.raises(InvalidName) as refused:
-        clean_name(given_name, 40, field="players.0")
-    assert refused.value.reason == reason and refused.value.field == "players.0" and refused.value.status == 422
-
-
-@settings(max_examples=300)
-@given(st.text(st.one_of(st.characters(), st.sampled_from("\u200d\u200b\u202e\u2066\ufeff \t\U0001f468"))))
-def test_a_name_is_refused_or_kept_normalised_for_good(text):
-    """Whatever is typed: refused, or kept in a form that the rule keeps as it is (the same name
-    on the next request), with no invisible character save an emoji's joiner."""
-    try:
-        name = clean_name(text, 40)
-    except InvalidName:
-        return
-    assert name == " ".join(unicodedata.normalize("NFC", text).split())
-    assert clean_name(name, 40) == name and 0 < len(name) <= 40
-    assert not re.search("[\x00-\x1f\x7f\u200b\u200c\u2060\ufeff\u202a-\u202e\u2066-\u2069]", name)
+def house_document(points: int = 5, name="Chez Mamie", **changes) -> dict:
+    ranks = {**{rank: points for rank in RANKS}, "JK": points}
+    return {
+        "base": "classique",
+        "name": name,
+        "scoring": {"mode": "penalty", "target": 500, "table": {"ranks": ranks, "cards": {}}},
+        **changes,
+    }
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -177,19 +116,6 @@ def test_team_names_are_kept_normalised_and_the_game_reads_back(client):
     assert client.get(f"/api/v1/games/{game['id']}/export").status_code == 200
 
 
-# --- house rules: their name and their table ----------------------------------------------------
-
-
-def house_document(points: int = 5, name="Chez Mamie", **changes) -> dict:
-    ranks = {**{rank: points for rank in RANKS}, "JK": points}
-    return {
-        "base": "classique",
-        "name": name,
-        "scoring": {"mode": "penalty", "target": 500, "table": {"ranks": ranks, "cards": {}}},
-        **changes,
-    }
-
-
 @pytest.mark.parametrize("name", ["Chez\u200bMamie", "\u202eeimaM", "M" * 61, "Chez\x07Mamie"])
 def test_a_house_rules_name_goes_through_the_rule_for_names(client, app, name):
     assert error_of(client.post("/api/v1/variants", json=house_document(name=name)))["field"] == "name"
@@ -246,13 +172,3 @@ def test_the_fullest_hand_of_the_largest_table_and_deck_is_recorded(client):
     assert resp.get_json()["totals"] == {"Ana": 0, "Bob": 224_000}
     again = client.get(f"/api/v1/games/{game['id']}").get_json()
     assert again["manches"][0]["values"] == {"Bob": 224_000} and again["status"] == "finished"
-
-
-def test_a_table_file_is_bounded_by_the_same_limit():
-    name = {"fr": "x", "en": "x"}
-    ranks = {**{rank: 1 for rank in RANKS}, "K": MAX_CARD_POINTS + 1}
-    with pytest.raises(VariantFileError) as refused:
-        validate_table("big", {"source": "x", "name": name, "ranks": ranks}, "tables.toml")
-    assert refused.value.field == "big.ranks.K"
-    ranks["K"] = MAX_CARD_POINTS
-    assert validate_table("big", {"source": "x", "name": name, "ranks": ranks}, "tables.toml").ranks["K"] == 1000

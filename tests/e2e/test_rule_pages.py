@@ -15,11 +15,8 @@ import pytest
 from markupsafe import escape
 
 from models import rulebook
-from models.comparison import comparison
-from models.problems import VariantFileError
 from models.rules import catalog
 from models.rulesearch import search
-from models.text import plain
 
 
 def scope(variant_ids=None) -> list:
@@ -50,71 +47,57 @@ def lang_client(app, lang):
     return client
 
 
-# --- the rule files -------------------------------------------------------------------------------
-
-
-def test_every_variant_has_its_rules_with_both_languages():
-    book = rulebook.rulebook()
-    assert list(book.variants) == list(catalog().variants)
-    for variant_id, rules in book.variants.items():
-        assert rules.seed.startswith(catalog().variant(variant_id).source + "_")
-        kinds = {s.generated for s in rules.sections if s.generated}
-        assert {"cards", "scoring", "finish", "end"} <= kinds
-        for section in rules.sections:
-            assert section.title["fr"] and section.title["en"]
-            assert bool(section.blocks["fr"]) == bool(section.blocks["en"])
-
-
 def copy_rules(tmp_path):
     folder = tmp_path / "rules"
     shutil.copytree(rulebook.RULES_DIR, folder)
     return folder
 
 
-def test_a_missing_english_text_stops_loading_naming_file_and_field(tmp_path):
-    folder = copy_rules(tmp_path)
-    path = folder / "les-huit.toml"
-    text = path.read_text()
-    start = text.index('en = """', text.index('id = "donne"'))
-    end = text.index('"""', start + 8) + 3
-    path.write_text(text[:start] + text[end:])
-    with pytest.raises(VariantFileError) as error:
-        rulebook.load_rulebook(catalog(), folder)
-    assert error.value.path.endswith("les-huit.toml")
-    assert error.value.field == "sections[1].en"
+# --- search ---------------------------------------------------------------------------------------
+
+QUESTIONS = [
+    ("fr", "que fait le 7", "huit-americain", "cartes-speciales-7"),
+    ("fr", "que fait le 7", "deux-jeux", "cartes-speciales-7"),
+    ("fr", "finir sur un 8", "huit-americain", "finir"),
+    ("fr", "joker", "classique", "cartes-speciales-jk"),
+    ("fr", "as à deux joueurs", "classique", "option-ace_two_players"),
+    ("fr", "pioche vide", "classique", "pioche-vide"),
+    ("fr", "combien de cartes", "classique", "donne"),
+    ("fr", "compter les points", "huit-americain", "points"),
+    ("fr", "contre-carte", "deux-jeux", "annonces"),
+    ("fr", "jouer hors de son tour", "huit-elabore", "deux-hors-tour"),
+    ("fr", "partie bloquée", "les-huit", "partie-bloquee"),
+    ("fr", "équipes à quatre", "les-huit", "materiel"),
+    ("fr", "qui commence", "classique", "depart"),
+    ("fr", "empiler les +2", "classique", "option-stacking"),
+    ("fr", "le 10 fait rejouer", "deux-jeux", "cartes-speciales-10"),
+    ("fr", "oubli de dire carte", "classique", "annonces"),
+    ("fr", "combien vaut le 8", "huit-americain", "points"),
+    ("en", "what does the 7 do", "huit-americain", "cartes-speciales-7"),
+    ("en", "finish on an 8", "huit-americain", "finir"),
+    ("en", "ace with two players", "classique", "option-ace_two_players"),
+    ("en", "stock runs out", "54-cartes", "pioche-vide"),
+    ("en", "how many cards", "les-huit", "donne"),
+    ("en", "count the points", "classique", "points"),
+    ("en", "joker", "54-cartes", "cartes-speciales-jk"),
+    ("en", "blocked game", "les-huit", "partie-bloquee"),
+    ("en", "counter a joker", "classique", "option-counter_joker"),
+]
 
 
-def test_a_missing_title_or_file_or_placed_interpretation_is_refused(tmp_path):
-    folder = copy_rules(tmp_path)
-    path = folder / "classique.toml"
-    path.write_text(
-        path.read_text().replace('title = { fr = "La donne", en = "Dealing" }', 'title = { fr = "La donne" }')
-    )
-    with pytest.raises(VariantFileError) as error:
-        rulebook.load_rulebook(catalog(), folder)
-    assert error.value.field == "sections[1].title.en"
+def search_as_shown(app, query, lang, variant_ids=None):
+    """The search as the web page runs it (generated parts worded in the request's language)."""
+    from views.texts import say
 
-    folder = copy_rules(tmp_path / "b")
-    path = folder / "classique.toml"
-    path.write_text(path.read_text().replace('interpretations = ["deck"]', ""))
-    with pytest.raises(VariantFileError) as error:
-        rulebook.load_rulebook(catalog(), folder)
-    assert error.value.code == "interpretation_placement" and error.value.params == {"about": "deck"}
-
-    folder = copy_rules(tmp_path / "c")
-    (folder / "54-cartes.toml").unlink()
-    with pytest.raises(VariantFileError, match="54-cartes.toml"):
-        rulebook.load_rulebook(catalog(), folder)
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        return search(query, lang, scope(variant_ids), catalog().tables, rulebook.rulebook(), say=say)
 
 
-def test_paragraphs_and_lists_are_parsed():
-    blocks = rulebook.parse_blocks("Une phrase\nsur deux lignes.\n\nVous pouvez :\n- un cœur ;\n- un 8.\n\nFin.")
-    assert blocks == (
-        ("p", "Une phrase sur deux lignes."),
-        ("p", "Vous pouvez :"),
-        ("ul", ("un cœur ;", "un 8.")),
-        ("p", "Fin."),
-    )
+# --- the dispute checker screen ---------------------------------------------------------------------
+
+
+def verdict_of(page: str) -> str:
+    return re.search(r'<section id="verdict".*?</section>', page, re.S).group(0)
 
 
 # --- rule pages -----------------------------------------------------------------------------------
@@ -234,65 +217,6 @@ def test_comparison_shows_the_six_variants_side_by_side(app, lang):
     assert page.count('class="topic"') == page.count("<tr")  # the sticky first column, in every row
 
 
-def test_comparison_rows_cover_deck_deal_table_target_and_finishing():
-    rows = comparison(list(catalog().variants.values()), catalog().tables)
-    labels = [r.label.template for r in rows if r.label]
-    assert labels == [
-        "Cards",
-        "Players",
-        "Deal",
-        "Scoring table",
-        "Points",
-        "End of the game",
-        "Going out",
-        "House options",
-    ]
-    finishing = next(r for r in rows if r.label and r.label.template == "Going out")
-    rendered = [" ".join(plain(m) for m in cell) for cell in finishing.cells]
-    assert rendered[0] == "Any card may be the last one."
-    assert "a 10" in rendered[1] and "an 8 / a JK" in rendered[3] and "an 8 / a 9" in rendered[4]
-
-
-# --- search ---------------------------------------------------------------------------------------
-
-QUESTIONS = [
-    ("fr", "que fait le 7", "huit-americain", "cartes-speciales-7"),
-    ("fr", "que fait le 7", "deux-jeux", "cartes-speciales-7"),
-    ("fr", "finir sur un 8", "huit-americain", "finir"),
-    ("fr", "joker", "classique", "cartes-speciales-jk"),
-    ("fr", "as à deux joueurs", "classique", "option-ace_two_players"),
-    ("fr", "pioche vide", "classique", "pioche-vide"),
-    ("fr", "combien de cartes", "classique", "donne"),
-    ("fr", "compter les points", "huit-americain", "points"),
-    ("fr", "contre-carte", "deux-jeux", "annonces"),
-    ("fr", "jouer hors de son tour", "huit-elabore", "deux-hors-tour"),
-    ("fr", "partie bloquée", "les-huit", "partie-bloquee"),
-    ("fr", "équipes à quatre", "les-huit", "materiel"),
-    ("fr", "qui commence", "classique", "depart"),
-    ("fr", "empiler les +2", "classique", "option-stacking"),
-    ("fr", "le 10 fait rejouer", "deux-jeux", "cartes-speciales-10"),
-    ("fr", "oubli de dire carte", "classique", "annonces"),
-    ("fr", "combien vaut le 8", "huit-americain", "points"),
-    ("en", "what does the 7 do", "huit-americain", "cartes-speciales-7"),
-    ("en", "finish on an 8", "huit-americain", "finir"),
-    ("en", "ace with two players", "classique", "option-ace_two_players"),
-    ("en", "stock runs out", "54-cartes", "pioche-vide"),
-    ("en", "how many cards", "les-huit", "donne"),
-    ("en", "count the points", "classique", "points"),
-    ("en", "joker", "54-cartes", "cartes-speciales-jk"),
-    ("en", "blocked game", "les-huit", "partie-bloquee"),
-    ("en", "counter a joker", "classique", "option-counter_joker"),
-]
-
-
-def search_as_shown(app, query, lang, variant_ids=None):
-    """The search as the web page runs it (generated parts worded in the request's language)."""
-    from views.texts import say
-
-    with app.test_request_context(headers={"Accept-Language": lang}):
-        return search(query, lang, scope(variant_ids), catalog().tables, rulebook.rulebook(), say=say)
-
-
 @pytest.mark.parametrize(("lang", "query", "variant_id", "anchor"), QUESTIONS)
 def test_search_finds_the_rule_for_real_questions(app, lang, query, variant_id, anchor):
     hits = search_as_shown(app, query, lang)
@@ -304,16 +228,6 @@ def test_search_restricted_to_one_variant_and_accent_or_case_free(app):
     hits = search_as_shown(app, "PIOCHE EPUISEE", "fr", ["huit-elabore"])
     assert hits and all(h.variant_id == "huit-elabore" for h in hits)
     assert hits[0].anchor == "pioche-vide"
-
-
-def test_search_marks_the_matched_words_in_the_snippet():
-    hit = search("pioche vide", "fr", scope(["classique"]), catalog().tables, rulebook.rulebook(), say=plain)[0]
-    marked = [text for text, mark in hit.parts() if mark]
-    assert "pioche" in marked and "épuisée" in marked
-    assert "".join(text for text, _ in hit.parts()) == hit.snippet
-    book = rulebook.rulebook()
-    assert search("", "fr", scope(), catalog().tables, book, say=plain) == []
-    assert search("le la de", "fr", scope(), catalog().tables, book, say=plain) == []
 
 
 def test_search_page_plain_form_and_htmx_fragment(app):
@@ -345,13 +259,6 @@ def test_search_escapes_the_query(app):
     page = page_text(client.get("/rules/search", query_string={"q": '<img src=x onerror=alert(1)>"'}))
     assert "<img src=x" not in page
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
-
-
-# --- the dispute checker screen ---------------------------------------------------------------------
-
-
-def verdict_of(page: str) -> str:
-    return re.search(r'<section id="verdict".*?</section>', page, re.S).group(0)
 
 
 def test_checker_plain_form_post_an_8_on_a_3_is_legal(app):

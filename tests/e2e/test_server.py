@@ -21,7 +21,7 @@ from sqlalchemy import text
 
 from models.db import Database
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:

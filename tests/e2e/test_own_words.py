@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RUN = 8
 SET_PHRASES = (
     "dans le sens des aiguilles d'une montre",

@@ -1,0 +1,191 @@
+"""Rule pages, search, comparison and the dispute checker screen (issue 4).
+
+The rule texts live in models/variants/rules/*.toml; the special cards, points, finishing,
+end of game and house options are generated from the variant data. Expected values below come
+from SPEC §2–§3 (tables, special cards) and the seeds.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from models import rulebook
+from models.comparison import comparison
+from models.problems import VariantFileError
+from models.rules import catalog
+from models.rulesearch import search
+from models.text import plain
+
+
+def scope(variant_ids=None) -> list:
+    """The variants a search looks through (all the built-in ones by default)."""
+    return [catalog().variant(v) for v in variant_ids] if variant_ids else list(catalog().variants.values())
+
+
+VARIANTS = ("classique", "deux-jeux", "54-cartes", "huit-americain", "huit-elabore", "les-huit")
+# A few points per table (SPEC §2), as the rule page shows them (data-card / data-points).
+POINTS = {
+    "classique": {"JK": 50, "8": 50, "J": 20, "10": 10},
+    "deux-jeux": {"8": 50, "A": 1, "K": 10},
+    "54-cartes": {"JK": 50, "8": 25, "2S": 25, "2": 15, "7": 5},
+    "huit-americain": {"JK": 50, "8": 32, "A": 20, "2": 2},
+    "huit-elabore": {"8": 15, "A": 11, "2": 10, "K": 3, "Q": 2, "J": 1},
+    "les-huit": {"8": 50, "A": 1, "Q": 10},
+}
+
+
+def page_text(response) -> str:
+    assert response.status_code == 200, response.get_data(as_text=True)[:2000]
+    return response.get_data(as_text=True)
+
+
+def lang_client(app, lang):
+    client = app.test_client()
+    client.set_cookie("lang", lang)
+    return client
+
+
+def copy_rules(tmp_path):
+    folder = tmp_path / "rules"
+    shutil.copytree(rulebook.RULES_DIR, folder)
+    return folder
+
+
+# --- search ---------------------------------------------------------------------------------------
+
+QUESTIONS = [
+    ("fr", "que fait le 7", "huit-americain", "cartes-speciales-7"),
+    ("fr", "que fait le 7", "deux-jeux", "cartes-speciales-7"),
+    ("fr", "finir sur un 8", "huit-americain", "finir"),
+    ("fr", "joker", "classique", "cartes-speciales-jk"),
+    ("fr", "as à deux joueurs", "classique", "option-ace_two_players"),
+    ("fr", "pioche vide", "classique", "pioche-vide"),
+    ("fr", "combien de cartes", "classique", "donne"),
+    ("fr", "compter les points", "huit-americain", "points"),
+    ("fr", "contre-carte", "deux-jeux", "annonces"),
+    ("fr", "jouer hors de son tour", "huit-elabore", "deux-hors-tour"),
+    ("fr", "partie bloquée", "les-huit", "partie-bloquee"),
+    ("fr", "équipes à quatre", "les-huit", "materiel"),
+    ("fr", "qui commence", "classique", "depart"),
+    ("fr", "empiler les +2", "classique", "option-stacking"),
+    ("fr", "le 10 fait rejouer", "deux-jeux", "cartes-speciales-10"),
+    ("fr", "oubli de dire carte", "classique", "annonces"),
+    ("fr", "combien vaut le 8", "huit-americain", "points"),
+    ("en", "what does the 7 do", "huit-americain", "cartes-speciales-7"),
+    ("en", "finish on an 8", "huit-americain", "finir"),
+    ("en", "ace with two players", "classique", "option-ace_two_players"),
+    ("en", "stock runs out", "54-cartes", "pioche-vide"),
+    ("en", "how many cards", "les-huit", "donne"),
+    ("en", "count the points", "classique", "points"),
+    ("en", "joker", "54-cartes", "cartes-speciales-jk"),
+    ("en", "blocked game", "les-huit", "partie-bloquee"),
+    ("en", "counter a joker", "classique", "option-counter_joker"),
+]
+
+
+def search_as_shown(app, query, lang, variant_ids=None):
+    """The search as the web page runs it (generated parts worded in the request's language)."""
+    from views.texts import say
+
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        return search(query, lang, scope(variant_ids), catalog().tables, rulebook.rulebook(), say=say)
+
+
+# --- the dispute checker screen ---------------------------------------------------------------------
+
+
+def verdict_of(page: str) -> str:
+    return re.search(r'<section id="verdict".*?</section>', page, re.S).group(0)
+
+
+# --- the rule files -------------------------------------------------------------------------------
+
+
+def test_every_variant_has_its_rules_with_both_languages():
+    book = rulebook.rulebook()
+    assert list(book.variants) == list(catalog().variants)
+    for variant_id, rules in book.variants.items():
+        assert rules.seed.startswith(catalog().variant(variant_id).source + "_")
+        kinds = {s.generated for s in rules.sections if s.generated}
+        assert {"cards", "scoring", "finish", "end"} <= kinds
+        for section in rules.sections:
+            assert section.title["fr"] and section.title["en"]
+            assert bool(section.blocks["fr"]) == bool(section.blocks["en"])
+
+
+def test_a_missing_english_text_stops_loading_naming_file_and_field(tmp_path):
+    folder = copy_rules(tmp_path)
+    path = folder / "les-huit.toml"
+    text = path.read_text()
+    start = text.index('en = """', text.index('id = "donne"'))
+    end = text.index('"""', start + 8) + 3
+    path.write_text(text[:start] + text[end:])
+    with pytest.raises(VariantFileError) as error:
+        rulebook.load_rulebook(catalog(), folder)
+    assert error.value.path.endswith("les-huit.toml")
+    assert error.value.field == "sections[1].en"
+
+
+def test_a_missing_title_or_file_or_placed_interpretation_is_refused(tmp_path):
+    folder = copy_rules(tmp_path)
+    path = folder / "classique.toml"
+    path.write_text(
+        path.read_text().replace('title = { fr = "La donne", en = "Dealing" }', 'title = { fr = "La donne" }')
+    )
+    with pytest.raises(VariantFileError) as error:
+        rulebook.load_rulebook(catalog(), folder)
+    assert error.value.field == "sections[1].title.en"
+
+    folder = copy_rules(tmp_path / "b")
+    path = folder / "classique.toml"
+    path.write_text(path.read_text().replace('interpretations = ["deck"]', ""))
+    with pytest.raises(VariantFileError) as error:
+        rulebook.load_rulebook(catalog(), folder)
+    assert error.value.code == "interpretation_placement" and error.value.params == {"about": "deck"}
+
+    folder = copy_rules(tmp_path / "c")
+    (folder / "54-cartes.toml").unlink()
+    with pytest.raises(VariantFileError, match="54-cartes.toml"):
+        rulebook.load_rulebook(catalog(), folder)
+
+
+def test_paragraphs_and_lists_are_parsed():
+    blocks = rulebook.parse_blocks("Une phrase\nsur deux lignes.\n\nVous pouvez :\n- un cœur ;\n- un 8.\n\nFin.")
+    assert blocks == (
+        ("p", "Une phrase sur deux lignes."),
+        ("p", "Vous pouvez :"),
+        ("ul", ("un cœur ;", "un 8.")),
+        ("p", "Fin."),
+    )
+
+
+def test_comparison_rows_cover_deck_deal_table_target_and_finishing():
+    rows = comparison(list(catalog().variants.values()), catalog().tables)
+    labels = [r.label.template for r in rows if r.label]
+    assert labels == [
+        "Cards",
+        "Players",
+        "Deal",
+        "Scoring table",
+        "Points",
+        "End of the game",
+        "Going out",
+        "House options",
+    ]
+    finishing = next(r for r in rows if r.label and r.label.template == "Going out")
+    rendered = [" ".join(plain(m) for m in cell) for cell in finishing.cells]
+    assert rendered[0] == "Any card may be the last one."
+    assert "a 10" in rendered[1] and "an 8 / a JK" in rendered[3] and "an 8 / a 9" in rendered[4]
+
+
+def test_search_marks_the_matched_words_in_the_snippet():
+    hit = search("pioche vide", "fr", scope(["classique"]), catalog().tables, rulebook.rulebook(), say=plain)[0]
+    marked = [text for text, mark in hit.parts() if mark]
+    assert "pioche" in marked and "épuisée" in marked
+    assert "".join(text for text, _ in hit.parts()) == hit.snippet
+    book = rulebook.rulebook()
+    assert search("", "fr", scope(), catalog().tables, book, say=plain) == []
+    assert search("le la de", "fr", scope(), catalog().tables, book, say=plain) == []
