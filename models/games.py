@@ -162,6 +162,14 @@ def _hand_rows(manche_id: int, hands: list[tuple]) -> list[dict]:
     ]
 
 
+def _stored(game: GameView, number: int) -> tuple:
+    """The stored row of manche ``number`` (id, number, winner seat, blocked, last card)."""
+    stored = next((m for m in game.rows.manches if m[1] == number), None)
+    if stored is None:
+        raise NotFound(N_("Round %(number)s does not exist."), field="number", number=number)
+    return stored
+
+
 def _existing_number(value) -> int:
     """A manche number from a URL: outside the possible range it simply does not exist."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100_000:
@@ -451,11 +459,9 @@ class GameService:
         (``game_finished``), naming those manches: they would have been played after the end.
         """
         number = _existing_number(number)
-        current = self._loaded(game)
-        for _attempt in range(MAX_ATTEMPTS):
-            stored = next((m for m in current.rows.manches if m[1] == number), None)
-            if stored is None:
-                raise NotFound(N_("Round %(number)s does not exist."), field="number", number=number)
+
+        def plan(current: GameView):
+            stored = _stored(current, number)
             score = score_entry(current.ruleset, current.players, current.teams, entry)
             columns, hands = stored_manche(current.players, score)
             manche = (stored[0], number, columns["winner_seat"], columns["blocked"], columns["last_card"])
@@ -470,47 +476,54 @@ class GameService:
                     end=len(view.manches),
                     later=", ".join(str(m.number) for m in view.after_end),
                 )
-            finished_at = (current.finished_at or utcnow()) if view.finished else None
-            try:
-                with Session(self.db.writer) as session, session.begin():
-                    self._bump(session, current.id, current.revision, finished_at=finished_at)
-                    session.execute(update(Manche).where(Manche.id == stored[0]).values(**columns))
-                    session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
-                    session.execute(insert(Hand.__table__), _hand_rows(stored[0], hands))
-            except _Stale:
-                current = self.get(current.id)
-                continue
-            rows = view.rows.with_game(revision=current.revision + 1, finished_at=finished_at)
-            return build_view(rows, current.ruleset)
-        raise Conflict(N_("Another phone changed this game at the same moment; it is shown now."))
+
+            def write(session: Session) -> None:
+                session.execute(update(Manche).where(Manche.id == stored[0]).values(**columns))
+                session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
+                session.execute(insert(Hand.__table__), _hand_rows(stored[0], hands))
+
+            return view, write
+
+        return self._rewrite(game, plan)
 
     def delete_manche(self, game, number) -> GameView:
         """Delete the last manche (only the last: the numbers stay a sequence)."""
         number = _existing_number(number)
-        current = self._loaded(game)
-        for _attempt in range(MAX_ATTEMPTS):
-            stored = next((m for m in current.rows.manches if m[1] == number), None)
-            if stored is None:
-                raise NotFound(N_("Round %(number)s does not exist."), field="number", number=number)
+
+        def plan(current: GameView):
+            stored = _stored(current, number)
             if number != current.rows.manches[-1][1]:
                 raise Conflict(N_("Only the last round can be deleted."), field="number")
-            view = build_view(current.rows.without_manche(number), current.ruleset)
+
+            def write(session: Session) -> None:
+                session.execute(
+                    delete(IdempotencyRecord).where(
+                        IdempotencyRecord.game_id == current.id, IdempotencyRecord.manche_number == number
+                    )
+                )
+                session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
+                session.execute(delete(Manche).where(Manche.id == stored[0]))
+
+            return build_view(current.rows.without_manche(number), current.ruleset), write
+
+        return self._rewrite(game, plan)
+
+    def _rewrite(self, game, plan) -> GameView:
+        """Change a recorded game: ``plan(current)`` checks the change and answers the game as it
+        will stand and the statements that make it so; they run in one transaction with the
+        revision compared and bumped (another write in between: read again, plan again)."""
+        current = self._loaded(game)
+        for _attempt in range(MAX_ATTEMPTS):
+            view, write = plan(current)
             finished_at = (current.finished_at or utcnow()) if view.finished else None
             try:
                 with Session(self.db.writer) as session, session.begin():
                     self._bump(session, current.id, current.revision, finished_at=finished_at)
-                    session.execute(
-                        delete(IdempotencyRecord).where(
-                            IdempotencyRecord.game_id == current.id, IdempotencyRecord.manche_number == number
-                        )
-                    )
-                    session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
-                    session.execute(delete(Manche).where(Manche.id == stored[0]))
+                    write(session)
             except _Stale:
                 current = self.get(current.id)
                 continue
-            rows = view.rows.with_game(revision=current.revision + 1, finished_at=finished_at)
-            return build_view(rows, current.ruleset)
+            return build_view(view.rows.with_game(revision=current.revision + 1, finished_at=finished_at), view.ruleset)
         raise Conflict(N_("Another phone changed this game at the same moment; it is shown now."))
 
     # internals

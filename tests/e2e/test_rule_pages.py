@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 import re
-import shutil
 
 import pytest
 from markupsafe import escape
@@ -45,12 +44,6 @@ def lang_client(app, lang):
     client = app.test_client()
     client.set_cookie("lang", lang)
     return client
-
-
-def copy_rules(tmp_path):
-    folder = tmp_path / "rules"
-    shutil.copytree(rulebook.RULES_DIR, folder)
-    return folder
 
 
 # --- search ---------------------------------------------------------------------------------------

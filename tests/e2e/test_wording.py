@@ -10,10 +10,10 @@ import html
 import re
 
 import pytest
-from tests.e2e.test_own_words import page_text
 
 from models.cards import Card, parse_card
 from models.rules import catalog
+from tests.e2e.test_own_words import page_text
 
 URL = "/api/v1/referee/check"
 

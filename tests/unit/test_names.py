@@ -17,7 +17,6 @@ from models.problems import VariantFileError
 from models.rules import validate_table
 from models.variant import MAX_CARD_POINTS
 
-FOUR = ["Ana", "Bob", "Chloé", "Dan"]
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
 
@@ -26,22 +25,7 @@ def count(app, model) -> int:
         return session.execute(select(func.count()).select_from(model)).scalar_one()
 
 
-def error_of(resp, status=422) -> dict:
-    assert resp.status_code == status, resp.get_data(as_text=True)
-    return resp.get_json()["error"]
-
-
 # --- house rules: their name and their table ----------------------------------------------------
-
-
-def house_document(points: int = 5, name="Chez Mamie", **changes) -> dict:
-    ranks = {**{rank: points for rank in RANKS}, "JK": points}
-    return {
-        "base": "classique",
-        "name": name,
-        "scoring": {"mode": "penalty", "target": 500, "table": {"ranks": ranks, "cards": {}}},
-        **changes,
-    }
 
 
 # --- the one rule for names ----------------------------------------------------------------------

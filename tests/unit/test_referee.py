@@ -523,37 +523,6 @@ def params(cases):
 # --- the API -------------------------------------------------------------------------------------
 
 API_CASES = [c for c in ALL_CASES if c["api"] and not c["xfail"]]
-URL = "/api/v1/referee/check"
-
-
-def body_of(c) -> dict:
-    body = {"variant": c["variant"], "top": c["top"], "card": c["card"], "players": c["players"]}
-    if c["opts"]:
-        body["options"] = c["opts"]
-    if c["suit"]:
-        body["active_suit"] = c["suit"]
-    if c["pending"]:
-        body["pending"] = True
-    if c["last"]:
-        body["last_card"] = True
-    return body
-
-
-def assert_error(resp, field=None, code=None):
-    assert 400 <= resp.status_code < 500, (resp.status_code, resp.get_data(as_text=True))
-    body = resp.get_json()
-    assert isinstance(body, dict) and set(body) == {"error"}, body
-    error = body["error"]
-    assert {"code", "message"} <= set(error) <= {"code", "message", "field"}, error
-    assert isinstance(error["message"], str) and error["message"].strip()
-    if code:
-        assert error["code"] == code, error
-    if field:
-        assert error.get("field") == field, error
-    return error
-
-
-BASE = {"variant": "classique", "top": "9H", "card": "5H"}
 
 
 LES_HUIT_8 = dict(top="8S", active_suit="H")  # an 8 of spades that named hearts

@@ -7,7 +7,6 @@ from SPEC §2–§3 (tables, special cards) and the seeds.
 
 from __future__ import annotations
 
-import re
 import shutil
 
 import pytest
@@ -25,29 +24,6 @@ def scope(variant_ids=None) -> list:
     return [catalog().variant(v) for v in variant_ids] if variant_ids else list(catalog().variants.values())
 
 
-VARIANTS = ("classique", "deux-jeux", "54-cartes", "huit-americain", "huit-elabore", "les-huit")
-# A few points per table (SPEC §2), as the rule page shows them (data-card / data-points).
-POINTS = {
-    "classique": {"JK": 50, "8": 50, "J": 20, "10": 10},
-    "deux-jeux": {"8": 50, "A": 1, "K": 10},
-    "54-cartes": {"JK": 50, "8": 25, "2S": 25, "2": 15, "7": 5},
-    "huit-americain": {"JK": 50, "8": 32, "A": 20, "2": 2},
-    "huit-elabore": {"8": 15, "A": 11, "2": 10, "K": 3, "Q": 2, "J": 1},
-    "les-huit": {"8": 50, "A": 1, "Q": 10},
-}
-
-
-def page_text(response) -> str:
-    assert response.status_code == 200, response.get_data(as_text=True)[:2000]
-    return response.get_data(as_text=True)
-
-
-def lang_client(app, lang):
-    client = app.test_client()
-    client.set_cookie("lang", lang)
-    return client
-
-
 def copy_rules(tmp_path):
     folder = tmp_path / "rules"
     shutil.copytree(rulebook.RULES_DIR, folder)
@@ -56,49 +32,8 @@ def copy_rules(tmp_path):
 
 # --- search ---------------------------------------------------------------------------------------
 
-QUESTIONS = [
-    ("fr", "que fait le 7", "huit-americain", "cartes-speciales-7"),
-    ("fr", "que fait le 7", "deux-jeux", "cartes-speciales-7"),
-    ("fr", "finir sur un 8", "huit-americain", "finir"),
-    ("fr", "joker", "classique", "cartes-speciales-jk"),
-    ("fr", "as à deux joueurs", "classique", "option-ace_two_players"),
-    ("fr", "pioche vide", "classique", "pioche-vide"),
-    ("fr", "combien de cartes", "classique", "donne"),
-    ("fr", "compter les points", "huit-americain", "points"),
-    ("fr", "contre-carte", "deux-jeux", "annonces"),
-    ("fr", "jouer hors de son tour", "huit-elabore", "deux-hors-tour"),
-    ("fr", "partie bloquée", "les-huit", "partie-bloquee"),
-    ("fr", "équipes à quatre", "les-huit", "materiel"),
-    ("fr", "qui commence", "classique", "depart"),
-    ("fr", "empiler les +2", "classique", "option-stacking"),
-    ("fr", "le 10 fait rejouer", "deux-jeux", "cartes-speciales-10"),
-    ("fr", "oubli de dire carte", "classique", "annonces"),
-    ("fr", "combien vaut le 8", "huit-americain", "points"),
-    ("en", "what does the 7 do", "huit-americain", "cartes-speciales-7"),
-    ("en", "finish on an 8", "huit-americain", "finir"),
-    ("en", "ace with two players", "classique", "option-ace_two_players"),
-    ("en", "stock runs out", "54-cartes", "pioche-vide"),
-    ("en", "how many cards", "les-huit", "donne"),
-    ("en", "count the points", "classique", "points"),
-    ("en", "joker", "54-cartes", "cartes-speciales-jk"),
-    ("en", "blocked game", "les-huit", "partie-bloquee"),
-    ("en", "counter a joker", "classique", "option-counter_joker"),
-]
-
-
-def search_as_shown(app, query, lang, variant_ids=None):
-    """The search as the web page runs it (generated parts worded in the request's language)."""
-    from views.texts import say
-
-    with app.test_request_context(headers={"Accept-Language": lang}):
-        return search(query, lang, scope(variant_ids), catalog().tables, rulebook.rulebook(), say=say)
-
 
 # --- the dispute checker screen ---------------------------------------------------------------------
-
-
-def verdict_of(page: str) -> str:
-    return re.search(r'<section id="verdict".*?</section>', page, re.S).group(0)
 
 
 # --- the rule files -------------------------------------------------------------------------------
