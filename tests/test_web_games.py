@@ -234,9 +234,12 @@ def test_a_missing_hand_is_refused_next_to_the_player_and_nothing_is_saved(clien
     response = post_manche(client, game_id, {"winner": "0", "p1-n_K": "2"}, expect=422)
     page = response.get_data(as_text=True)
     error = re.search(
-        r'<fieldset class="panel hand" id="hand-2".*?<p class="error" id="err-hand-2"[^>]*>([^<]+)', page, re.S
+        r'<li class="hand[^"]*" id="hand-2".*?<p class="error" id="err-hand-2"[^>]*>([^<]+)</p>(?:(?!</li>).)*</li>',
+        page,
+        re.S,
     )
     assert error and "Chloé" in error.group(1)
+    assert re.search(r'name="selected" value="2"', page)  # Chloé's hand on the keypad, to be entered
     assert "err-hand-1" not in page
     assert re.search(r'name="p1-n_K" value="2"', page)  # entered counts kept
     assert re.search(r'id="winner-0" name="winner" value="0"[^>]*checked', page)
@@ -273,9 +276,99 @@ def test_a_keypad_tap_without_javascript_redraws_the_form_and_saves_nothing(clie
     assert response.status_code == 200
     assert re.search(r'name="p1-n_8" value="2"', page)
     assert "<output data-subtotal>100</output>" in page  # two 8s at 50
-    assert f'formaction="/games/{game_id}/manches#p1-n_8"' in page
+    # The one keypad is on Bob's hand, and a tap brings the page back on it, his name on top.
+    assert 'name="selected" value="1"' in page
+    assert re.search(r'id="keypad".*?data-entry-name>Bob<', page, re.S)
+    assert f'name="p1-tap" value="+8" formaction="/games/{game_id}/manches#keypad"' in page
     assert f'name="nonce" value="{fields["nonce"]}"' in page  # the same manche, the same nonce
     assert games.get(game_id).manches == []
+
+
+def entry_state(page: str) -> dict:
+    """What the one-screen manche form shows: the seat on the keypad, the name on it, the hidden
+    counts of every hand (non-zero only), each row's value, the typed totals."""
+    counts = {
+        (int(seat), token): int(n)
+        for seat, token, n in re.findall(r'name="p(\d+)-n_(\w+)" value="(\d+)"', page)
+        if n != "0"
+    }
+    return {
+        "selected": int(re.search(r'name="selected" value="(\d+)"', page).group(1)),
+        "name": html.unescape(re.search(r"data-entry-name>([^<]*)<", page).group(1)),
+        "keys": set(re.findall(r'name="(p\d+)-tap" value="\+', page)),
+        "counts": counts,
+        "values": [int(v) for v in re.findall(r"<output data-hand-total>(\d+)</output>", page)],
+        "pressed": re.findall(r'name="pick" value="(\d+)"[^>]*aria-pressed="true"', page),
+    }
+
+
+def test_the_manche_form_is_one_list_of_players_and_one_keypad(client):
+    """One keypad (14 keys for classique: A 2 … K and JK), on the first seat until someone is
+    chosen; every hand's counts are hidden fields; no "−" buttons before a card is there."""
+    game_id = new_game(client)
+    page = client.get(f"/games/{game_id}/manches/new").get_data(as_text=True)
+    state = entry_state(page)
+    assert state["selected"] == 0 and state["name"] == "Ana" and state["keys"] == {"p0"}
+    assert page.count('data-step="1"') == 14 and page.count('class="pick"') == 3
+    assert page.count('value="-') == 14 and page.count("data-step=\"-1\" hidden") == 14  # the badges, hidden at 0
+    for seat in range(3):
+        assert len(re.findall(rf'type="hidden" name="p{seat}-n_\w+"', page)) == 14
+        assert f'id="p{seat}-typed" name="p{seat}-typed"' in page
+    assert page.count('data-typed-field="') == 3 and page.count('data-typed-field="0">') == 1  # only Ana's shown
+
+
+def test_without_javascript_a_name_puts_that_hand_on_the_keypad_and_keeps_everything(client, games):
+    """`pick` (a player's name pressed without JavaScript) re-renders the form with that player's
+    hand on the keypad: the winner, the other counts and the typed totals come back as sent."""
+    game_id = new_game(client)
+    fields = manche_form(client, game_id)
+    sent = {**fields, "winner": "1", "selected": "0", "p0-n_8": "2", "p2-typed": "17", "pick": "2"}
+    response = client.post(f"/games/{game_id}/manches", data=sent)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    state = entry_state(page)
+    assert state["selected"] == 2 and state["name"] == "Chloé" and state["keys"] == {"p2"}
+    assert state["pressed"] == ["2"]
+    assert state["counts"] == {(0, "8"): 2}
+    assert state["values"] == [100, 0, 17]  # Ana two 8s at 50; Bob went out; Chloé typed 17
+    assert re.search(r'id="winner-1" name="winner" value="1"[^>]*checked', page)
+    assert re.search(r'id="p2-typed" name="p2-typed"[^>]*value="17"', page)
+    assert games.get(game_id).manches == []
+    # then the save button: recorded as entered
+    response = client.post(f"/games/{game_id}/manches", data={**sent, "pick": "", "save": "1"})
+    assert response.status_code == 303
+    assert games.get(game_id).totals == {"Ana": 100, "Bob": 0, "Chloé": 17}
+
+
+def test_after_the_winner_the_next_hand_to_enter_is_on_the_keypad(client):
+    """No seat chosen yet (or the winner's): the next seat after the winner whose hand is still
+    to enter. Four players, Chloé (seat 2) went out: Dan (3) next; Dan entered: Ana (0)."""
+    game_id = new_game(client, players=("Ana", "Bob", "Chloé", "Dan"))
+    fields = manche_form(client, game_id)
+    page = client.post(f"/games/{game_id}/manches", data={**fields, "winner": "2", "pick": "2"}).get_data(as_text=True)
+    assert entry_state(page)["selected"] == 3
+    page = client.post(
+        f"/games/{game_id}/manches", data={**fields, "winner": "2", "selected": "2", "p3-n_K": "1", "p3-tap": "+K"}
+    ).get_data(as_text=True)
+    assert entry_state(page)["selected"] == 3  # a tap keeps the keypad on the hand tapped
+    page = client.post(
+        f"/games/{game_id}/manches", data={**fields, "winner": "2", "p3-n_K": "1", "pick": "2"}
+    ).get_data(as_text=True)
+    assert entry_state(page)["selected"] == 0
+
+
+def test_les_huit_skips_the_winners_partner_for_the_next_hand(client):
+    """les-huit at four: partners sit opposite (Ana & Chloé, Bob & Dan). Ana went out: Bob (1)
+    next, then Dan (3) — Chloé's hand is not counted, so never chosen for you."""
+    game_id = new_game(client, variant="les-huit", players=("Ana", "Bob", "Chloé", "Dan"), **{"opt-partners": "on"})
+    page = client.post(f"/games/{game_id}/manches", data={"winner": "0", "pick": "0"}).get_data(as_text=True)
+    assert entry_state(page)["selected"] == 1
+    page = client.post(f"/games/{game_id}/manches", data={"winner": "0", "p1-n_5": "1", "pick": "0"}).get_data(
+        as_text=True
+    )
+    assert entry_state(page)["selected"] == 3
+    assert re.search(r'id="hand-2"(?:(?!</li>).)*data-partner-note>', page, re.S)  # "not counted", shown without JS
+    assert not re.search(r'id="hand-3"(?:(?!</li>).)*data-partner-note>', page, re.S)
 
 
 def test_a_double_post_with_the_same_nonce_records_once(client, games):

@@ -13,6 +13,8 @@ from flask_babel import gettext
 
 from models.cards import JOKER, RANKS, format_card
 
+from .numbers import whole_number
+
 CLOSE_SHARE = 0.8  # a side within 20 % of the target is highlighted
 SERIES_COLOURS = 8  # CSS classes s0 … s7
 
@@ -83,6 +85,21 @@ def counts_from_cards(cards, keys) -> dict[str, int]:
         if token in tokens:
             counts[token] = counts.get(token, 0) + 1
     return counts
+
+
+def hand_to_enter(selected: str, winner: int | None, sides: list[str], filled: list[bool]) -> int:
+    """The seat whose hand the one keypad of the manche form enters: the seat chosen (``selected``,
+    as posted) unless it is the winner's, who has no cards to count; else the next seat after the
+    winner, in seating order, whose hand is still to enter — not the winner's partner, whose hand
+    is not counted, and nothing entered yet — else the next such seat even if entered, else seat 0."""
+    count = len(sides)
+    chosen = whole_number(selected, 0, count - 1)
+    if chosen is not None and chosen != winner:
+        return chosen
+    start = 0 if winner is None else winner + 1
+    order = [(start + step) % count for step in range(count)]
+    counted = [s for s in order if winner is None or (s != winner and sides[s] != sides[winner])]
+    return next((s for s in counted if not filled[s]), counted[0] if counted else 0)
 
 
 def keypad_subtotal(keys, counts: dict) -> int:

@@ -1,19 +1,28 @@
 // Carte ! — small progressive enhancements. Everything works without this file.
-// The card keypad counts taps locally (no request per tap) and shows subtotals at once.
+// The card keypad counts taps locally (no request per tap) and shows the values at once.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
 
+  function count(input) { return input ? parseInt(input.value, 10) || 0 : 0; }
+
+  // The count field of a key: `<prefix>n_<card>`, the prefix saying whose hand the keypad enters.
+  function countField(pad, key) {
+    return pad.closest("form").elements[(pad.dataset.prefix || "") + "n_" + key.dataset.token];
+  }
+
+  // The keys show the counts of the hand they enter (badges); returns that hand's value.
   function keypadTotal(pad) {
     var total = 0;
-    pad.querySelectorAll("[data-points]").forEach(function (key) {
-      var input = key.querySelector("input");
-      var n = parseInt(input.value, 10) || 0;
+    pad.querySelectorAll("[data-token]").forEach(function (key) {
+      var n = count(countField(pad, key));
       key.classList.toggle("has-cards", n > 0);
-      var count = key.querySelector("[data-count]");
-      if (count) count.textContent = n > 0 ? n : "";
-      var remove = key.querySelector("button[data-step='-1']");
-      if (remove) remove.disabled = n === 0;
+      var badge = key.querySelector("button[data-step='-1']");
+      if (badge) {
+        if (n === 0 && document.activeElement === badge) key.querySelector("button[data-step='1']").focus();
+        badge.hidden = n === 0;
+        badge.querySelector("[data-count]").textContent = n;
+      }
       total += n * parseInt(key.dataset.points, 10);
     });
     var out = pad.querySelector("[data-subtotal]");
@@ -21,16 +30,17 @@
     return total;
   }
 
-  function refreshForm(form) {
+  // The Calculette: the value and the cards one by one, as they are tapped.
+  function refreshCalculette(form) {
     var sum = 0;
     form.querySelectorAll("[data-keypad]").forEach(function (pad) { sum += keypadTotal(pad); });
     var total = form.querySelector("[data-total]");
     var list = form.querySelector("[data-breakdown]");
-    if (total && list && !form.querySelector("#cards, [data-typed]")?.value) {
+    if (total && list && !form.querySelector("#cards")?.value) {
       total.textContent = sum;
       list.textContent = "";
       form.querySelectorAll("[data-points]").forEach(function (key) {
-        var n = parseInt(key.querySelector("input").value, 10) || 0;
+        var n = count(key.querySelector("input"));
         for (var i = 0; i < n; i++) {
           var li = document.createElement("li");
           li.textContent = key.querySelector(".face").textContent + " " + key.dataset.points;
@@ -40,36 +50,155 @@
     }
   }
 
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest("button[data-step]");
-    if (!button) return;
-    event.preventDefault();
-    var input = button.parentElement.querySelector("input");
-    var max = parseInt(input.dataset.max || input.max, 10);
-    var n = (parseInt(input.value, 10) || 0) + parseInt(button.dataset.step, 10);
+  // --- The manche form: the players as a list, one keypad for the selected hand. ---
+  function hands(form) { return form.querySelectorAll("[data-hand]"); }
+  function typedField(form, seat) { return form.elements["p" + seat + "-typed"]; }
+
+  function winnerOf(form) {
+    var chosen = form.querySelector("input[name=winner]:checked");
+    return chosen && chosen.value !== "blocked" ? chosen : null;
+  }
+
+  // What a hand is worth so far: its typed total, else its cards at the keypad's points.
+  function handValue(form, seat) {
+    var typed = typedField(form, seat);
+    if (typed && typed.value.trim()) return { text: typed.value.trim(), filled: true };
+    var sum = 0, cards = 0;
+    form.querySelectorAll("[data-entry] [data-token]").forEach(function (key) {
+      var n = count(form.elements["p" + seat + "-n_" + key.dataset.token]);
+      cards += n;
+      sum += n * parseInt(key.dataset.points, 10);
+    });
+    return { text: String(sum), filled: cards > 0 };
+  }
+
+  function refreshEntry(form) {
+    var entry = form.querySelector("[data-entry]");
+    var pad = entry.querySelector("[data-keypad]");
+    var seat = form.querySelector("[data-selected]").value;
+    var winner = winnerOf(form);
+    hands(form).forEach(function (hand) {
+      var s = hand.dataset.seat;
+      var isWinner = !!winner && winner.value === s;
+      var isPartner = !!winner && !isWinner && winner.dataset.side === hand.dataset.side;
+      var value = handValue(form, s);
+      hand.querySelector("[data-hand-total]").textContent = value.text;
+      hand.classList.toggle("is-empty", !value.filled);
+      hand.classList.toggle("is-winner", isWinner);
+      hand.classList.toggle("is-partner", isPartner);
+      hand.querySelector("[data-partner-note]").hidden = !isPartner;
+      hand.querySelectorAll("input[type=hidden]").forEach(function (input) { input.disabled = isWinner; });
+      var typed = typedField(form, s);
+      if (typed) typed.disabled = isWinner;
+      hand.querySelector("button[name=pick]").setAttribute("aria-pressed", s === seat ? "true" : "false");
+      hand.classList.toggle("is-selected", s === seat);
+      if (s === seat) {
+        entry.querySelector("[data-entry-name]").textContent = hand.querySelector("[data-name]").textContent;
+        entry.querySelector("[data-winner-note]").hidden = !isWinner;
+        entry.querySelector("[data-partner-note]").hidden = !isPartner;
+        var locked = isWinner || !!(typed && typed.value.trim());
+        pad.querySelectorAll("button").forEach(function (button) { button.disabled = locked; });
+        entry.querySelector("[data-subtotal]").textContent = value.text;
+      }
+    });
+    keypadTotal(pad);
+    entry.querySelector("[data-subtotal]").textContent = handValue(form, seat).text;
+  }
+
+  // Put a hand on the keypad: the keys now post and count for this seat.
+  function select(form, seat) {
+    seat = String(seat);
+    form.querySelector("[data-selected]").value = seat;
+    var pad = form.querySelector("[data-entry] [data-keypad]");
+    pad.dataset.prefix = "p" + seat + "-";
+    pad.querySelectorAll("button[data-step]").forEach(function (button) { button.name = "p" + seat + "-tap"; });
+    form.querySelectorAll("[data-typed-field]").forEach(function (field) {
+      field.hidden = field.dataset.typedField !== seat;
+    });
+    refreshEntry(form);
+  }
+
+  // After the winner is chosen: the next seat after theirs whose hand is still to enter (not the
+  // winner's partner, whose hand is not counted) — as the server chooses (present.hand_to_enter).
+  function nextHand(form) {
+    var winner = winnerOf(form);
+    var all = Array.prototype.slice.call(hands(form));
+    var start = winner ? all.findIndex(function (h) { return h.dataset.seat === winner.value; }) + 1 : 0;
+    var order = all.map(function (_, i) { return all[(start + i) % all.length]; });
+    var counted = order.filter(function (h) {
+      return !winner || (h.dataset.seat !== winner.value && h.dataset.side !== winner.dataset.side);
+    });
+    var empty = counted.find(function (h) { return !handValue(form, h.dataset.seat).filled; });
+    return (empty || counted[0] || all[0]).dataset.seat;
+  }
+
+  function step(key, delta) {
+    var pad = key.closest("[data-keypad]");
+    var input = countField(pad, key);
+    if (!input || input.disabled) return;
+    var max = parseInt(input.dataset.max, 10);
+    var n = count(input) + delta;
     input.value = Math.max(0, isNaN(max) ? n : Math.min(max, n));
-    refreshForm(button.form);
+    var form = pad.closest("form");
+    if (form.matches("[data-manche-form]")) refreshEntry(form); else refreshCalculette(form);
+  }
+
+  // A long press on a key takes one card away, like a tap on its count badge.
+  var press = null;
+  function endPress() { if (press && !press.fired) clearTimeout(press.timer); }
+  document.addEventListener("pointerdown", function (event) {
+    var add = event.target.closest("[data-keypad] button[data-step='1']");
+    if (!add || add.disabled) return;
+    var current = { button: add, fired: false };
+    current.timer = setTimeout(function () { current.fired = true; step(add.closest("[data-token]"), -1); }, 500);
+    press = current;
+  });
+  ["pointerup", "pointercancel"].forEach(function (type) { document.addEventListener(type, endPress); });
+  document.addEventListener("contextmenu", function (event) {
+    if (event.target.closest("[data-keypad] [data-token]")) event.preventDefault();
   });
 
-  document.addEventListener("input", function (event) {
-    if (event.target.form) refreshForm(event.target.form);
+  document.addEventListener("click", function (event) {
+    var pick = event.target.closest("[data-manche-form] button[name=pick]");
+    if (pick) {
+      event.preventDefault();
+      select(pick.form, pick.value);
+      var head = pick.form.querySelector("[data-entry]");
+      if (head.scrollIntoView && head.getBoundingClientRect().top > window.innerHeight - 120) {
+        head.scrollIntoView({ block: "nearest" });
+      }
+      return;
+    }
+    var button = event.target.closest("[data-keypad] button[data-step]");
+    if (!button) return;
+    event.preventDefault();
+    var long = event.detail > 0 && press && press.fired && press.button === button;  // detail 0: a key press
+    press = null;
+    if (!long) step(button.closest("[data-token]"), parseInt(button.dataset.step, 10));
   });
 
   document.addEventListener("change", function (event) {
-    if (event.target.matches("select[data-autosubmit]")) event.target.form.requestSubmit();
+    var form = event.target.form;
+    if (form && form.matches("[data-manche-form]") && event.target.name === "winner") select(form, nextHand(form));
+    if (event.target.matches("select[data-autosubmit]")) form.requestSubmit();
+  });
+
+  document.addEventListener("input", function (event) {
+    var form = event.target.form;
+    if (!form) return;
+    if (form.matches("[data-manche-form]")) refreshEntry(form);
+    else if (form.querySelector("[data-keypad]")) refreshCalculette(form);
   });
 
   function init(root) {
-    root.querySelectorAll("form").forEach(function (form) {
-      if (form.querySelector("[data-keypad]")) form.querySelectorAll("[data-keypad]").forEach(keypadTotal);
-    });
+    root.querySelectorAll("form[data-manche-form]").forEach(refreshEntry);
+    root.querySelectorAll("form:not([data-manche-form]) [data-keypad]").forEach(keypadTotal);
   }
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (event) { init(event.target); });
 })();
 
-// Game pages: keep the screen awake, hide the "saved" notice after a while, and in the manche
-// form fold away the winner's keypad (its inputs are disabled, so they are not sent).
+// Game pages: keep the screen awake, hide the "saved" notice after a while; the new-game form.
 (function () {
   "use strict";
 
@@ -93,28 +222,8 @@
     });
   }
 
-  function markHands(form) {
-    var chosen = form.querySelector("input[name=winner]:checked");
-    var winnerSeat = chosen && chosen.value !== "blocked" ? chosen.value : null;
-    var winnerSide = winnerSeat !== null ? chosen.dataset.side : null;
-    form.querySelectorAll("[data-hand]").forEach(function (hand) {
-      var isWinner = hand.dataset.seat === winnerSeat;
-      var isPartner = !isWinner && winnerSide !== null && hand.dataset.side === winnerSide;
-      hand.classList.toggle("is-winner", isWinner);
-      hand.classList.toggle("is-partner", isPartner);
-      hand.querySelector("[data-winner-note]").hidden = !isWinner;
-      hand.querySelector("[data-partner-note]").hidden = !isPartner;
-      hand.querySelectorAll(".hand-body input, .hand-body button").forEach(function (control) {
-        control.disabled = isWinner;
-      });
-      var typed = hand.querySelector("[data-typed]");
-      hand.classList.toggle("typed-on", !!(typed && typed.value.trim()));
-    });
-  }
-
   document.addEventListener("change", function (event) {
     var form = event.target.form;
-    if (form && form.matches("[data-manche-form]") && event.target.name === "winner") markHands(form);
     var modes = event.target.name === "mode" && event.target.closest("[data-wins-target]");
     var target = form && form.querySelector("#target");
     if (modes && target) {
@@ -126,8 +235,6 @@
   });
 
   document.addEventListener("input", function (event) {
-    var form = event.target.form;
-    if (form && form.matches("[data-manche-form]") && event.target.matches("[data-typed]")) markHands(form);
     if (event.target.matches("input[data-seat-name]")) {
       // The "who deals first" list follows the names as they are typed.
       var option = document.querySelector("#first_dealer option[value='" + event.target.dataset.seatName + "']");
@@ -141,7 +248,6 @@
   }
 
   function init(root) {
-    root.querySelectorAll("form[data-manche-form]").forEach(markHands);
     autohide(root);
     showFirstError(root);
   }
