@@ -275,7 +275,7 @@ def test_a_keypad_tap_without_javascript_redraws_the_form_and_saves_nothing(clie
     page = response.get_data(as_text=True)
     assert response.status_code == 200
     assert re.search(r'name="p1-n_8" value="2"', page)
-    assert "<output data-subtotal>100</output>" in page  # two 8s at 50
+    assert "<span data-subtotal>100</span>" in page  # two 8s at 50
     # The one keypad is on Bob's hand, and a tap brings the page back on it, his name on top.
     assert 'name="selected" value="1"' in page
     assert re.search(r'id="keypad".*?data-entry-name>Bob<', page, re.S)
@@ -297,7 +297,7 @@ def entry_state(page: str) -> dict:
         "name": html.unescape(re.search(r"data-entry-name>([^<]*)<", page).group(1)),
         "keys": set(re.findall(r'name="(p\d+)-tap" value="\+', page)),
         "counts": counts,
-        "values": [int(v) for v in re.findall(r"<output data-hand-total>(\d+)</output>", page)],
+        "values": [int(v) for v in re.findall(r"<span data-hand-total>(\d+)</span>", page)],
         "pressed": re.findall(r'name="pick" value="(\d+)"[^>]*aria-pressed="true"', page),
     }
 

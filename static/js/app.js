@@ -224,6 +224,12 @@
 
   document.addEventListener("change", function (event) {
     var form = event.target.form;
+    // New game: a variant chosen folds the list back to one line, the players right under it.
+    var picker = event.target.name === "variant" && event.target.closest("details.variant-picker");
+    if (picker) {
+      picker.open = false;
+      if (picker.scrollIntoView) picker.scrollIntoView({ block: "start" });
+    }
     var modes = event.target.name === "mode" && event.target.closest("[data-wins-target]");
     var target = form && form.querySelector("#target");
     if (modes && target) {

@@ -8,12 +8,9 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from .test_games_flow import subtotal, tap, type_total
+
 AXE = Axe()
-
-
-def tap(page, seat: int, cards: str):
-    for card in cards.split():
-        page.locator(f'#hand-{seat} [data-token="{card}"] button[data-step="1"]').click()
 
 
 class Audit:
@@ -63,7 +60,7 @@ def test_no_axe_violation(live_server, page, shot, scheme):
     page.locator('label[for="winner-0"]').click()
     tap(page, 1, "8 JK K")
     tap(page, 2, "Q 3")
-    expect(page.locator("#hand-1 [data-subtotal]")).to_have_text("110")
+    expect(subtotal(page, 1)).to_have_text("110")
     audit("manche-form")
     page.get_by_role("button", name="Enregistrer la manche 1").click()
     expect(page.locator(".notice")).to_be_visible()
@@ -85,7 +82,7 @@ def test_no_axe_violation(live_server, page, shot, scheme):
     page.goto(f"{game_url}/manches/new")
     page.locator('label[for="winner-2"]').click()
     tap(page, 0, "5")
-    page.locator("#p1-typed").fill("400")  # 110 + 400 = 510
+    type_total(page, 1, "400")  # 110 + 400 = 510
     page.get_by_role("button", name="Enregistrer la manche 2").click()
     expect(page.locator("#final-title")).to_be_visible()
     audit("game-finished")
@@ -101,8 +98,8 @@ def test_keypad_stays_readable_next_to_a_typed_total(live_server, page):
     page.locator("#game-settings button.primary").click()
     page.get_by_role("link", name="Saisir la manche 1").click()
     page.locator('label[for="winner-0"]').click()
-    page.locator("#p1-typed").fill("30")
-    results = AXE.run(page, context="#hand-1")
+    type_total(page, 1, "30")
+    results = AXE.run(page, context="#keypad")
     assert results.violations_count == 0, results.generate_report()
 
 
