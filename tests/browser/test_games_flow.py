@@ -90,11 +90,12 @@ def tap(page, seat: int, cards: str, step: int = 1):
     """Select the player, then tap a key once per card ("8 8 JK K 3"); step −1 taps the count badge."""
     select_hand(page, seat)
     for card in cards.split():
-        with_navigation(page, lambda: page.locator(f'#keypad [data-token="{card}"] button[data-step="{step}"]').click())
+        key = page.locator(f'#keypad [data-token="{card}"] button[data-step="{step}"]')
+        with_navigation(page, key.click)
 
 
 def type_total(page, seat: int, total: str):
-    """"Or type the total": in the keypad of the selected player."""
+    """ "Or type the total": in the keypad of the selected player."""
     select_hand(page, seat)
     page.locator(f"#p{seat}-typed").fill(total)
 
