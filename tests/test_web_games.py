@@ -599,3 +599,27 @@ def test_htmx_swaps_only_the_settings_when_the_variant_changes(client):
     assert '<div id="game-settings"' in page and "<html" not in page
     assert 'id="chosen-variant" class="chosen-variant" hx-swap-oob="true">Les huit<' in page
     assert 'value="Ana"' in page and 'name="opt-partners"' in page
+
+
+def resume_links(page: str) -> list[str]:
+    """The game ids the home page offers to resume, in the order shown."""
+    return re.findall(r'<a class="button resume-link[^"]*" href="/games/([^"]+)"', page)
+
+
+def test_the_home_page_resumes_the_games_this_browser_plays(app, client, games):
+    """Games in progress this browser holds rights to, the newest first; not a finished game, not
+    a game only looked at (a share link), nothing for another browser."""
+    assert resume_links(client.get("/").get_data(as_text=True)) == []
+    first = new_game(client, players=("Ana", "Bob"), target="50")
+    second = new_game(client, players=("Zoé", "Yann", "Xavier"))
+    over = new_game(client, players=("Ana", "Bob"), target="20")
+    post_manche(client, over, {"winner": "0", "p1-n_K": "2"})  # Bob K K = 20: the target, game over
+    post_manche(client, first, {"winner": "1", "p0-n_4": "1"})
+    elsewhere, _ = games.create_game("classique", ["Paul", "Jacques"])
+    client.get(f"/s/{games.get(elsewhere.id).share_id}")  # opened here, not played here
+    response = client.get("/")
+    page = response.get_data(as_text=True)
+    assert resume_links(page) == [second, first]
+    assert "Games in progress" in page and "Zoé, Yann, Xavier · round 1" in page and "Ana, Bob · round 2" in page
+    assert response.headers["Cache-Control"] == "private, no-store"
+    assert resume_links(app.test_client().get("/").get_data(as_text=True)) == []

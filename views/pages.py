@@ -8,12 +8,13 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext, lazy_gettext
 
-from models import scoring
+from models import history, scoring
 from models.cards import JOKER, SUIT_SYMBOLS, Card, check_deck, format_card, parse_cards
 from models.errors import DomainError
 from models.rules import localized
 
 from .numbers import keypad_count
+from .rights import stored_tokens
 
 bp = Blueprint("pages", __name__)
 
@@ -145,10 +146,27 @@ def healthz():
     return "ok", 200, {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"}
 
 
+RESUMED_GAMES = 3  # the games in progress listed on the home page
+
+
+def games_in_play() -> list:
+    """The games in progress this browser plays — those it holds rights to (created here, or joined
+    as a scorekeeper) — the newest first: "Resume" on the home page is one tap back into them."""
+    scope = history.Scope(ids=tuple(stored_tokens()))
+    games, _ = history.game_list(current_app.extensions["database"], catalog(), scope)
+    return [game for game in games if not game.standing.finished][:RESUMED_GAMES]
+
+
 @bp.get("/")
 def home():
     house = [entry.variant for entry in current_app.extensions["house"].all()]
-    return render_template("home.html", variants=list(catalog().variants.values()) + house)
+    playing = games_in_play()
+    page = make_response(
+        render_template("home.html", variants=list(catalog().variants.values()) + house, playing=playing)
+    )
+    if playing:
+        page.headers["Cache-Control"] = "private, no-store"  # this browser's games
+    return page
 
 
 @bp.get("/lang/<code>")

@@ -1,204 +1,155 @@
-// Carte ! — small progressive enhancements. Everything works without this file.
-// The card keypad counts taps locally (no request per tap) and shows the values at once.
+// Carte ! — progressive enhancements; all works without. Keypads count taps with no request.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
+  var ADD = "button[data-step='1']", press = null;
 
-  function count(input) { return input ? parseInt(input.value, 10) || 0 : 0; }
+  function num(input) { return input ? parseInt(input.value, 10) || 0 : 0; }
 
-  // The count field of a key: `<prefix>n_<card>`, the prefix saying whose hand the keypad enters.
-  function countField(pad, key) {
-    return pad.closest("form").elements[(pad.dataset.prefix || "") + "n_" + key.dataset.token];
-  }
-
-  // The keys show the counts of the hand they enter (badges); returns that hand's value.
+  // Badges from the counts of the hand the keypad enters (<prefix>n_<card>); returns its value.
   function keypadTotal(pad) {
-    var total = 0;
+    var form = pad.closest("form"), total = 0;
     pad.querySelectorAll("[data-token]").forEach(function (key) {
-      var n = count(countField(pad, key));
+      var n = num(form.elements[pad.dataset.prefix + "n_" + key.dataset.token]), badge = key.querySelector("[data-step='-1']");
       key.classList.toggle("has-cards", n > 0);
-      var badge = key.querySelector("button[data-step='-1']");
-      if (badge) {
-        if (n === 0 && document.activeElement === badge) key.querySelector("button[data-step='1']").focus();
-        badge.hidden = n === 0;
-        badge.querySelector("[data-count]").textContent = n;
-      }
-      total += n * parseInt(key.dataset.points, 10);
+      if (!n && document.activeElement === badge) key.querySelector(ADD).focus();
+      badge.hidden = !n;
+      badge.firstChild.textContent = n;
+      total += n * key.dataset.points;
     });
-    var out = pad.querySelector("[data-subtotal]");
-    if (out) out.textContent = total;
     return total;
   }
 
-  // The Calculette: the value and the cards one by one, as they are tapped.
-  function refreshCalculette(form) {
-    var sum = 0;
-    form.querySelectorAll("[data-keypad]").forEach(function (pad) { sum += keypadTotal(pad); });
-    var total = form.querySelector("[data-total]");
-    var list = form.querySelector("[data-breakdown]");
-    if (total && list && !form.querySelector("#cards")?.value) {
-      total.textContent = sum;
-      list.textContent = "";
-      form.querySelectorAll("[data-points]").forEach(function (key) {
-        var n = count(key.querySelector("input"));
-        for (var i = 0; i < n; i++) {
-          var li = document.createElement("li");
-          li.textContent = key.querySelector(".face").textContent + " " + key.dataset.points;
-          list.appendChild(li);
-        }
-      });
-    }
+  function calculette(form) {
+    var sum = 0, total = form.querySelector("[data-total]"), list = form.querySelector("[data-breakdown]");
+    form.querySelectorAll("[data-keypad]").forEach(function (pad) {
+      var value = keypadTotal(pad), out = pad.querySelector("[data-subtotal]");
+      if (out) out.textContent = value;
+      sum += value;
+    });
+    if (!total || !list || form.querySelector("#cards").value) return;
+    total.textContent = sum;
+    list.textContent = "";
+    form.querySelectorAll("[data-token]").forEach(function (key) {
+      for (var i = num(key.querySelector("input")); i > 0; i--) {
+        list.appendChild(document.createElement("li")).textContent = key.querySelector(".face").textContent + " " + key.dataset.points;
+      }
+    });
   }
-
-  // --- The manche form: the players as a list, one keypad for the selected hand. ---
-  function hands(form) { return form.querySelectorAll("[data-hand]"); }
-  function typedField(form, seat) { return form.elements["p" + seat + "-typed"]; }
 
   function winnerOf(form) {
     var chosen = form.querySelector("input[name=winner]:checked");
     return chosen && chosen.value !== "blocked" ? chosen : null;
   }
 
-  // What a hand is worth so far: its typed total, else its cards at the keypad's points.
+  // [typed total or cards' value, anything entered]
   function handValue(form, seat) {
-    var typed = typedField(form, seat);
-    if (typed && typed.value.trim()) return { text: typed.value.trim(), filled: true };
-    var sum = 0, cards = 0;
+    var typed = form.elements["p" + seat + "-typed"].value.trim(), sum = 0, cards = 0;
+    if (typed) return [typed, true];
     form.querySelectorAll("[data-entry] [data-token]").forEach(function (key) {
-      var n = count(form.elements["p" + seat + "-n_" + key.dataset.token]);
+      var n = num(form.elements["p" + seat + "-n_" + key.dataset.token]);
       cards += n;
-      sum += n * parseInt(key.dataset.points, 10);
+      sum += n * key.dataset.points;
     });
-    return { text: String(sum), filled: cards > 0 };
+    return [String(sum), cards > 0];
   }
 
   function refreshEntry(form) {
-    var entry = form.querySelector("[data-entry]");
-    var pad = entry.querySelector("[data-keypad]");
-    var seat = form.querySelector("[data-selected]").value;
-    var winner = winnerOf(form);
-    hands(form).forEach(function (hand) {
-      var s = hand.dataset.seat;
-      var isWinner = !!winner && winner.value === s;
-      var isPartner = !!winner && !isWinner && winner.dataset.side === hand.dataset.side;
-      var value = handValue(form, s);
-      hand.querySelector("[data-hand-total]").textContent = value.text;
-      hand.classList.toggle("is-empty", !value.filled);
-      hand.classList.toggle("is-winner", isWinner);
-      hand.classList.toggle("is-partner", isPartner);
-      hand.querySelector("[data-partner-note]").hidden = !isPartner;
-      hand.querySelectorAll("input[type=hidden]").forEach(function (input) { input.disabled = isWinner; });
-      var typed = typedField(form, s);
-      if (typed) typed.disabled = isWinner;
-      hand.querySelector("button[name=pick]").setAttribute("aria-pressed", s === seat ? "true" : "false");
-      hand.classList.toggle("is-selected", s === seat);
-      if (s === seat) {
-        entry.querySelector("[data-entry-name]").textContent = hand.querySelector("[data-name]").textContent;
-        entry.querySelector("[data-winner-note]").hidden = !isWinner;
-        entry.querySelector("[data-partner-note]").hidden = !isPartner;
-        var locked = isWinner || !!(typed && typed.value.trim());
-        pad.querySelectorAll("button").forEach(function (button) { button.disabled = locked; });
-        entry.querySelector("[data-subtotal]").textContent = value.text;
-      }
+    var entry = form.querySelector("[data-entry]"), seat = form.elements.selected.value, winner = winnerOf(form);
+    form.querySelectorAll("[data-hand]").forEach(function (hand) {
+      var s = hand.dataset.seat, out = !!winner && winner.value === s, on = s === seat;
+      var partner = !!winner && !out && winner.dataset.side === hand.dataset.side;
+      var typed = form.elements["p" + s + "-typed"], value = handValue(form, s);
+      hand.querySelector("[data-hand-total]").textContent = value[0];
+      hand.classList.toggle("is-empty", !value[1]);
+      hand.classList.toggle("is-winner", out);
+      hand.classList.toggle("is-partner", partner);
+      hand.querySelector("[data-partner-note]").hidden = !partner;
+      hand.querySelector("[name=pick]").setAttribute("aria-pressed", on);
+      // the winner's cards stay in the page, not sent
+      hand.querySelectorAll("input[type=hidden]").forEach(function (input) { input.disabled = out; });
+      typed.disabled = out;
+      if (!on) return;
+      entry.querySelector("[data-entry-name]").textContent = hand.querySelector("[data-name]").textContent;
+      entry.querySelector("[data-winner-note]").hidden = !out;
+      entry.querySelector("[data-partner-note]").hidden = !partner;
+      entry.querySelector("[data-subtotal]").textContent = value[0];
+      entry.querySelectorAll("[data-keypad] button").forEach(function (b) { b.disabled = out || !!typed.value.trim(); });
     });
-    keypadTotal(pad);
-    entry.querySelector("[data-subtotal]").textContent = handValue(form, seat).text;
+    keypadTotal(entry.querySelector("[data-keypad]"));
   }
 
-  // Put a hand on the keypad: the keys now post and count for this seat.
   function select(form, seat) {
-    seat = String(seat);
-    form.querySelector("[data-selected]").value = seat;
     var pad = form.querySelector("[data-entry] [data-keypad]");
+    form.elements.selected.value = seat;
     pad.dataset.prefix = "p" + seat + "-";
-    pad.querySelectorAll("button[data-step]").forEach(function (button) { button.name = "p" + seat + "-tap"; });
-    form.querySelectorAll("[data-typed-field]").forEach(function (field) {
-      field.hidden = field.dataset.typedField !== seat;
-    });
+    pad.querySelectorAll("button").forEach(function (b) { b.name = pad.dataset.prefix + "tap"; });
+    form.querySelectorAll("[data-typed-field]").forEach(function (f) { f.hidden = f.dataset.typedField !== seat; });
     refreshEntry(form);
   }
 
-  // After the winner is chosen: the next seat after theirs whose hand is still to enter (not the
-  // winner's partner, whose hand is not counted) — as the server chooses (present.hand_to_enter).
+  // as views/present.py hand_to_enter
   function nextHand(form) {
-    var winner = winnerOf(form);
-    var all = Array.prototype.slice.call(hands(form));
-    var start = winner ? all.findIndex(function (h) { return h.dataset.seat === winner.value; }) + 1 : 0;
-    var order = all.map(function (_, i) { return all[(start + i) % all.length]; });
-    var counted = order.filter(function (h) {
-      return !winner || (h.dataset.seat !== winner.value && h.dataset.side !== winner.dataset.side);
+    var winner = winnerOf(form), all = Array.from(form.querySelectorAll("[data-hand]"));
+    var start = winner ? +winner.value + 1 : 0;
+    var counted = all.map(function (_, i) { return all[(start + i) % all.length]; }).filter(function (h) {
+      return !winner || h.dataset.side !== winner.dataset.side;
     });
-    var empty = counted.find(function (h) { return !handValue(form, h.dataset.seat).filled; });
+    var empty = counted.find(function (h) { return !handValue(form, h.dataset.seat)[1]; });
     return (empty || counted[0] || all[0]).dataset.seat;
   }
 
   function step(key, delta) {
-    var pad = key.closest("[data-keypad]");
-    var input = countField(pad, key);
+    var pad = key.closest("[data-keypad]"), form = pad.closest("form");
+    var input = form.elements[pad.dataset.prefix + "n_" + key.dataset.token];
     if (!input || input.disabled) return;
-    var max = parseInt(input.dataset.max, 10);
-    var n = count(input) + delta;
-    input.value = Math.max(0, isNaN(max) ? n : Math.min(max, n));
-    var form = pad.closest("form");
-    if (form.matches("[data-manche-form]")) refreshEntry(form); else refreshCalculette(form);
+    input.value = Math.max(0, Math.min(input.dataset.max, num(input) + delta));
+    if (form.matches("[data-manche-form]")) refreshEntry(form); else calculette(form);
   }
 
-  // A long press on a key takes one card away, like a tap on its count badge.
-  var press = null;
-  function endPress() { if (press && !press.fired) clearTimeout(press.timer); }
+  // a long press takes one card away
   document.addEventListener("pointerdown", function (event) {
-    var add = event.target.closest("[data-keypad] button[data-step='1']");
-    if (!add || add.disabled) return;
-    var current = { button: add, fired: false };
-    current.timer = setTimeout(function () { current.fired = true; step(add.closest("[data-token]"), -1); }, 500);
-    press = current;
+    var add = event.target.closest("[data-keypad] " + ADD), current = press = add && !add.disabled && { button: add };
+    if (current) current.timer = setTimeout(function () { current.fired = true; step(add.parentNode, -1); }, 500);
   });
-  ["pointerup", "pointercancel"].forEach(function (type) { document.addEventListener(type, endPress); });
+  ["pointerup", "pointercancel"].forEach(function (type) {
+    document.addEventListener(type, function () { if (press) clearTimeout(press.timer); });
+  });
   document.addEventListener("contextmenu", function (event) {
-    if (event.target.closest("[data-keypad] [data-token]")) event.preventDefault();
+    if (event.target.closest("[data-token]")) event.preventDefault();
   });
 
   document.addEventListener("click", function (event) {
-    var pick = event.target.closest("[data-manche-form] button[name=pick]");
-    if (pick) {
-      event.preventDefault();
-      select(pick.form, pick.value);
-      var head = pick.form.querySelector("[data-entry]");
-      if (head.scrollIntoView && head.getBoundingClientRect().top > window.innerHeight - 120) {
-        head.scrollIntoView({ block: "nearest" });
-      }
-      return;
-    }
-    var button = event.target.closest("[data-keypad] button[data-step]");
+    var button = event.target.closest("[data-keypad] button, [data-manche-form] [name=pick]");
     if (!button) return;
     event.preventDefault();
-    var long = event.detail > 0 && press && press.fired && press.button === button;  // detail 0: a key press
-    press = null;
-    if (!long) step(button.closest("[data-token]"), parseInt(button.dataset.step, 10));
+    if (button.name === "pick") {
+      select(button.form, button.value);
+      var entry = button.form.querySelector("[data-entry]");
+      if (entry.getBoundingClientRect().top > innerHeight - 120) entry.scrollIntoView({ block: "nearest" });
+    } else if (!(event.detail && press && press.fired && press.button === button)) {
+      step(button.parentNode, +button.dataset.step);
+    }
   });
 
   document.addEventListener("change", function (event) {
     var form = event.target.form;
-    if (form && form.matches("[data-manche-form]") && event.target.name === "winner") select(form, nextHand(form));
+    if (event.target.name === "winner" && form.matches("[data-manche-form]")) select(form, nextHand(form));
     if (event.target.matches("select[data-autosubmit]")) form.requestSubmit();
   });
 
   document.addEventListener("input", function (event) {
     var form = event.target.form;
-    if (!form) return;
-    if (form.matches("[data-manche-form]")) refreshEntry(form);
-    else if (form.querySelector("[data-keypad]")) refreshCalculette(form);
+    if (form && form.matches("[data-manche-form]")) refreshEntry(form);
+    else if (form && form.querySelector("[data-keypad]")) calculette(form);
   });
 
-  function init(root) {
-    root.querySelectorAll("form[data-manche-form]").forEach(refreshEntry);
-    root.querySelectorAll("form:not([data-manche-form]) [data-keypad]").forEach(keypadTotal);
-  }
-  document.addEventListener("DOMContentLoaded", function () { init(document); });
-  document.addEventListener("htmx:load", function (event) { init(event.target); });
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("form[data-manche-form]").forEach(refreshEntry);
+  });
 })();
 
-// Game pages: keep the screen awake, hide the "saved" notice after a while; the new-game form.
+// Game pages: wake lock, notice hidden after a while; the new-game form.
 (function () {
   "use strict";
 
@@ -224,16 +175,16 @@
 
   document.addEventListener("change", function (event) {
     var form = event.target.form;
-    // New game: a variant chosen folds the list back to one line, the players right under it.
+    // a variant chosen folds the picker, the players under it
     var picker = event.target.name === "variant" && event.target.closest("details.variant-picker");
     if (picker) {
       picker.open = false;
-      if (picker.scrollIntoView) picker.scrollIntoView({ block: "start" });
+      picker.scrollIntoView({ block: "start" });
     }
     var modes = event.target.name === "mode" && event.target.closest("[data-wins-target]");
     var target = form && form.querySelector("#target");
     if (modes && target) {
-      // Switching to "manches won" turns the default target of points into a number of wins.
+      // "rounds won": the default target in points becomes a number of wins
       var wins = event.target.value === "wins";
       if (wins && target.value === modes.dataset.pointsTarget) target.value = modes.dataset.winsTarget;
       if (!wins && target.value === modes.dataset.winsTarget) target.value = modes.dataset.pointsTarget;
@@ -242,7 +193,7 @@
 
   document.addEventListener("input", function (event) {
     if (event.target.matches("input[data-seat-name]")) {
-      // The "who deals first" list follows the names as they are typed.
+      // "who deals first" follows the names typed
       var option = document.querySelector("#first_dealer option[value='" + event.target.dataset.seatName + "']");
       if (option) option.textContent = event.target.value.trim() || event.target.dataset.placeholderName;
     }
@@ -261,8 +212,7 @@
   document.addEventListener("htmx:load", function (event) { if (event.target !== document.body) init(event.target); });
 })();
 
-// Sharing (issue 5): the shared view polls itself with If-None-Match; a 304 ("nothing changed")
-// keeps the page as it is. The "Print" and "Send the link…" buttons appear where they can work.
+// Sharing: a 304 from the shared view's poll keeps the page; Print / Send shown where they work.
 (function () {
   "use strict";
 
@@ -292,9 +242,8 @@
   document.addEventListener("htmx:load", function (event) { if (event.target !== document.body) init(event.target); });
 })();
 
-// --- The dispute checker "Litige ?" (issue 4): show the named-suit choice only after a card that
-// names one (listed in the form's data-suit-naming), the card underneath only after a card that
-// counts as the card it covers (data-covering, issue 16), and no suit buttons for a Joker. ---
+// "Litige ?": the named suit after a card naming one (data-suit-naming), the card underneath after
+// one that counts as it (data-covering), no suits for a Joker.
 (function () {
   "use strict";
 
@@ -329,8 +278,7 @@
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (event) { if (event.target !== document.body) init(event.target); });
 })();
-// --- end of issue 4 ---
-// --- issue 8: house rules editor — the sample hand's preview follows the points as they are typed ---
+// House rules editor: the sample hand follows the points typed.
 (function () {
   function points(form, card) {
     var exact = form.querySelector('[data-points="' + card + '"]');
@@ -352,4 +300,3 @@
     if (out) out.textContent = total;
   });
 })();
-// --- end of issue 8 ---
