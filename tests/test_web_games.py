@@ -623,3 +623,62 @@ def test_the_home_page_resumes_the_games_this_browser_plays(app, client, games):
     assert "Games in progress" in page and "Zoé, Yann, Xavier · round 1" in page and "Ana, Bob · round 2" in page
     assert response.headers["Cache-Control"] == "private, no-store"
     assert resume_links(app.test_client().get("/").get_data(as_text=True)) == []
+
+
+def test_the_chart_has_round_gridlines_and_labels_that_never_collide(app, games):
+    """Gridlines at round values up to the next round value over the highest total or target:
+    target 500, Bob at 553 → 0, 200, 400, 600; target 100, highest 75 → 0, 20 … 100. Under the
+    axis, from 1 to 30 manches, labels at least 18 chart units apart and the last manche shown."""
+    from views import present
+
+    game, _ = games.create_game("classique", ["Ana", "Bob"], first_dealer=0)
+    games.record_manche(game.id, MancheEntry("Ana", {}, typed={"Bob": 553}))
+    with app.test_request_context():
+        chart = present.progression_chart(games.get(game.id))
+    assert [label for _, label in chart.y_ticks] == ["0", "200", "400", "600"]
+    assert chart.y_ticks[0][1] == "0" and chart.y_ticks[0][0] == chart.bottom and chart.y_ticks[-1][0] == chart.top
+
+    small, _ = games.create_game("classique", ["Ana", "Bob"], first_dealer=0, target=100)
+    for _ in range(30):
+        games.record_manche(small.id, MancheEntry("Ana", {}, typed={"Bob": 2}))
+    with app.test_request_context():
+        chart = present.progression_chart(games.get(small.id))
+    assert [label for _, label in chart.y_ticks] == ["0", "20", "40", "60", "80", "100"]
+    assert chart.x_ticks[-1][1] == "30"
+
+    for count in range(1, 31):
+        unit = (320 - 34 - 10) / count
+        ticks = present.manche_ticks(count, unit)
+        assert ticks[0] == 0 and ticks[-1] == count
+        assert all((b - a) * unit >= present.LABEL_SPACING for a, b in zip(ticks, ticks[1:], strict=False)), count
+
+
+def test_the_games_list_names_each_player_once(client, games):
+    """A game played alone: each player once, with their total, linked to their page; in teams:
+    each team with its total, then each player once."""
+    solo = new_game(client, players=("Ana", "Bob"))
+    post_manche(client, solo, {"winner": "0", "p1-n_K": "1"})  # Bob K = 10
+    teams = new_game(client, variant="les-huit", players=("Zoé", "Yann", "Xavier", "Wes"), **{"opt-partners": "on"})
+    page = client.get("/games").get_data(as_text=True)
+    chunks = page.split('<li class="game-item')[1:]
+    items = {re.search(r'href="/games/([^"]+)"', chunk).group(1): chunk for chunk in chunks}
+    assert set(items) == {solo, teams}
+    assert items[solo].count(">Ana<") == 1 and items[solo].count(">Bob<") == 1
+    assert re.search(r'<a href="/players/Bob">Bob</a> <span class="num">10</span>', items[solo])
+    assert items[teams].count("Zoé") == 2  # the team "Zoé & Xavier", then Zoé herself
+    assert items[teams].count(">Zoé<") == 1 and re.search(r"Zoé &amp; Xavier</span> <span", items[teams])
+
+
+def test_each_invite_says_when_it_was_made(client, games):
+    game_id = new_game(client)
+    client.post(f"/games/{game_id}/invites")
+    client.post(f"/games/{game_id}/invites")
+    page = game_page(client, game_id, "?share=1")
+    made = re.findall(
+        r'Invite (\d) <span class="hint">made on <time datetime="([0-9T:-]+Z)" data-local>([^<]+) UTC</time>', page
+    )
+    invites = games.invites(game_id)
+    assert [(n, iso) for n, iso, _ in made] == [
+        (str(i + 1), invite.created_at.strftime("%Y-%m-%dT%H:%M:%SZ")) for i, invite in enumerate(invites)
+    ]
+    assert all(str(invite.created_at.year)[-2:] in shown for invite, (_, _, shown) in zip(invites, made, strict=True))

@@ -235,6 +235,10 @@
   });
 
   function init(root) {
+    // dates written in UTC by the server, shown in the phone's time zone
+    root.querySelectorAll("time[data-local]").forEach(function (time) {
+      time.textContent = new Date(time.dateTime).toLocaleString(document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" });
+    });
     root.querySelectorAll("button[data-print]").forEach(function (button) { button.hidden = !window.print; });
     root.querySelectorAll("button[data-share-url]").forEach(function (button) { button.hidden = !navigator.share; });
   }

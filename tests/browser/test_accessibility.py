@@ -54,6 +54,10 @@ def test_no_axe_violation(live_server, page, shot, scheme):
     expect(page).to_have_url(re.compile(r"/games/[A-Za-z0-9_-]+$"))
     game_url = page.url
     audit("game-new")
+    page.goto(base + "/")
+    expect(page.locator(".resume-link")).to_have_count(1)  # "Resume" this game
+    audit("home-resume")
+    page.goto(game_url)
 
     # The manche form, filled in: a winner chosen (its keypad folded), cards tapped.
     page.get_by_role("link", name="Saisir la manche 1").click()
@@ -87,7 +91,7 @@ def test_no_axe_violation(live_server, page, shot, scheme):
     expect(page.locator("#final-title")).to_be_visible()
     audit("game-finished")
 
-    assert len(audit.checked) == 10
+    assert len(audit.checked) == 11
     assert not audit.reports, "\n\n".join(f"== {name} ({scheme})\n{report}" for name, report in audit.reports.items())
 
 
