@@ -88,6 +88,17 @@ def test_the_entry_fits_in_about_two_screens(phone, live_server, request, names,
     for seat in range(len(names)):
         if seat != 1:
             tap(page, seat, "8 K 3" if seat % 2 else "A 7")
+    sizes = page.evaluate(
+        "sel => Array.from(document.querySelectorAll(sel)).map(e => [e.getBoundingClientRect().width,"
+        " e.getBoundingClientRect().height, e.className])",
+        "#keypad .add, #keypad .count, .entry-hands .pick, .entry-hands .out, .save-bar button",
+    )
+    keys = [(w, h) for w, h, css in sizes if css != "count"]
+    assert len(keys) > 14 and min(min(w, h) for w, h in keys) >= 44, keys  # keys and names: 44 px at least
+    picks = [h for _, h, css in sizes if css == "pick"] + [page.locator(".entry-head").bounding_box()["height"]]
+    assert max(picks) < 60, picks  # one line each: a long name ends in "…", the value stays in view
+    badges = [min(w, h) for w, h, css in sizes if css == "count" and w]  # the badges shown
+    assert badges and min(badges) >= 24  # WCAG 2.2 target size
     total, scroll_width, client_width = page_size(page)
     assert scroll_width <= client_width, f"sideways scroll: {scroll_width} > {client_width}"
     assert total <= limit, f"the entry is {total} px tall (at most {limit})"
