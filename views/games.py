@@ -23,7 +23,8 @@ from models.variant import MODES
 
 from . import links, present
 from .kit import database, fragment_or_page, games, is_htmx, lang, registry
-from .numbers import keypad_count, number_or_text, whole_number
+from .keypad import read_keypad
+from .numbers import number_or_text, whole_number
 from .pagecache import cached_page
 from .present import forbidden_cards, game_context
 from .rights import game_level, known_games, remember_opened, remember_token, writes_game
@@ -248,7 +249,8 @@ class MancheForm:
     typed: list = field(default_factory=list)  # per seat: text
     number: str = ""
     nonce: str = ""
-    tapped: bool = False
+    selected: str = ""  # the seat whose hand the keypad enters (the form's ``selected``, or ``pick``)
+    tapped: bool = False  # a key or a player's name pressed without JavaScript: show the form again
 
     def entry(self, game) -> MancheEntry:
         players = game.players
@@ -269,22 +271,23 @@ class MancheForm:
 
 
 def read_manche(data, game, keys) -> MancheForm:
-    """The form from the request; a − / + key pressed without JavaScript is applied here."""
+    """The form from the request; a − / + key or a player's name (``pick``) pressed without
+    JavaScript is applied here: the form comes back with that player's hand on the keypad."""
     form = MancheForm(
         winner=data.get("winner", ""),
         last_card=data.get("last_card", ""),
         number=data.get("number", ""),
         nonce=data.get("nonce", ""),
+        selected=data.get("selected", ""),
     )
-    limits = {key.token: key.limit for key in keys}
+    pick = whole_number(data.get("pick", ""), 0, len(game.players) - 1)
+    if pick is not None:
+        form.selected, form.tapped = str(pick), True
     for seat in range(len(game.players)):
         prefix = f"p{seat}-"
-        counts = {key.token: keypad_count(data.get(f"{prefix}n_{key.token}"), key.limit) for key in keys}
-        tap = data.get(f"{prefix}tap", "")
-        if len(tap) > 1 and tap[0] in "+-" and tap[1:] in counts:
-            token = tap[1:]
-            counts[token] = max(0, min(limits[token], counts[token] + (1 if tap[0] == "+" else -1)))
-            form.tapped = True
+        counts, tapped = read_keypad(data, keys, prefix)
+        if tapped:
+            form.selected, form.tapped = str(seat), True
         form.counts.append(counts)
         form.typed.append(data.get(f"{prefix}typed", ""))
     return form
@@ -319,16 +322,24 @@ def manche_errors(error: DomainError, game) -> dict:
 
 def render_manche(game, form: MancheForm, manche_number: int | None = None, errors=None, status: int = 200):
     keys = scoring.keypad(game.ruleset)
-    sides = scoring.sides_of(game.players, game.teams)
+    sides = [scoring.sides_of(game.players, game.teams)[name] for name in game.players]
+    winner = whole_number(form.winner, 0, len(game.players) - 1)
+    filled = [bool(form.typed[seat].strip() or any(form.counts[seat].values())) for seat in range(len(sides))]
+    refused = [seat for seat in range(len(sides)) if f"hand-{seat}" in (errors or {})]
+    selected = present.hand_to_enter(str(refused[0]) if refused else form.selected, winner, sides, filled)
     hands = [
         {
             "seat": seat,
             "name": name,
-            "side": sides[name],
+            "side": sides[seat],
             "counts": form.counts[seat],
             "typed": form.typed[seat],
             "subtotal": present.keypad_subtotal(keys, form.counts[seat]),
             "error": (errors or {}).get(f"hand-{seat}"),
+            "winner": seat == winner,
+            "partner": winner is not None and seat != winner and sides[seat] == sides[winner],
+            "filled": filled[seat],
+            "selected": seat == selected,
         }
         for seat, name in enumerate(game.players)
     ]
@@ -339,6 +350,7 @@ def render_manche(game, form: MancheForm, manche_number: int | None = None, erro
             form=form,
             keys=keys,
             hands=hands,
+            selected=hands[selected],
             editing=manche_number,
             last_card_ranks=present.last_card_ranks(game.ruleset),
             forbidden=forbidden_cards(game),

@@ -6,12 +6,13 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
 
-from models import scoring
+from models import history, scoring
 from models.cards import Card, check_deck, format_card, parse_cards
 from models.errors import DomainError
 
 from .keypad import read_keypad
-from .kit import registry
+from .kit import database, games, registry
+from .rights import stored_tokens
 from .texts import error_message
 
 bp = Blueprint("pages", __name__)
@@ -32,9 +33,24 @@ def healthz():
     return "ok", 200, {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"}
 
 
+RESUMED_GAMES = 3  # the games in progress listed on the home page
+
+
+def games_in_play() -> list:
+    """The games in progress this browser plays — those it holds rights to (created here, or joined
+    as a scorekeeper) — the newest first: "Resume" on the home page is one tap back into them."""
+    scope = history.Scope(ids=tuple(stored_tokens()))
+    in_play, _ = history.game_list(database(), games().views, scope)
+    return [game for game in in_play if not game.standing.finished][:RESUMED_GAMES]
+
+
 @bp.get("/")
 def home():
-    return render_template("home.html", variants=registry().all())
+    playing = games_in_play()
+    page = make_response(render_template("home.html", variants=registry().all(), playing=playing))
+    if playing:
+        page.headers["Cache-Control"] = "private, no-store"  # this browser's games
+    return page
 
 
 @bp.get("/lang/<code>")

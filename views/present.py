@@ -16,6 +16,7 @@ from models.cards import JOKER, RANKS, Card, format_card
 
 from . import links
 from .kit import games
+from .numbers import whole_number
 from .rights import can_edit, is_owner
 from .texts import card_with_article, join_or
 
@@ -136,6 +137,21 @@ def counts_from_cards(cards, keys) -> dict[str, int]:
     return counts
 
 
+def hand_to_enter(selected: str, winner: int | None, sides: list[str], filled: list[bool]) -> int:
+    """The seat whose hand the one keypad of the manche form enters: the seat chosen (``selected``,
+    as posted) unless it is the winner's, who has no cards to count; else the next seat after the
+    winner, in seating order, whose hand is still to enter — not the winner's partner, whose hand
+    is not counted, and nothing entered yet — else the next such seat even if entered, else seat 0."""
+    count = len(sides)
+    chosen = whole_number(selected, 0, count - 1)
+    if chosen is not None and chosen != winner:
+        return chosen
+    start = 0 if winner is None else winner + 1
+    order = [(start + step) % count for step in range(count)]
+    counted = [s for s in order if winner is None or (s != winner and sides[s] != sides[winner])]
+    return next((s for s in counted if not filled[s]), counted[0] if counted else 0)
+
+
 def keypad_subtotal(keys, counts: dict) -> int:
     """What the keypad shows before app.js takes over: the sum of the tapped keys' points."""
     return sum(key.points * counts.get(key.token, 0) for key in keys)
@@ -166,16 +182,46 @@ class Chart:
     target: int | None
 
 
+NICE_STEPS = (1, 2, 2.5, 5)
+LABEL_SPACING = 18  # chart units between two labels under the axis ("30" is about 12 wide)
+
+
+def round_step(span: float, parts: int) -> int:
+    """A round step (1, 2, 5, 10, 20, 25, 50, 100 …) cutting ``span`` in at most about ``parts``."""
+    magnitude = 1
+    while True:
+        for nice in NICE_STEPS:
+            step = nice * magnitude
+            if step == int(step) and span / step <= parts:
+                return int(step)
+        magnitude *= 10
+
+
+def manche_ticks(count: int, unit: float) -> list[int]:
+    """The manches labelled under the axis, ``unit`` apart each: every 1, 2, 5, 10 … so that labels
+    stay LABEL_SPACING apart, and the last manche always (in place of a multiple too close to it)."""
+    step = next(s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500) if s * unit >= LABEL_SPACING or s == 500)
+    ticks = list(range(0, count + 1, step))
+    if ticks[-1] != count:
+        if (count - ticks[-1]) * unit < LABEL_SPACING and len(ticks) > 1:
+            ticks.pop()
+        ticks.append(count)
+    return ticks
+
+
 def progression_chart(game, width: int = 320, height: int = 180) -> Chart | None:
     """Coordinates of the score-progression chart: one polyline per side, from 0 before the
-    first manche to each total after it; the target as a dashed line when the game has one."""
+    first manche to each total after it; the target as a dashed line when the game has one;
+    gridlines at round values (0, 100, 200 … or 0, 25, 50 …) and the manches labelled without
+    overlapping."""
     if not game.progression:
         return None
     left, right, top, bottom = 34, width - 10, 10, height - 22
     steps = [dict.fromkeys(game.sides, 0), *game.progression]
     highest = max(max(step.values()) for step in steps)
     target = game.ruleset.target
-    scale_top = max(highest, target or 0, 1)
+    grid = round_step(max(highest, target or 0, 1), 5)
+    scale_top = -(-max(highest, target or 0, 1) // grid) * grid  # the next round value up
     count = len(steps) - 1
 
     def x_of(index: int) -> float:
@@ -198,11 +244,8 @@ def progression_chart(game, width: int = 320, height: int = 180) -> Chart | None
                 total=steps[-1].get(side, 0),
             )
         )
-    every = max(1, -(-count // 10))  # at most about ten labels under the axis
-    x_ticks = [(x_of(i), str(i)) for i in range(0, count + 1, every)]
-    if x_ticks[-1][1] != str(count):
-        x_ticks.append((x_of(count), str(count)))
-    y_ticks = [(y_of(0), "0"), (y_of(scale_top), str(scale_top))]
+    x_ticks = [(x_of(i), str(i)) for i in manche_ticks(count, (right - left) / count)]
+    y_ticks = [(y_of(value), str(value)) for value in range(0, scale_top + 1, grid)]
     return Chart(
         width=width,
         height=height,

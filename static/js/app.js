@@ -1,75 +1,155 @@
-// Carte ! — small progressive enhancements. Everything works without this file.
-// The card keypad counts taps locally (no request per tap) and shows subtotals at once.
+// Carte ! — progressive enhancements; all works without. Keypads count taps with no request.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
+  var ADD = "button[data-step='1']", press = null;
 
+  function num(input) { return input ? parseInt(input.value, 10) || 0 : 0; }
+
+  // Badges from the counts of the hand the keypad enters (<prefix>n_<card>); returns its value.
   function keypadTotal(pad) {
-    var total = 0;
-    pad.querySelectorAll("[data-points]").forEach(function (key) {
-      var input = key.querySelector("input");
-      var n = parseInt(input.value, 10) || 0;
+    var form = pad.closest("form"), total = 0;
+    pad.querySelectorAll("[data-token]").forEach(function (key) {
+      var n = num(form.elements[pad.dataset.prefix + "n_" + key.dataset.token]), badge = key.querySelector("[data-step='-1']");
       key.classList.toggle("has-cards", n > 0);
-      var count = key.querySelector("[data-count]");
-      if (count) count.textContent = n > 0 ? n : "";
-      var remove = key.querySelector("button[data-step='-1']");
-      if (remove) remove.disabled = n === 0;
-      total += n * parseInt(key.dataset.points, 10);
+      if (!n && document.activeElement === badge) key.querySelector(ADD).focus();
+      badge.hidden = !n;
+      badge.firstChild.textContent = n;
+      total += n * key.dataset.points;
     });
-    var out = pad.querySelector("[data-subtotal]");
-    if (out) out.textContent = total;
     return total;
   }
 
-  function refreshForm(form) {
-    var sum = 0;
-    form.querySelectorAll("[data-keypad]").forEach(function (pad) { sum += keypadTotal(pad); });
-    var total = form.querySelector("[data-total]");
-    var list = form.querySelector("[data-breakdown]");
-    if (total && list && !form.querySelector("#cards, [data-typed]")?.value) {
-      total.textContent = sum;
-      list.textContent = "";
-      form.querySelectorAll("[data-points]").forEach(function (key) {
-        var n = parseInt(key.querySelector("input").value, 10) || 0;
-        for (var i = 0; i < n; i++) {
-          var li = document.createElement("li");
-          li.textContent = key.querySelector(".face").textContent + " " + key.dataset.points;
-          list.appendChild(li);
-        }
-      });
-    }
+  function calculette(form) {
+    var sum = 0, total = form.querySelector("[data-total]"), list = form.querySelector("[data-breakdown]");
+    form.querySelectorAll("[data-keypad]").forEach(function (pad) {
+      var value = keypadTotal(pad), out = pad.querySelector("[data-subtotal]");
+      if (out) out.textContent = value;
+      sum += value;
+    });
+    if (!total || !list || form.querySelector("#cards").value) return;
+    total.textContent = sum;
+    list.textContent = "";
+    form.querySelectorAll("[data-token]").forEach(function (key) {
+      for (var i = num(key.querySelector("input")); i > 0; i--) {
+        list.appendChild(document.createElement("li")).textContent = key.querySelector(".face").textContent + " " + key.dataset.points;
+      }
+    });
   }
 
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest("button[data-step]");
-    if (!button) return;
-    event.preventDefault();
-    var input = button.parentElement.querySelector("input");
-    var max = parseInt(input.dataset.max || input.max, 10);
-    var n = (parseInt(input.value, 10) || 0) + parseInt(button.dataset.step, 10);
-    input.value = Math.max(0, isNaN(max) ? n : Math.min(max, n));
-    refreshForm(button.form);
+  function winnerOf(form) {
+    var chosen = form.querySelector("input[name=winner]:checked");
+    return chosen && chosen.value !== "blocked" ? chosen : null;
+  }
+
+  // [typed total or cards' value, anything entered]
+  function handValue(form, seat) {
+    var typed = form.elements["p" + seat + "-typed"].value.trim(), sum = 0, cards = 0;
+    if (typed) return [typed, true];
+    form.querySelectorAll("[data-entry] [data-token]").forEach(function (key) {
+      var n = num(form.elements["p" + seat + "-n_" + key.dataset.token]);
+      cards += n;
+      sum += n * key.dataset.points;
+    });
+    return [String(sum), cards > 0];
+  }
+
+  function refreshEntry(form) {
+    var entry = form.querySelector("[data-entry]"), seat = form.elements.selected.value, winner = winnerOf(form);
+    form.querySelectorAll("[data-hand]").forEach(function (hand) {
+      var s = hand.dataset.seat, out = !!winner && winner.value === s, on = s === seat;
+      var partner = !!winner && !out && winner.dataset.side === hand.dataset.side;
+      var typed = form.elements["p" + s + "-typed"], value = handValue(form, s);
+      hand.querySelector("[data-hand-total]").textContent = value[0];
+      hand.classList.toggle("is-empty", !value[1]);
+      hand.classList.toggle("is-winner", out);
+      hand.classList.toggle("is-partner", partner);
+      hand.querySelector("[data-partner-note]").hidden = !partner;
+      hand.querySelector("[name=pick]").setAttribute("aria-pressed", on);
+      // the winner's cards stay in the page, not sent
+      hand.querySelectorAll("input[type=hidden]").forEach(function (input) { input.disabled = out; });
+      typed.disabled = out;
+      if (!on) return;
+      entry.querySelector("[data-entry-name]").textContent = hand.querySelector("[data-name]").textContent;
+      entry.querySelector("[data-winner-note]").hidden = !out;
+      entry.querySelector("[data-partner-note]").hidden = !partner;
+      entry.querySelector("[data-subtotal]").textContent = value[0];
+      entry.querySelectorAll("[data-keypad] button").forEach(function (b) { b.disabled = out || !!typed.value.trim(); });
+    });
+    keypadTotal(entry.querySelector("[data-keypad]"));
+  }
+
+  function select(form, seat) {
+    var pad = form.querySelector("[data-entry] [data-keypad]");
+    form.elements.selected.value = seat;
+    pad.dataset.prefix = "p" + seat + "-";
+    pad.querySelectorAll("button").forEach(function (b) { b.name = pad.dataset.prefix + "tap"; });
+    form.querySelectorAll("[data-typed-field]").forEach(function (f) { f.hidden = f.dataset.typedField !== seat; });
+    refreshEntry(form);
+  }
+
+  // as views/present.py hand_to_enter
+  function nextHand(form) {
+    var winner = winnerOf(form), all = Array.from(form.querySelectorAll("[data-hand]"));
+    var start = winner ? +winner.value + 1 : 0;
+    var counted = all.map(function (_, i) { return all[(start + i) % all.length]; }).filter(function (h) {
+      return !winner || h.dataset.side !== winner.dataset.side;
+    });
+    var empty = counted.find(function (h) { return !handValue(form, h.dataset.seat)[1]; });
+    return (empty || counted[0] || all[0]).dataset.seat;
+  }
+
+  function step(key, delta) {
+    var pad = key.closest("[data-keypad]"), form = pad.closest("form");
+    var input = form.elements[pad.dataset.prefix + "n_" + key.dataset.token];
+    if (!input || input.disabled) return;
+    input.value = Math.max(0, Math.min(input.dataset.max, num(input) + delta));
+    if (form.matches("[data-manche-form]")) refreshEntry(form); else calculette(form);
+  }
+
+  // a long press takes one card away
+  document.addEventListener("pointerdown", function (event) {
+    var add = event.target.closest("[data-keypad] " + ADD), current = press = add && !add.disabled && { button: add };
+    if (current) current.timer = setTimeout(function () { current.fired = true; step(add.parentNode, -1); }, 500);
+  });
+  ["pointerup", "pointercancel"].forEach(function (type) {
+    document.addEventListener(type, function () { if (press) clearTimeout(press.timer); });
+  });
+  document.addEventListener("contextmenu", function (event) {
+    if (event.target.closest("[data-token]")) event.preventDefault();
   });
 
-  document.addEventListener("input", function (event) {
-    if (event.target.form) refreshForm(event.target.form);
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-keypad] button, [data-manche-form] [name=pick]");
+    if (!button) return;
+    event.preventDefault();
+    if (button.name === "pick") {
+      select(button.form, button.value);
+      var entry = button.form.querySelector("[data-entry]");
+      if (entry.getBoundingClientRect().top > innerHeight - 120) entry.scrollIntoView({ block: "nearest" });
+    } else if (!(event.detail && press && press.fired && press.button === button)) {
+      step(button.parentNode, +button.dataset.step);
+    }
   });
 
   document.addEventListener("change", function (event) {
-    if (event.target.matches("select[data-autosubmit]")) event.target.form.requestSubmit();
+    var form = event.target.form;
+    if (event.target.name === "winner" && form.matches("[data-manche-form]")) select(form, nextHand(form));
+    if (event.target.matches("select[data-autosubmit]")) form.requestSubmit();
   });
 
-  function init(root) {
-    root.querySelectorAll("form").forEach(function (form) {
-      if (form.querySelector("[data-keypad]")) form.querySelectorAll("[data-keypad]").forEach(keypadTotal);
-    });
-  }
-  document.addEventListener("DOMContentLoaded", function () { init(document); });
-  document.addEventListener("htmx:load", function (event) { init(event.target); });
+  document.addEventListener("input", function (event) {
+    var form = event.target.form;
+    if (form && form.matches("[data-manche-form]")) refreshEntry(form);
+    else if (form && form.querySelector("[data-keypad]")) calculette(form);
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("form[data-manche-form]").forEach(refreshEntry);
+  });
 })();
 
-// Game pages: keep the screen awake, hide the "saved" notice after a while, and in the manche
-// form fold away the winner's keypad (its inputs are disabled, so they are not sent).
+// Game pages: wake lock, notice hidden after a while; the new-game form.
 (function () {
   "use strict";
 
@@ -93,32 +173,18 @@
     });
   }
 
-  function markHands(form) {
-    var chosen = form.querySelector("input[name=winner]:checked");
-    var winnerSeat = chosen && chosen.value !== "blocked" ? chosen.value : null;
-    var winnerSide = winnerSeat !== null ? chosen.dataset.side : null;
-    form.querySelectorAll("[data-hand]").forEach(function (hand) {
-      var isWinner = hand.dataset.seat === winnerSeat;
-      var isPartner = !isWinner && winnerSide !== null && hand.dataset.side === winnerSide;
-      hand.classList.toggle("is-winner", isWinner);
-      hand.classList.toggle("is-partner", isPartner);
-      hand.querySelector("[data-winner-note]").hidden = !isWinner;
-      hand.querySelector("[data-partner-note]").hidden = !isPartner;
-      hand.querySelectorAll(".hand-body input, .hand-body button").forEach(function (control) {
-        control.disabled = isWinner;
-      });
-      var typed = hand.querySelector("[data-typed]");
-      hand.classList.toggle("typed-on", !!(typed && typed.value.trim()));
-    });
-  }
-
   document.addEventListener("change", function (event) {
     var form = event.target.form;
-    if (form && form.matches("[data-manche-form]") && event.target.name === "winner") markHands(form);
+    // a variant chosen folds the picker, the players under it
+    var picker = event.target.name === "variant" && event.target.closest("details.variant-picker");
+    if (picker) {
+      picker.open = false;
+      picker.scrollIntoView({ block: "start" });
+    }
     var modes = event.target.name === "mode" && event.target.closest("[data-wins-target]");
     var target = form && form.querySelector("#target");
     if (modes && target) {
-      // Switching to "manches won" turns the default target of points into a number of wins.
+      // "rounds won": the default target in points becomes a number of wins
       var wins = event.target.value === "wins";
       if (wins && target.value === modes.dataset.pointsTarget) target.value = modes.dataset.winsTarget;
       if (!wins && target.value === modes.dataset.winsTarget) target.value = modes.dataset.pointsTarget;
@@ -126,10 +192,8 @@
   });
 
   document.addEventListener("input", function (event) {
-    var form = event.target.form;
-    if (form && form.matches("[data-manche-form]") && event.target.matches("[data-typed]")) markHands(form);
     if (event.target.matches("input[data-seat-name]")) {
-      // The "who deals first" list follows the names as they are typed.
+      // "who deals first" follows the names typed
       var option = document.querySelector("#first_dealer option[value='" + event.target.dataset.seatName + "']");
       if (option) option.textContent = event.target.value.trim() || event.target.dataset.placeholderName;
     }
@@ -141,7 +205,6 @@
   }
 
   function init(root) {
-    root.querySelectorAll("form[data-manche-form]").forEach(markHands);
     autohide(root);
     showFirstError(root);
   }
@@ -149,8 +212,7 @@
   document.addEventListener("htmx:load", function (event) { if (event.target !== document.body) init(event.target); });
 })();
 
-// Sharing (issue 5): the shared view polls itself with If-None-Match; a 304 ("nothing changed")
-// keeps the page as it is. The "Print" and "Send the link…" buttons appear where they can work.
+// Sharing: a 304 from the shared view's poll keeps the page; Print / Send shown where they work.
 (function () {
   "use strict";
 
@@ -173,6 +235,10 @@
   });
 
   function init(root) {
+    // dates written in UTC by the server, shown in the phone's time zone
+    root.querySelectorAll("time[data-local]").forEach(function (time) {
+      time.textContent = new Date(time.dateTime).toLocaleString(document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" });
+    });
     root.querySelectorAll("button[data-print]").forEach(function (button) { button.hidden = !window.print; });
     root.querySelectorAll("button[data-share-url]").forEach(function (button) { button.hidden = !navigator.share; });
   }
@@ -180,9 +246,8 @@
   document.addEventListener("htmx:load", function (event) { if (event.target !== document.body) init(event.target); });
 })();
 
-// --- The dispute checker "Litige ?" (issue 4): show the named-suit choice only after a card that
-// names one (listed in the form's data-suit-naming), the card underneath only after a card that
-// counts as the card it covers (data-covering, issue 16), and no suit buttons for a Joker. ---
+// "Litige ?": the named suit after a card naming one (data-suit-naming), the card underneath after
+// one that counts as it (data-covering), no suits for a Joker.
 (function () {
   "use strict";
 
@@ -217,8 +282,7 @@
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (event) { if (event.target !== document.body) init(event.target); });
 })();
-// --- end of issue 4 ---
-// --- issue 8: house rules editor — the sample hand's preview follows the points as they are typed ---
+// House rules editor: the sample hand follows the points typed.
 (function () {
   function points(form, card) {
     var exact = form.querySelector('[data-points="' + card + '"]');
@@ -240,4 +304,3 @@
     if (out) out.textContent = total;
   });
 })();
-// --- end of issue 8 ---

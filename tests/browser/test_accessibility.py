@@ -8,12 +8,9 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from .test_games_flow import subtotal, tap, type_total
+
 AXE = Axe()
-
-
-def tap(page, seat: int, cards: str):
-    for card in cards.split():
-        page.locator(f'#hand-{seat} [data-token="{card}"] button[data-step="1"]').click()
 
 
 class Audit:
@@ -57,13 +54,17 @@ def test_no_axe_violation(live_server, page, shot, scheme):
     expect(page).to_have_url(re.compile(r"/games/[A-Za-z0-9_-]+$"))
     game_url = page.url
     audit("game-new")
+    page.goto(base + "/")
+    expect(page.locator(".resume-link")).to_have_count(1)  # "Resume" this game
+    audit("home-resume")
+    page.goto(game_url)
 
     # The manche form, filled in: a winner chosen (its keypad folded), cards tapped.
     page.get_by_role("link", name="Saisir la manche 1").click()
     page.locator('label[for="winner-0"]').click()
     tap(page, 1, "8 JK K")
     tap(page, 2, "Q 3")
-    expect(page.locator("#hand-1 [data-subtotal]")).to_have_text("110")
+    expect(subtotal(page, 1)).to_have_text("110")
     audit("manche-form")
     page.get_by_role("button", name="Enregistrer la manche 1").click()
     expect(page.locator(".notice")).to_be_visible()
@@ -85,12 +86,12 @@ def test_no_axe_violation(live_server, page, shot, scheme):
     page.goto(f"{game_url}/manches/new")
     page.locator('label[for="winner-2"]').click()
     tap(page, 0, "5")
-    page.locator("#p1-typed").fill("400")  # 110 + 400 = 510
+    type_total(page, 1, "400")  # 110 + 400 = 510
     page.get_by_role("button", name="Enregistrer la manche 2").click()
     expect(page.locator("#final-title")).to_be_visible()
     audit("game-finished")
 
-    assert len(audit.checked) == 10
+    assert len(audit.checked) == 11
     assert not audit.reports, "\n\n".join(f"== {name} ({scheme})\n{report}" for name, report in audit.reports.items())
 
 
@@ -101,8 +102,8 @@ def test_keypad_stays_readable_next_to_a_typed_total(live_server, page):
     page.locator("#game-settings button.primary").click()
     page.get_by_role("link", name="Saisir la manche 1").click()
     page.locator('label[for="winner-0"]').click()
-    page.locator("#p1-typed").fill("30")
-    results = AXE.run(page, context="#hand-1")
+    type_total(page, 1, "30")
+    results = AXE.run(page, context="#keypad")
     assert results.violations_count == 0, results.generate_report()
 
 

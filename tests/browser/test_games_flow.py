@@ -23,7 +23,7 @@ def snap(page, request, name: str, full_page: bool = True):
     page.screenshot(path=str(ARTIFACTS / f"{request.node.name}-{name}.png"), full_page=full_page)
 
 
-def create_game(page, base_url: str, names: list[str], variant: str | None = None, *, js: bool = True):
+def create_game(page, base_url: str, names: list[str], variant: str | None = None, *, js: bool = True, target=None):
     """Fill the new-game form as a person would (variant card, then names) and start the game."""
     page.goto(f"{base_url}/games/new")
     if variant:
@@ -36,6 +36,8 @@ def create_game(page, base_url: str, names: list[str], variant: str | None = Non
             expect(page.locator('input[name="shown_variant"]')).to_have_value(variant)
     for seat, name in enumerate(names):
         page.locator(f"#player-{seat}").fill(name)
+    if target is not None:
+        page.locator("#target").fill(str(target))
     page.locator("#game-settings button.primary").click()
     expect(page).to_have_url(re.compile(r"/games/[A-Za-z0-9_-]+$"))
     return page.url
@@ -68,15 +70,39 @@ def choose_winner(page, seat: int | str):
     page.locator(f'label[for="winner-{seat}"]').click()
 
 
+def select_hand(page, seat: int):
+    """Put a player's hand on the one keypad (a tap on their name), unless it is there already."""
+    if page.locator("[data-selected]").input_value() != str(seat):
+        with_navigation(page, lambda: page.locator(f"#hand-{seat} button.pick").click())
+    expect(page.locator("[data-selected]")).to_have_value(str(seat))
+
+
+def with_navigation(page, action):
+    """Do ``action``; without JavaScript it posts the form, so wait for the page it brings back."""
+    if page.evaluate("document.documentElement.classList.contains('js')"):
+        action()
+    else:
+        with page.expect_navigation():
+            action()
+
+
 def tap(page, seat: int, cards: str, step: int = 1):
-    """Tap + (or −) once per card on a player's keypad: "8 8 JK K 3"."""
-    pad = page.locator(f"#hand-{seat} [data-keypad]")
+    """Select the player, then tap a key once per card ("8 8 JK K 3"); step −1 taps the count badge."""
+    select_hand(page, seat)
     for card in cards.split():
-        pad.locator(f'[data-token="{card}"] button[data-step="{step}"]').click()
+        key = page.locator(f'#keypad [data-token="{card}"] button[data-step="{step}"]')
+        with_navigation(page, key.click)
+
+
+def type_total(page, seat: int, total: str):
+    """ "Or type the total": in the keypad of the selected player."""
+    select_hand(page, seat)
+    page.locator(f"#p{seat}-typed").fill(total)
 
 
 def subtotal(page, seat: int):
-    return page.locator(f"#hand-{seat} [data-subtotal]")
+    """The value of a player's hand so far, as their line in the list shows it."""
+    return page.locator(f"#hand-{seat} [data-hand-total]")
 
 
 def save_manche(page, number: int):
@@ -102,8 +128,13 @@ def test_classique_three_players_to_500(live_server, page, shot, request):
     requests = []
     page.on("request", lambda r: requests.append(r.url))
     choose_winner(page, 0)
-    expect(page.locator("#hand-0 [data-winner-note]")).to_be_visible()
-    expect(page.locator('#hand-0 [data-token="8"] button[data-step="1"]')).to_be_disabled()
+    # The keypad moves on to the next seat after the winner: Bob.
+    expect(page.locator("[data-selected]")).to_have_value("1")
+    expect(page.locator("[data-entry-name]")).to_have_text("Bob")
+    expect(page.locator("#hand-0")).to_have_class(re.compile(r"\bis-winner\b"))
+    page.locator("#hand-0 button.pick").click()  # the winner's own hand: nothing to count
+    expect(page.locator("#keypad [data-winner-note]")).to_be_visible()
+    expect(page.locator('#keypad [data-token="8"] button[data-step="1"]')).to_be_disabled()
     tap(page, 1, "8")
     expect(subtotal(page, 1)).to_have_text("50")
     tap(page, 1, "JK K 3")  # 8 50 + JK 50 + K 10 + 3 = 113
@@ -156,7 +187,7 @@ def test_classique_three_players_to_500(live_server, page, shot, request):
     choose_winner(page, 0)
     tap(page, 1, "8 8 8 8 JK JK")
     expect(subtotal(page, 1)).to_have_text("300")
-    page.locator("#p2-typed").fill("40")
+    type_total(page, 2, "40")
     save_manche(page, 3)
     assert scoreboard(page) == {"Ana": 39, "Bob": 363, "Chloé": 199}
     expect(page.locator('#scoreboard tr[data-side="Bob"] .to-go')).to_have_text("encore 137 avant 500")
@@ -202,7 +233,8 @@ def test_les_huit_partners_winner_collects(live_server, page, shot):
     choose_winner(page, 0)
     expect(page.locator("#hand-2 [data-partner-note]")).to_be_visible()
     expect(page.locator("#hand-1 [data-partner-note]")).to_be_hidden()
-    expect(page.locator("#hand-0 legend").first).to_contain_text("Ana & Chloé")
+    expect(page.locator("#hand-0 .side")).to_have_text("Ana & Chloé")
+    expect(page.locator("[data-entry-name]")).to_have_text("Bob")  # after Ana, her partner Chloé is skipped
     tap(page, 1, "8 K 3")
     tap(page, 3, "A 2 10")
     tap(page, 2, "Q Q")
@@ -252,19 +284,17 @@ def test_manche_form_without_javascript(live_server, browser, browser_context_ar
         assert scoreboard(page) == {"Ana": 0, "Bob": 0, "Chloé": 0}
         page.get_by_role("link", name="Saisir la manche 1").click()
         choose_winner(page, 1)
-        # Each − / + posts the form back; the server counts and keeps everything entered.
-        for card in ("8", "8", "Q"):
-            with page.expect_navigation():
-                tap(page, 0, card)
+        # Each key, badge or name posts the form back; the server counts and keeps everything entered,
+        # and the page comes back on the keypad with the player's name on top (#keypad).
+        tap(page, 0, "8 8 Q")
         expect(subtotal(page, 0)).to_have_text("110")  # 8 50 + 8 50 + Q 10
-        with page.expect_navigation():
-            tap(page, 0, "Q", step=-1)
+        assert page.url.endswith("#keypad")
+        expect(page.locator("#keypad .entry-head")).to_be_in_viewport()
+        tap(page, 0, "Q", step=-1)
         expect(subtotal(page, 0)).to_have_text("100")
-        with page.expect_navigation():
-            tap(page, 2, "JK")
-        with page.expect_navigation():
-            tap(page, 2, "6")
+        tap(page, 2, "JK 6")
         expect(subtotal(page, 2)).to_have_text("56")  # JK 50 + 6
+        expect(page.locator("[data-entry-name]")).to_have_text("Chloé")
         expect(page.locator("#winner-1")).to_be_checked()
         expect(page.locator('input[name="p0-n_8"]')).to_have_value("2")
         snap(page, request, "tapped")
@@ -282,7 +312,7 @@ def test_french_plural_sentences(live_server, page):
     expect(page.locator(".next-manche .deal strong")).to_contain_text("7", timeout=1000)
     enter_manche(page, 1)
     choose_winner(page, 0)
-    page.locator("#p1-typed").fill("500")
-    page.locator("#p2-typed").fill("5")
+    type_total(page, 1, "500")
+    type_total(page, 2, "5")
     save_manche(page, 1)
     expect(page.locator(".final .winners")).to_contain_text("Ana", timeout=1000)

@@ -6,6 +6,7 @@ request, and static files carry a content hash with a long cache lifetime."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -90,3 +91,19 @@ def test_htmx_fragments_are_small(client, games):
     assert response.status_code == 200
     assert len(response.data) < 4 * 1024
     assert "<html" not in client.get(f"/s/{view.share_id}/live", headers={"HX-Request": "true"}).get_data(as_text=True)
+
+
+def test_our_css_and_js_are_sent_without_their_comments(client):
+    """The sources keep their comments; the phones get the code only, line for line."""
+    html = client.get("/").get_data(as_text=True)
+    for url in LINKED.findall(html):
+        if not url.startswith(("/static/css/app.css", "/static/js/app.js")):
+            continue
+        sent = client.get(url, headers={"Accept-Encoding": ""}).get_data(as_text=True)
+        source = (Path(__file__).parents[1] / url.split("?")[0].lstrip("/")).read_text()
+        if url.startswith("/static/css"):
+            assert "/*" in source and "/*" not in sent
+            assert re.sub(r"/\*.*?\*/\n?", "", source, flags=re.S) == sent
+        else:
+            code = [line for line in source.splitlines() if not line.lstrip().startswith("//")]
+            assert len(code) < len(source.splitlines()) and sent.splitlines() == code

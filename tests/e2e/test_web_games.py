@@ -234,9 +234,12 @@ def test_a_missing_hand_is_refused_next_to_the_player_and_nothing_is_saved(clien
     response = post_manche(client, game_id, {"winner": "0", "p1-n_K": "2"}, expect=422)
     page = response.get_data(as_text=True)
     error = re.search(
-        r'<fieldset class="panel hand" id="hand-2".*?<p class="error" id="err-hand-2"[^>]*>([^<]+)', page, re.S
+        r'<li class="hand[^"]*" id="hand-2".*?<p class="error" id="err-hand-2"[^>]*>([^<]+)</p>(?:(?!</li>).)*</li>',
+        page,
+        re.S,
     )
     assert error and "Chloé" in error.group(1)
+    assert re.search(r'name="selected" value="2"', page)  # Chloé's hand on the keypad, to be entered
     assert "err-hand-1" not in page
     assert re.search(r'name="p1-n_K" value="2"', page)  # entered counts kept
     assert re.search(r'id="winner-0" name="winner" value="0"[^>]*checked', page)
@@ -272,10 +275,100 @@ def test_a_keypad_tap_without_javascript_redraws_the_form_and_saves_nothing(clie
     page = response.get_data(as_text=True)
     assert response.status_code == 200
     assert re.search(r'name="p1-n_8" value="2"', page)
-    assert "<output data-subtotal>100</output>" in page  # two 8s at 50
-    assert f'formaction="/games/{game_id}/manches#p1-n_8"' in page
+    assert "<span data-subtotal>100</span>" in page  # two 8s at 50
+    # The one keypad is on Bob's hand, and a tap brings the page back on it, his name on top.
+    assert 'name="selected" value="1"' in page
+    assert re.search(r'id="keypad".*?data-entry-name>Bob<', page, re.S)
+    assert f'name="p1-tap" value="+8" formaction="/games/{game_id}/manches#keypad"' in page
     assert f'name="nonce" value="{fields["nonce"]}"' in page  # the same manche, the same nonce
     assert games.get(game_id).manches == []
+
+
+def entry_state(page: str) -> dict:
+    """What the one-screen manche form shows: the seat on the keypad, the name on it, the hidden
+    counts of every hand (non-zero only), each row's value, the typed totals."""
+    counts = {
+        (int(seat), token): int(n)
+        for seat, token, n in re.findall(r'name="p(\d+)-n_(\w+)" value="(\d+)"', page)
+        if n != "0"
+    }
+    return {
+        "selected": int(re.search(r'name="selected" value="(\d+)"', page).group(1)),
+        "name": html.unescape(re.search(r"data-entry-name>([^<]*)<", page).group(1)),
+        "keys": set(re.findall(r'name="(p\d+)-tap" value="\+', page)),
+        "counts": counts,
+        "values": [int(v) for v in re.findall(r"<span data-hand-total>(\d+)</span>", page)],
+        "pressed": re.findall(r'name="pick" value="(\d+)"[^>]*aria-pressed="true"', page),
+    }
+
+
+def test_the_manche_form_is_one_list_of_players_and_one_keypad(client):
+    """One keypad (14 keys for classique: A 2 … K and JK), on the first seat until someone is
+    chosen; every hand's counts are hidden fields; no "−" buttons before a card is there."""
+    game_id = new_game(client)
+    page = client.get(f"/games/{game_id}/manches/new").get_data(as_text=True)
+    state = entry_state(page)
+    assert state["selected"] == 0 and state["name"] == "Ana" and state["keys"] == {"p0"}
+    assert page.count('data-step="1"') == 14 and page.count('class="pick"') == 3
+    assert page.count('value="-') == 14 and page.count('data-step="-1" hidden') == 14  # the badges, hidden at 0
+    for seat in range(3):
+        assert len(re.findall(rf'type="hidden" name="p{seat}-n_\w+"', page)) == 14
+        assert f'id="p{seat}-typed" name="p{seat}-typed"' in page
+    assert page.count('data-typed-field="') == 3 and page.count('data-typed-field="0">') == 1  # only Ana's shown
+
+
+def test_without_javascript_a_name_puts_that_hand_on_the_keypad_and_keeps_everything(client, games):
+    """`pick` (a player's name pressed without JavaScript) re-renders the form with that player's
+    hand on the keypad: the winner, the other counts and the typed totals come back as sent."""
+    game_id = new_game(client)
+    fields = manche_form(client, game_id)
+    sent = {**fields, "winner": "1", "selected": "0", "p0-n_8": "2", "p2-typed": "17", "pick": "2"}
+    response = client.post(f"/games/{game_id}/manches", data=sent)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    state = entry_state(page)
+    assert state["selected"] == 2 and state["name"] == "Chloé" and state["keys"] == {"p2"}
+    assert state["pressed"] == ["2"]
+    assert state["counts"] == {(0, "8"): 2}
+    assert state["values"] == [100, 0, 17]  # Ana two 8s at 50; Bob went out; Chloé typed 17
+    assert re.search(r'id="winner-1" name="winner" value="1"[^>]*checked', page)
+    assert re.search(r'id="p2-typed" name="p2-typed"[^>]*value="17"', page)
+    assert games.get(game_id).manches == []
+    # then the save button: recorded as entered
+    response = client.post(f"/games/{game_id}/manches", data={**sent, "pick": "", "save": "1"})
+    assert response.status_code == 303
+    assert games.get(game_id).totals == {"Ana": 100, "Bob": 0, "Chloé": 17}
+
+
+def test_after_the_winner_the_next_hand_to_enter_is_on_the_keypad(client):
+    """No seat chosen yet (or the winner's): the next seat after the winner whose hand is still
+    to enter. Four players, Chloé (seat 2) went out: Dan (3) next; Dan entered: Ana (0)."""
+    game_id = new_game(client, players=("Ana", "Bob", "Chloé", "Dan"))
+    fields = manche_form(client, game_id)
+    page = client.post(f"/games/{game_id}/manches", data={**fields, "winner": "2", "pick": "2"}).get_data(as_text=True)
+    assert entry_state(page)["selected"] == 3
+    page = client.post(
+        f"/games/{game_id}/manches", data={**fields, "winner": "2", "selected": "2", "p3-n_K": "1", "p3-tap": "+K"}
+    ).get_data(as_text=True)
+    assert entry_state(page)["selected"] == 3  # a tap keeps the keypad on the hand tapped
+    page = client.post(
+        f"/games/{game_id}/manches", data={**fields, "winner": "2", "p3-n_K": "1", "pick": "2"}
+    ).get_data(as_text=True)
+    assert entry_state(page)["selected"] == 0
+
+
+def test_les_huit_skips_the_winners_partner_for_the_next_hand(client):
+    """les-huit at four: partners sit opposite (Ana & Chloé, Bob & Dan). Ana went out: Bob (1)
+    next, then Dan (3) — Chloé's hand is not counted, so never chosen for you."""
+    game_id = new_game(client, variant="les-huit", players=("Ana", "Bob", "Chloé", "Dan"), **{"opt-partners": "on"})
+    page = client.post(f"/games/{game_id}/manches", data={"winner": "0", "pick": "0"}).get_data(as_text=True)
+    assert entry_state(page)["selected"] == 1
+    page = client.post(f"/games/{game_id}/manches", data={"winner": "0", "p1-n_5": "1", "pick": "0"}).get_data(
+        as_text=True
+    )
+    assert entry_state(page)["selected"] == 3
+    assert re.search(r'id="hand-2"(?:(?!</li>).)*data-partner-note>', page, re.S)  # "not counted", shown without JS
+    assert not re.search(r'id="hand-3"(?:(?!</li>).)*data-partner-note>', page, re.S)
 
 
 def test_a_double_post_with_the_same_nonce_records_once(client, games):
@@ -506,3 +599,86 @@ def test_htmx_swaps_only_the_settings_when_the_variant_changes(client):
     assert '<div id="game-settings"' in page and "<html" not in page
     assert 'id="chosen-variant" class="chosen-variant" hx-swap-oob="true">Les huit<' in page
     assert 'value="Ana"' in page and 'name="opt-partners"' in page
+
+
+def resume_links(page: str) -> list[str]:
+    """The game ids the home page offers to resume, in the order shown."""
+    return re.findall(r'<a class="button resume-link[^"]*" href="/games/([^"]+)"', page)
+
+
+def test_the_home_page_resumes_the_games_this_browser_plays(app, client, games):
+    """Games in progress this browser holds rights to, the newest first; not a finished game, not
+    a game only looked at (a share link), nothing for another browser."""
+    assert resume_links(client.get("/").get_data(as_text=True)) == []
+    first = new_game(client, players=("Ana", "Bob"), target="50")
+    second = new_game(client, players=("Zoé", "Yann", "Xavier"))
+    over = new_game(client, players=("Ana", "Bob"), target="20")
+    post_manche(client, over, {"winner": "0", "p1-n_K": "2"})  # Bob K K = 20: the target, game over
+    post_manche(client, first, {"winner": "1", "p0-n_4": "1"})
+    elsewhere, _ = games.create_game("classique", ["Paul", "Jacques"])
+    client.get(f"/s/{games.get(elsewhere.id).share_id}")  # opened here, not played here
+    response = client.get("/")
+    page = response.get_data(as_text=True)
+    assert resume_links(page) == [second, first]
+    assert "Games in progress" in page and "Zoé, Yann, Xavier · round 1" in page and "Ana, Bob · round 2" in page
+    assert response.headers["Cache-Control"] == "private, no-store"
+    assert resume_links(app.test_client().get("/").get_data(as_text=True)) == []
+
+
+def test_the_chart_has_round_gridlines_and_labels_that_never_collide(app, games):
+    """Gridlines at round values up to the next round value over the highest total or target:
+    target 500, Bob at 553 → 0, 200, 400, 600; target 100, highest 75 → 0, 20 … 100. Under the
+    axis, from 1 to 30 manches, labels at least 18 chart units apart and the last manche shown."""
+    from views import present
+
+    game, _ = games.create_game("classique", ["Ana", "Bob"], first_dealer=0)
+    games.record_manche(game.id, MancheEntry("Ana", {}, typed={"Bob": 553}))
+    with app.test_request_context():
+        chart = present.progression_chart(games.get(game.id))
+    assert [label for _, label in chart.y_ticks] == ["0", "200", "400", "600"]
+    assert chart.y_ticks[0][1] == "0" and chart.y_ticks[0][0] == chart.bottom and chart.y_ticks[-1][0] == chart.top
+
+    small, _ = games.create_game("classique", ["Ana", "Bob"], first_dealer=0, target=100)
+    for _ in range(30):
+        games.record_manche(small.id, MancheEntry("Ana", {}, typed={"Bob": 2}))
+    with app.test_request_context():
+        chart = present.progression_chart(games.get(small.id))
+    assert [label for _, label in chart.y_ticks] == ["0", "20", "40", "60", "80", "100"]
+    assert chart.x_ticks[-1][1] == "30"
+
+    for count in range(1, 31):
+        unit = (320 - 34 - 10) / count
+        ticks = present.manche_ticks(count, unit)
+        assert ticks[0] == 0 and ticks[-1] == count
+        assert all((b - a) * unit >= present.LABEL_SPACING for a, b in zip(ticks, ticks[1:], strict=False)), count
+
+
+def test_the_games_list_names_each_player_once(client, games):
+    """A game played alone: each player once, with their total, linked to their page; in teams:
+    each team with its total, then each player once."""
+    solo = new_game(client, players=("Ana", "Bob"))
+    post_manche(client, solo, {"winner": "0", "p1-n_K": "1"})  # Bob K = 10
+    teams = new_game(client, variant="les-huit", players=("Zoé", "Yann", "Xavier", "Wes"), **{"opt-partners": "on"})
+    page = client.get("/games").get_data(as_text=True)
+    chunks = page.split('<li class="game-item')[1:]
+    items = {re.search(r'href="/games/([^"]+)"', chunk).group(1): chunk for chunk in chunks}
+    assert set(items) == {solo, teams}
+    assert items[solo].count(">Ana<") == 1 and items[solo].count(">Bob<") == 1
+    assert re.search(r'<a href="/players/Bob">Bob</a> <span class="num">10</span>', items[solo])
+    assert items[teams].count("Zoé") == 2  # the team "Zoé & Xavier", then Zoé herself
+    assert items[teams].count(">Zoé<") == 1 and re.search(r"Zoé &amp; Xavier</span> <span", items[teams])
+
+
+def test_each_invite_says_when_it_was_made(client, games):
+    game_id = new_game(client)
+    client.post(f"/games/{game_id}/invites")
+    client.post(f"/games/{game_id}/invites")
+    page = game_page(client, game_id, "?share=1")
+    made = re.findall(
+        r'Invite (\d) <span class="hint">made on <time datetime="([0-9T:-]+Z)" data-local>([^<]+) UTC</time>', page
+    )
+    invites = games.invites(game_id)
+    assert [(n, iso) for n, iso, _ in made] == [
+        (str(i + 1), invite.created_at.strftime("%Y-%m-%dT%H:%M:%SZ")) for i, invite in enumerate(invites)
+    ]
+    assert all(str(invite.created_at.year)[-2:] in shown for invite, (_, _, shown) in zip(invites, made, strict=True))

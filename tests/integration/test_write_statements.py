@@ -103,7 +103,9 @@ def test_the_answer_to_a_write_is_what_a_read_then_shows(client):
     assert answer["totals"] == game["totals"] == {"Ana": 0, "Bob": 9, "Chloé": 90}  # 3 × 3, 3 × (10 + 20)
     assert answer["points"] == game["manches"][-1]["points"] == {"Ana": 0, "Bob": 3, "Chloé": 30}
     edited = client.put(
-        f"/api/v1/games/{game_id}/manches/3", json={"winner": "Bob", "hands": {"Ana": ["4C"], "Chloé": []}}, headers=auth
+        f"/api/v1/games/{game_id}/manches/3",
+        json={"winner": "Bob", "hands": {"Ana": ["4C"], "Chloé": []}},
+        headers=auth,
     ).get_json()
     assert edited == client.get(f"/api/v1/games/{game_id}").get_json()
 
