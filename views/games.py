@@ -22,8 +22,8 @@ from models.games import MancheEntry
 from models.variant import MODES
 
 from . import links, present
-from .kit import database, fragment_or_page, games, is_htmx, lang, registry
 from .keypad import read_keypad
+from .kit import database, fragment_or_page, games, is_htmx, lang, registry
 from .numbers import number_or_text, whole_number
 from .pagecache import cached_page
 from .present import forbidden_cards, game_context
