@@ -100,7 +100,7 @@ def test_our_css_and_js_are_sent_without_their_comments(client):
         if not url.startswith(("/static/css/app.css", "/static/js/app.js")):
             continue
         sent = client.get(url, headers={"Accept-Encoding": ""}).get_data(as_text=True)
-        source = (Path(__file__).parents[1] / url.split("?")[0].lstrip("/")).read_text()
+        source = (Path(__file__).parents[2] / url.split("?")[0].lstrip("/")).read_text()
         if url.startswith("/static/css"):
             assert "/*" in source and "/*" not in sent
             assert re.sub(r"/\*.*?\*/\n?", "", source, flags=re.S) == sent
