@@ -177,6 +177,26 @@ class GameView:
             "rounds": self.ruleset.rounds,
         }
 
+    def final_stats(self) -> dict:
+        """Each side's numbers for the end of the game (``scoring.side_stats``)."""
+        side_of = self.side_of
+        return scoring.side_stats(
+            self.ruleset, self.sides, [(side_of[m.winner] if m.winner else None, m.points) for m in self.manches]
+        )
+
+    @property
+    def crossed(self) -> list:
+        """The sides whose total reached the target."""
+        return scoring.crossed_target(self.ruleset, self.totals)
+
+    def roster_fields(self) -> list:
+        """Who joined or left the table mid-game, as the API and the export files name it: each
+        such player with the manches played before they sat down, when they left, their start."""
+        return [
+            {"name": name, "joined_after": seat.joined, "left_after": seat.left, "start_total": seat.start}
+            for name, seat in self.roster.items()
+        ]
+
     def settings(self) -> dict:
         """What a new game needs to be played again with the same rules and players."""
         return {

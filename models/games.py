@@ -20,7 +20,7 @@ import json
 import random
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -55,6 +55,7 @@ class NewGame:
     side_of: dict
     ruleset: Ruleset
     token: str
+    roster: dict = field(default_factory=dict)  # player -> scoring.Seat (an imported game)
 
     @property
     def id(self) -> str:
@@ -73,8 +74,15 @@ class NewGame:
     def rows(self, **changes) -> GameRows:
         """The rows of the game as they will be stored (with ``changes`` to its row)."""
         row = {**self.row, **changes}
-        players = tuple((name, self.side_of.get(name), 0, None, 0) for name in self.players)
+        seat = self.roster.get
+        players = tuple(
+            (name, self.side_of.get(name), *_seat_columns(seat(name, scoring.SEAT))) for name in self.players
+        )
         return GameRows({k: v for k, v in row.items() if k != "edit_token_hash"}, players, (), {})
+
+
+def _seat_columns(seat: scoring.Seat) -> tuple:
+    return seat.joined, seat.left, seat.start
 
 
 @dataclass(frozen=True)
@@ -335,7 +343,19 @@ class GameService:
         session.execute(
             insert(Player.__table__),
             [
-                {"game_id": new.id, "seat": seat, "name": name, "team": new.side_of.get(name)}
+                {
+                    "game_id": new.id,
+                    "seat": seat,
+                    "name": name,
+                    "team": new.side_of.get(name),
+                    **dict(
+                        zip(
+                            ("joined_after", "left_after", "start_total"),
+                            _seat_columns(new.roster.get(name, scoring.SEAT)),
+                            strict=True,
+                        )
+                    ),
+                }
                 for seat, name in enumerate(new.players)
             ],
         )
@@ -353,7 +373,14 @@ class GameService:
         the game is written in one short transaction of a fixed number of statements whatever the
         number of manches: the game, its players, its manches (their ids returned), their hands."""
         settings, entries, totals = read_document(document)
+        roster = settings.pop("roster")
         new = self._new_game(**settings)
+        if roster:
+            if new.teams or any(name not in new.players for name in roster):
+                raise ValidationError(
+                    N_("The file is damaged: who joined or left the table is unreadable."), field="game.roster"
+                )
+            new = replace(new, roster=roster)
         ruleset, players, teams = new.ruleset, new.players, new.teams
         sides = scoring.side_names(players, teams)
         running = {side: 0 for side in sides}
@@ -366,8 +393,11 @@ class GameService:
                     field=f"game.manches.{index}",
                     number=index + 1,
                 )
+            for name, seat in roster.items():
+                if seat.joined == index and index > 0:
+                    running[name] += seat.start
             try:
-                score = score_entry(ruleset, players, teams, entry)
+                score = score_entry(ruleset, scoring.seated(players, roster, index + 1), teams, entry)
             except DomainError as e:
                 e.field = f"game.manches.{index}.{e.field}" if e.field else f"game.manches.{index}"
                 raise
@@ -375,6 +405,10 @@ class GameService:
             manche, hands = stored_manche(players, score)
             manche_rows.append({**manche, "game_id": new.id, "number": index + 1, "created_at": now})
             hands_of.append(hands)
+        if not scoring.standing(ruleset, running, len(entries)).finished:
+            for name, seat in roster.items():  # sat down after the last manche
+                if seat.joined == len(entries) and seat.joined > 0:
+                    running[name] += seat.start
         if totals is not None and totals != running:
             raise ValidationError(N_("The file is damaged: its totals do not match its rounds."), field="totals")
         finished_at = now if scoring.standing(ruleset, running, len(entries)).finished else None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
+from functools import wraps
 
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext
@@ -27,7 +28,7 @@ from .kit import database, fragment_or_page, games, is_htmx, lang, registry
 from .numbers import number_or_text, whole_number
 from .pagecache import cached_page
 from .present import forbidden_cards, game_context
-from .rights import game_level, known_games, remember_opened, remember_token, writes_game
+from .rights import can_edit, game_level, known_games, remember_opened, remember_token, session_token, writes_game
 from .texts import MODE_LABELS, error_message
 
 bp = Blueprint("games", __name__)
@@ -192,10 +193,12 @@ def notice_of(args, last: int) -> tuple[str, int] | None:
     a manche saved or edited is one of 1 … ``last`` (the numbers are a sequence), a deleted one
     was the last (``last`` + 1), an undone one either. Anything else in the query string is no
     notice."""
-    for kind in ("saved", "edited", "deleted", "undone"):
+    for kind in ("saved", "edited", "deleted", "undone", "joined", "left"):
         number = whole_number(args.get(kind, ""))
         if number is None:
             continue
+        if kind in ("joined", "left"):  # a seat: the page checks it is one
+            return (kind, number) if number < 100 else None
         if kind == "undone" and 1 <= number <= last + 1:
             return kind, number
         if (number == last + 1) if kind == "deleted" else (1 <= number <= last):
@@ -238,6 +241,44 @@ def replay(game_id):
     game, token = games().create_game(**old.settings(), first_dealer=old.dealer)
     remember_token(game.id, token)
     return redirect(url_for("games.game_page", game_id=game.id), 303)
+
+
+# --- players joining or leaving ------------------------------------------------------------------
+
+
+def render_players_error(game_id: str, error: DomainError, name: str = ""):
+    """The game page again, the refusal said in the players' panel (open), what was typed kept."""
+    game = games().get(game_id)
+    context = game_context(game, players_error=error_message(error), players_open=True, newcomer=name)
+    return render_template("game.html", **context), error.status
+
+
+@bp.post("/games/<game_id>/players")
+@writes_game
+def join_player(game_id):
+    name = request.form.get("name", "")
+    start = request.form.get("start", scoring.DEFAULT_START)
+    try:
+        game = games().join_player(game_id, name, start)
+    except DomainError as error:
+        if error.status >= 500:
+            raise
+        return render_players_error(game_id, error, name)
+    return redirect(url_for("games.game_page", game_id=game_id, joined=len(game.players) - 1), 303)
+
+
+@bp.post("/games/<game_id>/players/leave")
+@writes_game
+def leave_player(game_id):
+    game = games().get(game_id)
+    seat = whole_number(request.form.get("seat", ""), 0, len(game.players) - 1)
+    try:
+        games().leave_player(game, game.players[seat] if seat is not None else "")
+    except DomainError as error:
+        if error.status >= 500:
+            raise
+        return render_players_error(game_id, error)
+    return redirect(url_for("games.game_page", game_id=game_id, left=seat), 303)
 
 
 # --- a manche ------------------------------------------------------------------------------------
@@ -421,8 +462,39 @@ def new_manche(game_id):
     return render_manche(game, form)
 
 
+def entry_kept(game, form: MancheForm) -> list[dict]:
+    """What a phone had entered, to show it back when it could not be saved: each hand dealt,
+    its cards (``counts``) or typed total, the winner marked."""
+    winner = whole_number(form.winner, 0, len(game.players) - 1)
+    kept = []
+    for seat, name in enumerate(game.players):
+        if name not in game.seated:
+            continue
+        cards = [(token, count) for token, count in form.counts[seat].items() if count]
+        kept.append({"name": name, "cards": cards, "typed": form.typed[seat].strip(), "winner": seat == winner})
+    return kept
+
+
+def lands_when_revoked(view):
+    """``writes_game``, except that a browser whose invite was revoked lands on the game as
+    everyone sees it, with what it had entered kept on screen (nothing typed is lost)."""
+    guarded = writes_game(view)
+
+    @wraps(view)
+    def landing(**kwargs):
+        game_id = kwargs["game_id"]
+        if session_token(game_id) is None or can_edit(game_id):
+            return guarded(**kwargs)
+        game = games().get(game_id)
+        form = read_manche(request.form, game, scoring.keypad(game.ruleset))
+        context = game_context(game, revoked_entry=entry_kept(game, form), read_only=True)
+        return render_template("game.html", **context), 403
+
+    return landing
+
+
 @bp.post("/games/<game_id>/manches")
-@writes_game
+@lands_when_revoked
 def record_manche(game_id):
     game = games().get(game_id)
     form = read_manche(request.form, game, scoring.keypad(game.ruleset))
@@ -464,7 +536,7 @@ def edit_manche_form(game_id, number):
 
 
 @bp.post("/games/<game_id>/manches/<int:number>")
-@writes_game
+@lands_when_revoked
 def edit_manche(game_id, number):
     game = games().get(game_id)
     find_manche(game, number)

@@ -10,7 +10,7 @@ import pytest
 
 from models.errors import ValidationError
 from models.rules import load_catalog
-from models.scoring import Seat, check_roster_change, play_through, seated, start_total, standing
+from models.scoring import Seat, check_roster_change, play_through, seated, standing, start_total
 
 CAT = load_catalog()
 CLASSIQUE = CAT.resolve("classique")  # penalty mode, to 500, 2 to 5 players
