@@ -82,7 +82,9 @@ def final_table(game) -> list[tuple[str, scoring.SideStats]]:
 
 def start_choices(game) -> list[tuple[str, int]]:
     """The totals a newcomer may start from, as the core computes them: (choice, total), the
-    default first."""
+    default first (none in a team game: nobody joins one)."""
+    if game.teams:
+        return []
     return [(choice, scoring.start_total(game.totals, game.seated, choice)) for choice in scoring.START_CHOICES]
 
 

@@ -330,7 +330,9 @@ def test_an_invite_gives_edit_rights_and_revoking_it_takes_them_back(app, client
     # The token is shown once: never on the game page afterwards.
     owner_page = page_of(client, f"/games/{game.id}")
     assert invite_token not in owner_page
-    assert "Invite 1" in owner_page and "active" in owner_page
+    # Each invite says when it was made and when it was last used (the scorekeeper's write).
+    assert "Made on" in owner_page and "active" in owner_page
+    assert owner_page.count("Last used on") == 1
     invite_id = re.search(rf"/games/{game.id}/invites/([A-Za-z0-9_-]+)/revoke", owner_page).group(1)
     revoked = client.post(f"/games/{game.id}/invites/{invite_id}/revoke")
     assert revoked.status_code == 303 and revoked.headers["Location"] == f"/games/{game.id}?share=1#share"
@@ -338,6 +340,16 @@ def test_an_invite_gives_edit_rights_and_revoking_it_takes_them_back(app, client
 
     assert scorekeeper.get(f"/games/{game.id}/manches/new").status_code == 403
     assert "Enter round 3" not in page_of(scorekeeper, f"/games/{game.id}")
+    # The revoked phone saving a manche it had entered lands on the game, read-only, its entry
+    # kept on screen: nothing is saved, nothing typed is lost.
+    late = {"winner": "0", "p1-typed": "12", "p2-n_K": "2", "number": "3", "nonce": "late"}
+    landed = scorekeeper.post(f"/games/{game.id}/manches", data=late)
+    assert landed.status_code == 403
+    body = text(landed)
+    assert "This invite has been revoked" in body and "data-revoked" in body
+    assert "12" in body and body.count('title="King"') == 1 and "×2" in body
+    assert 'name="csrf_token"' not in body  # read-only
+    assert games.get(game.id).totals == {"Ana": 7, "Bob": 60, "Chloé": 7}
     again = other_client(app).get(f"/join/{game.id}/{invite_token}")
     assert again.status_code == 403 and "revoked" in text(again)
     assert other_client(app).get(f"/join/{game.id}/not-a-token").status_code == 403
