@@ -170,10 +170,13 @@ def test_the_end_of_the_game_table(live_server, phone, width, height, scheme):
     final = page.locator(".final")
     expect(final).to_contain_text("Chloé a atteint l’objectif de 100")
     expect(final).to_contain_text("Ana")
-    rows = page.locator("[data-final-table] tbody tr")
-    expect(rows).to_have_count(3)
-    # Ana 0 and 20: won 1, best 0, worst 20, average 10,0
-    expect(page.locator('[data-final-table] tr[data-side="Ana"] td')).to_have_text(["1", "0", "20", "10,0"])
+    expect(page.locator("[data-final-table] thead th")).to_have_text(["Ana", "Bob", "Chloé"])
+    # Averages: Ana (0 + 20) / 2 = 10, Bob (30 + 0) / 2 = 15, Chloé (60 + 50) / 2 = 55
+    expect(page.locator('[data-final-table] tr[data-stat="average"] td')).to_have_text(["10,0", "15,0", "55,0"])
+    snap(page, f"final-{width}-{scheme}")
+    box = page.locator("[data-final-table]").bounding_box()
+    scroller = page.locator(".final .table-scroll").bounding_box()
+    assert box["width"] <= scroller["width"] + 1, "the end's table is cut at this width"
     expect(page.get_by_role("button", name="Rejouer")).to_be_visible()
     snap(page, f"final-{width}-{scheme}")
     no_sideways_scroll(page)

@@ -184,14 +184,20 @@ def test_the_end_of_the_game_says_who_crossed_the_target_and_each_ones_numbers(c
     page = game_page(client, game_id)
     assert "Chloé reached the target of 100." in page and "Winner: Ana" in page
     table = re.search(r"<table class=\"final-table\".*?</table>", page, re.S).group(0)
-    rows = re.findall(r'<tr data-side="([^"]+)">\s*<th scope="row">[^<]+</th>(.*?)</tr>', table, re.S)
-    numbers = {side: re.findall(r'<td class="num">([^<]+)</td>', cells) for side, cells in rows}
-    # Won / best / worst / average (the fewest points are best here):
+    sides = re.findall(r'<th scope="col" class="num" data-side="([^"]+)">', table)
+    rows = dict(re.findall(r'<tr data-stat="(\w+)">(.*?)</tr>', table, re.S))
+    numbers = {
+        stat: dict(zip(sides, re.findall(r'<td class="num">([^<]+)</td>', cells), strict=True))
+        for stat, cells in rows.items()
+    }
+    # Manches won / best / worst / average (the fewest points are best here), by rank:
     # Ana 0 and 20: won 1, best 0, worst 20, average 10.0; Bob 30 and 0: 1, 0, 30, 15.0;
     # Chloé 60 and 50: 0, 50, 60, 55.0.
+    assert sides == ["Ana", "Bob", "Chloé"]
     assert numbers == {
-        "Ana": ["1", "0", "20", "10.0"],
-        "Bob": ["1", "0", "30", "15.0"],
-        "Chloé": ["0", "50", "60", "55.0"],
+        "won": {"Ana": "1", "Bob": "1", "Chloé": "0"},
+        "best": {"Ana": "0", "Bob": "0", "Chloé": "50"},
+        "worst": {"Ana": "20", "Bob": "30", "Chloé": "60"},
+        "average": {"Ana": "10.0", "Bob": "15.0", "Chloé": "55.0"},
     }
     assert "Play again" in page
