@@ -114,12 +114,15 @@ def test_a_player_joins_at_manche_3_from_the_chosen_total_then_one_leaves(client
     page = game_page(client, game_id, "?joined=3")
     assert "Dan joins the table, starting from 40." in page
     assert totals_shown(page) == {"Ana": 10, "Bob": 10, "Chloé": 40, "Dan": 40}
-    # Ana dealt manche 1, Bob manche 2: Chloé deals manche 3; it asks for Dan's hand too.
+    # Ana dealt manche 1, Bob manche 2: Chloé deals manche 3, Dan (on her left now) starts.
+    assert "Chloé deals, Dan starts." in page
     form = client.get(f"/games/{game_id}/manches/new").get_data(as_text=True)
     assert 'name="p3-typed"' in form
     # Manche 3: Dan out; Ana 1, Bob 2, Chloé 3 → 11 / 12 / 43 / 40
     post_manche(client, game_id, {"winner": "3", "p0-typed": "1", "p1-typed": "2", "p2-typed": "3"})
-    assert totals_shown(game_page(client, game_id)) == {"Ana": 11, "Bob": 12, "Chloé": 43, "Dan": 40}
+    page = game_page(client, game_id)
+    assert totals_shown(page) == {"Ana": 11, "Bob": 12, "Chloé": 43, "Dan": 40}
+    assert "Dan deals, Ana starts." in page
 
     left = client.post(f"/games/{game_id}/players/leave", data={"seat": "2"})
     assert left.status_code == 303
@@ -127,9 +130,13 @@ def test_a_player_joins_at_manche_3_from_the_chosen_total_then_one_leaves(client
     assert "Chloé left the table; their total stays." in page and "left the table</span>" in page
     form = client.get(f"/games/{game_id}/manches/new").get_data(as_text=True)
     assert 'name="p2-typed"' not in form and 'name="p3-typed"' in form
+    # Dan still deals manche 4; then the deal skips Chloé's empty seat.
+    assert "Dan deals, Ana starts." in game_page(client, game_id)
     # Manche 4 without Chloé: Ana out, Bob 5, Dan 6 → 11 / 17 / 43 / 46
     post_manche(client, game_id, {"winner": "0", "p1-typed": "5", "p3-typed": "6"})
-    assert totals_shown(game_page(client, game_id)) == {"Ana": 11, "Bob": 17, "Dan": 46, "Chloé": 43}
+    page = game_page(client, game_id)
+    assert totals_shown(page) == {"Ana": 11, "Bob": 17, "Dan": 46, "Chloé": 43}
+    assert "Ana deals, Bob starts." in page
 
 
 def test_joining_errors_are_worded_and_keep_what_was_typed(client):
