@@ -236,9 +236,10 @@ def game_page(game_id):
 @bp.post("/games/<game_id>/replay")
 @writes_game
 def replay(game_id):
-    """A new game with the same players and settings; the next seat in turn deals first."""
+    """A new game with the same players (those still at the table) and settings; the next seat in
+    turn deals first."""
     old = games().get(game_id)
-    game, token = games().create_game(**old.settings(), first_dealer=old.dealer)
+    game, token = games().create_game(**old.settings(), first_dealer=old.seated.index(old.dealer_name))
     remember_token(game.id, token)
     return redirect(url_for("games.game_page", game_id=game.id), 303)
 

@@ -208,3 +208,18 @@ def test_the_end_of_the_game_says_who_crossed_the_target_and_each_ones_numbers(c
         "average": {"Ana": "10.0", "Bob": "15.0", "Chloé": "55.0"},
     }
     assert "Play again" in page
+
+
+def test_play_again_after_a_leave_seats_those_still_at_the_table(client, games):
+    game_id = new_game(client, target="100")
+    client.post(f"/games/{game_id}/players/leave", data={"seat": "0"})  # Ana leaves before a card
+    # Manche 1 without Ana (Bob dealt it: Ana's seat is skipped): Bob out, Chloé 120 → 0 / 0 / 120, over.
+    post_manche(client, game_id, {"winner": "1", "p2-typed": "120"})
+    page = game_page(client, game_id)
+    assert "Winner: Bob" in page  # Ana, 0 too, left: she cannot win
+    again = client.post(f"/games/{game_id}/replay")
+    assert again.status_code == 303
+    new = games.get(again.headers["Location"].rsplit("/", 1)[1])
+    assert new.players == ["Bob", "Chloé"]
+    # Bob dealt manche 1: Chloé, the next seat, deals first.
+    assert new.dealer_name == "Chloé"
