@@ -258,7 +258,7 @@ def progression_chart(game, width: int = 320, height: int = 180) -> Chart | None
                 points=" ".join(f"{x},{y}" for x, y in coords),
                 last_x=coords[-1][0],
                 last_y=coords[-1][1],
-                total=steps[-1].get(side, 0),
+                total=game.totals.get(side, 0),  # a newcomer's start counts before their first manche
             )
         )
     x_ticks = [(x_of(i), str(i)) for i in manche_ticks(count, (right - left) / count)]
