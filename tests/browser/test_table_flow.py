@@ -105,7 +105,12 @@ def test_undo_a_save_an_edit_and_a_deletion(live_server, phone, width, height, s
 @pytest.mark.parametrize(("width", "height", "scheme"), SIZES)
 def test_a_player_joins_at_manche_3_from_the_average(live_server, phone, width, height, scheme):
     page = phone(width, height, scheme=scheme)
-    create_game(page, live_server.url, ["Ana", "Bob", "Chloé"], "classique")
+    page.goto(f"{live_server.url}/games/new")
+    for seat, name in enumerate(["Ana", "Bob", "Chloé"]):
+        page.locator(f"#player-{seat}").fill(name)
+    page.locator("#first_dealer").select_option("0")  # Ana deals first
+    page.locator("#game-settings button.primary").click()
+    expect(page).to_have_url(re.compile(r"/games/[A-Za-z0-9_-]+$"))
     # Manche 1: Ana out, Bob 10, Chloé 25. Manche 2: Bob out, Ana 10, Chloé 15 → 10 / 10 / 40.
     play(page, 1, 0, {1: "10", 2: "25"})
     play(page, 2, 1, {0: "10", 2: "15"})
@@ -119,14 +124,17 @@ def test_a_player_joins_at_manche_3_from_the_average(live_server, phone, width, 
     page.locator("#players .join-form button[type=submit]").click()
     expect(page.locator(".notice")).to_contain_text("Dan")
     assert scoreboard(page) == {"Ana": 10, "Bob": 10, "Chloé": 40, "Dan": 20}
-    # The first dealer was chosen at random: the deal passed on twice, the next seat deals manche 3.
-    expect(page.locator(".next-manche .deal")).to_be_visible()
+    # Ana dealt manche 1, Bob manche 2: Chloé deals manche 3, and Dan, in the new seat on her
+    # left, starts.
+    expect(page.locator(".next-manche .deal")).to_contain_text("Chloé distribue, Dan commence.")
     snap(page, f"join-done-{width}-{scheme}")
     no_sideways_scroll(page)
     # Manche 3 asks for Dan's hand: Dan out, Ana 1, Bob 2, Chloé 3 → 11 / 12 / 43 / 20.
     play(page, 3, 3, {0: "1", 1: "2", 2: "3"})
     assert scoreboard(page) == {"Ana": 11, "Bob": 12, "Chloé": 43, "Dan": 20}
+    expect(page.locator(".next-manche .deal")).to_contain_text("Dan distribue, Ana commence.")
     snap(page, f"join-manche-3-{width}-{scheme}")
+    no_sideways_scroll(page)
 
 
 @pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
