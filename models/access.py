@@ -12,16 +12,18 @@ or the tokens kept in the browser's signed session) and asks here.
 from __future__ import annotations
 
 import hmac
+from datetime import timedelta
 from enum import IntEnum
 
-from sqlalchemy import and_, select
+from sqlalchemy import and_, or_, select, update
 from sqlmodel import Session
 
-from .db import Database, Game, HouseVariant, Invite, token_hash
+from .db import Database, Game, HouseVariant, Invite, token_hash, utcnow
 from .errors import N_, NotFound
 from .ids import checked_house_id, checked_id
 
 MAX_TOKEN = 200
+USE_GRAIN = timedelta(minutes=1)  # an invite's last use is noted to the minute
 
 
 class Level(IntEnum):
@@ -56,6 +58,24 @@ class AccessService:
         if hmac.compare_digest(row[0], digest):
             return Level.OWNER
         return Level.SCOREKEEPER if row[1] else Level.NONE
+
+    def note_use(self, game_id: str, token: str) -> None:
+        """Note that an invite wrote to its game: one UPDATE, and only when the last use noted is
+        more than ``USE_GRAIN`` old (a table entering manches does not write this every time)."""
+        if not _usable(token):
+            return
+        now = utcnow()
+        with Session(self.db.writer) as session, session.begin():
+            session.execute(
+                update(Invite)
+                .where(
+                    Invite.game_id == checked_id(game_id),
+                    Invite.token_hash == token_hash(token),
+                    Invite.revoked_at.is_(None),
+                    or_(Invite.last_used_at.is_(None), Invite.last_used_at < now - USE_GRAIN),
+                )
+                .values(last_used_at=now)
+            )
 
     def house(self, variant_id: str, token: str | None) -> Level:
         """OWNER for the edit token of saved house rules, else NONE; unknown house rules are not found."""

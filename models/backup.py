@@ -19,7 +19,10 @@ BACKUP_FORMAT = "carte-backup/1"
 GAME_FIELDS = ("id", "variant", "options_json", "mode", "table_id", "target", "rounds", "first_dealer",
                "edit_token_hash", "share_id", "revision", "created_at", "updated_at", "finished_at", "rules_json")  # fmt: skip
 HOUSE_FIELDS = ("id", "document_json", "edit_token_hash", "created_at", "updated_at")
-TIMES = {"created_at", "updated_at", "finished_at", "revoked_at"}
+TIMES = {"created_at", "updated_at", "finished_at", "revoked_at", "last_used_at"}
+PLAYER_FIELDS = ("seat", "name", "team", "joined_after", "left_after", "start_total")
+INVITE_FIELDS = ("id", "token_hash", "created_at", "revoked_at", "last_used_at")
+DEFAULTS = {"joined_after": 0, "start_total": 0}  # absent from backups made before players could join
 
 
 def _dump(row, fields) -> dict:
@@ -33,7 +36,7 @@ def _dump(row, fields) -> dict:
 def _load(data: dict, fields) -> dict:
     out = {}
     for name in fields:
-        value = data.get(name)
+        value = data.get(name, DEFAULTS.get(name))
         if name in TIMES and isinstance(value, str):
             value = datetime.fromisoformat(value)
         out[name] = value
@@ -57,13 +60,13 @@ def backup(database: Database) -> dict:
         g.id: {"game": _dump(g, GAME_FIELDS), "players": [], "manches": [], "invites": [], "keys": []} for g in games
     }
     for p in players:
-        by_game[p.game_id]["players"].append(_dump(p, ("seat", "name", "team")))
+        by_game[p.game_id]["players"].append(_dump(p, PLAYER_FIELDS))
     for m in manches:
         entry = _dump(m, ("number", "winner_seat", "blocked", "last_card", "created_at"))
         entry["hands"] = hands_of.get(m.id, [])
         by_game[m.game_id]["manches"].append(entry)
     for i in invites:
-        by_game[i.game_id]["invites"].append(_dump(i, ("id", "token_hash", "created_at", "revoked_at")))
+        by_game[i.game_id]["invites"].append(_dump(i, INVITE_FIELDS))
     for k in keys:
         by_game[k.game_id]["keys"].append(_dump(k, ("key", "manche_number", "created_at")))
     return {
@@ -97,7 +100,7 @@ def restore(database: Database, document) -> tuple[int, int]:
             session.add(Game(**game))
             session.flush()
             for p in entry["players"]:
-                session.add(Player(game_id=game["id"], **_load(p, ("seat", "name", "team"))))
+                session.add(Player(game_id=game["id"], **_load(p, PLAYER_FIELDS)))
             for m in entry["manches"]:
                 manche = Manche(
                     game_id=game["id"], **_load(m, ("number", "winner_seat", "blocked", "last_card", "created_at"))
@@ -107,7 +110,7 @@ def restore(database: Database, document) -> tuple[int, int]:
                 for h in m["hands"]:
                     session.add(Hand(manche_id=manche.id, **_load(h, ("seat", "cards", "typed", "value"))))
             for i in entry.get("invites", []):
-                session.add(Invite(game_id=game["id"], **_load(i, ("id", "token_hash", "created_at", "revoked_at"))))
+                session.add(Invite(game_id=game["id"], **_load(i, INVITE_FIELDS)))
             for k in entry.get("keys", []):
                 session.add(IdempotencyRecord(game_id=game["id"], **_load(k, ("key", "manche_number", "created_at"))))
             session.flush()

@@ -59,6 +59,11 @@ class Player(SQLModel, table=True):
     seat: int
     name: str = Field(max_length=40)
     team: str | None = Field(default=None, max_length=90)
+    # A player who sat down mid-game: the number of manches played before (0: from the start) and
+    # the total the group chose for them; one who left: the number played when they left.
+    joined_after: int = 0
+    start_total: int = 0
+    left_after: int | None = None
 
 
 class Manche(SQLModel, table=True):
@@ -96,6 +101,7 @@ class Invite(SQLModel, table=True):
     token_hash: str = Field(max_length=64, unique=True)
     created_at: datetime = Field(default_factory=utcnow)
     revoked_at: datetime | None = None
+    last_used_at: datetime | None = None  # the last write made with it (updated at most once a minute)
 
 
 class HouseVariant(SQLModel, table=True):
@@ -121,6 +127,21 @@ class IdempotencyRecord(SQLModel, table=True):
     game_id: str = Field(foreign_key="game.id", index=True, max_length=32, ondelete="CASCADE")
     key: str = Field(max_length=128)
     manche_number: int
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class UndoRecord(SQLModel, table=True):
+    """What an edit or a deletion of a manche replaced, kept so that its "Undo" can put it back:
+    the manche as it was (its columns and hands, JSON), valid only while the game is still at the
+    ``revision`` that write made. One per game: each such write replaces the previous one."""
+
+    __tablename__ = "undo_record"
+
+    game_id: str = Field(primary_key=True, foreign_key="game.id", max_length=32, ondelete="CASCADE")
+    revision: int
+    kind: str = Field(max_length=16)  # "edited" or "deleted"
+    number: int
+    manche_json: str = Field(sa_column=Column(Text, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
 
 

@@ -11,7 +11,7 @@ from .cards import format_cards
 from .db import utcnow
 from .errors import N_, ValidationError
 from .game_view import GameView
-from .scoring import MancheEntry
+from .scoring import MancheEntry, Seat
 from .variant import MAX_MANCHES
 
 EXPORT_FORMAT = "carte-game/1"
@@ -39,6 +39,7 @@ def export_document(game: GameView) -> dict:
             **game.rules_fields(),
             **({"rules": rules} if rules else {}),
             "first_dealer": game.first_dealer,
+            "roster": game.roster_fields(),
             "created_at": game.created_at.isoformat(timespec="seconds") if game.created_at else None,
             "manches": manches,
         },
@@ -110,5 +111,33 @@ def read_document(document) -> tuple[dict, list, dict | None]:
                 last_card=m.get("last_card") if isinstance(m.get("last_card"), str) else None,
             )
         )
+    settings["roster"] = read_roster(game.get("roster"), len(entries))
     totals = document.get("totals")
     return settings, entries, totals if isinstance(totals, dict) else None
+
+
+def _count(value, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= high
+
+
+def read_roster(roster, played: int) -> dict:
+    """Who joined or left mid-game (absent from files written before players could): player ->
+    ``Seat``, each number checked against the manches the file holds."""
+    if roster is None:
+        return {}
+    damaged = ValidationError(
+        N_("The file is damaged: who joined or left the table is unreadable."), field="game.roster"
+    )
+    if not isinstance(roster, list):
+        raise damaged
+    seats = {}
+    for item in roster:
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str) or item["name"] in seats:
+            raise damaged
+        joined, left, start = item.get("joined_after", 0), item.get("left_after"), item.get("start_total", 0)
+        if not _count(joined, played) or not isinstance(start, int) or isinstance(start, bool) or abs(start) > 10**9:
+            raise damaged
+        if left is not None and (not _count(left, played) or left < joined):
+            raise damaged
+        seats[item["name"]] = Seat(joined, left, start)
+    return seats

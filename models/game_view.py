@@ -31,7 +31,8 @@ GAME_COLUMNS = (
 
 @dataclass(frozen=True)
 class GameRows:
-    """A game as stored: its row (``GAME_COLUMNS``), players ``(name, team)`` by seat, manches
+    """A game as stored: its row (``GAME_COLUMNS``), players ``(name, team, joined after, left
+    after, start total)`` by seat, manches
     ``(id, number, winner seat, blocked, last card)`` in order, hands by manche id ``(seat, cards,
     typed, value)`` in seat order."""
 
@@ -56,6 +57,15 @@ class GameRows:
 
     def with_game(self, **columns) -> GameRows:
         return replace(self, game={**self.game, **columns})
+
+    def with_player(self, seat: int, row: tuple) -> GameRows:
+        """These rows with the player at ``seat`` added (the next seat) or replaced."""
+        players = list(self.players)
+        if seat == len(players):
+            players.append(row)
+        else:
+            players[seat] = row
+        return replace(self, players=tuple(players))
 
 
 @dataclass(frozen=True)
@@ -97,6 +107,21 @@ class GameView:
     custom_teams: bool = False  # teams named by the players (not the default pairing)
     rules: dict | None = None  # the house-rules document the game was created with
     after_end: list = field(default_factory=list)  # manches stored after the end: shown, never counted
+    roster: dict = field(default_factory=dict)  # player -> scoring.Seat, for those who joined or left
+
+    @property
+    def seated(self) -> list:
+        """The players dealt in the next manche, in seat order."""
+        return scoring.seated(self.players, self.roster, self.next_number)
+
+    def seated_at(self, number: int) -> list:
+        """The players dealt in manche ``number``."""
+        return scoring.seated(self.players, self.roster, number)
+
+    @property
+    def gone(self) -> list:
+        """The players who left the table (their totals stay shown)."""
+        return [name for name in self.players if name not in self.seated]
 
     @property
     def variant(self):
@@ -125,11 +150,14 @@ class GameView:
     @property
     def starter_name(self) -> str:
         """The player on the dealer's left (next clockwise) starts."""
-        return self.players[(self.dealer + 1) % len(self.players)]
+        seated = self.seated
+        if self.dealer_name not in seated:
+            return seated[0]
+        return seated[(seated.index(self.dealer_name) + 1) % len(seated)]
 
     @property
     def cards_to_deal(self) -> int:
-        return self.variant.deal.cards_for(len(self.players), self.ruleset.deck.size)
+        return self.variant.deal.cards_for(len(self.seated), self.ruleset.deck.size)
 
     @cached_property
     def side_of(self) -> dict:
@@ -149,9 +177,33 @@ class GameView:
             "rounds": self.ruleset.rounds,
         }
 
+    def final_stats(self) -> dict:
+        """Each side's numbers for the end of the game (``scoring.side_stats``)."""
+        side_of = self.side_of
+        return scoring.side_stats(
+            self.ruleset, self.sides, [(side_of[m.winner] if m.winner else None, m.points) for m in self.manches]
+        )
+
+    @property
+    def crossed(self) -> list:
+        """The sides whose total reached the target."""
+        return scoring.crossed_target(self.ruleset, self.totals)
+
+    def roster_fields(self) -> list:
+        """Who joined or left the table mid-game, as the API and the export files name it: each
+        such player with the manches played before they sat down, when they left, their start."""
+        return [
+            {"name": name, "joined_after": seat.joined, "left_after": seat.left, "start_total": seat.start}
+            for name, seat in self.roster.items()
+        ]
+
     def settings(self) -> dict:
         """What a new game needs to be played again with the same rules and players."""
-        return {**self.rules_fields(), "teams": self.teams if self.teams and self.custom_teams else None}
+        return {
+            **self.rules_fields(),
+            "players": list(self.seated),  # those still at the table
+            "teams": self.teams if self.teams and self.custom_teams else None,
+        }
 
 
 def load_rows(session: Session, games: list[dict]) -> list[GameRows]:
@@ -161,12 +213,12 @@ def load_rows(session: Session, games: list[dict]) -> list[GameRows]:
     if not ids:
         return []
     players_of: dict = {}
-    for game_id, name, team in session.execute(
-        select(Player.game_id, Player.name, Player.team)
+    for game_id, *player in session.execute(
+        select(Player.game_id, Player.name, Player.team, Player.joined_after, Player.left_after, Player.start_total)
         .where(Player.game_id.in_(ids))
         .order_by(Player.game_id, Player.seat)
     ):
-        players_of.setdefault(game_id, []).append((name, team))
+        players_of.setdefault(game_id, []).append(tuple(player))
     manches_of: dict = {}
     for row in session.execute(
         select(Manche.game_id, Manche.id, Manche.number, Manche.winner_seat, Manche.blocked, Manche.last_card)
@@ -199,12 +251,17 @@ def game_rows(session: Session, condition) -> list[dict]:
 def build_view(rows: GameRows, ruleset: Ruleset) -> GameView:
     """A game's view from its rows and its rules (``scoring.play_through`` derives every number)."""
     game = rows.game
-    players = [name for name, _ in rows.players]
+    players = [row[0] for row in rows.players]
     teams: dict | None = None
-    if any(team for _, team in rows.players):
+    if any(row[1] for row in rows.players):
         teams = {}
-        for name, team in rows.players:
+        for name, team, *_ in rows.players:
             teams.setdefault(team, []).append(name)
+    roster = {
+        name: scoring.Seat(joined, left, start)
+        for name, _, joined, left, start in rows.players
+        if joined or left is not None
+    }
     results, shown = [], []
     for manche_id, number, winner_seat, blocked, last_card in rows.manches:
         hands = {}
@@ -214,7 +271,7 @@ def build_view(rows: GameRows, ruleset: Ruleset) -> GameView:
         winner = players[winner_seat] if winner_seat is not None else None
         results.append((winner, {name: hand.value for name, hand in hands.items()}))
         shown.append((number, winner, blocked, last_card, hands))
-    progress = scoring.play_through(ruleset, players, teams, game["first_dealer"], results)
+    progress = scoring.play_through(ruleset, players, teams, game["first_dealer"], results, roster)
     manches = [
         MancheView(number, winner, blocked, last_card, hands, points, players[seat])
         for (number, winner, blocked, last_card, hands), points, seat in zip(
@@ -240,6 +297,7 @@ def build_view(rows: GameRows, ruleset: Ruleset) -> GameView:
         custom_teams=bool(teams) and teams != scoring.default_teams(players),
         rules=json.loads(game["rules_json"]) if game["rules_json"] else None,
         after_end=manches[progress.counted :],
+        roster=roster,
     )
 
 

@@ -20,7 +20,7 @@ import json
 import random
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -28,8 +28,8 @@ from sqlmodel import Session
 
 from . import scoring
 from .cards import format_cards
-from .db import Database, Game, Hand, IdempotencyRecord, Invite, Manche, Player, token_hash, utcnow
-from .errors import N_, Conflict, DomainError, GameFinished, NotFound, ValidationError
+from .db import Database, Game, Hand, IdempotencyRecord, Invite, Manche, Player, UndoRecord, token_hash, utcnow
+from .errors import N_, Conflict, DomainError, GameFinished, NotFound, UnknownPlayer, ValidationError
 from .game_file import export_document, read_document
 from .game_view import GameRows, GameView, build_view, game_rows, load_rows
 from .ids import checked_id, new_id
@@ -55,6 +55,7 @@ class NewGame:
     side_of: dict
     ruleset: Ruleset
     token: str
+    roster: dict = field(default_factory=dict)  # player -> scoring.Seat (an imported game)
 
     @property
     def id(self) -> str:
@@ -73,8 +74,15 @@ class NewGame:
     def rows(self, **changes) -> GameRows:
         """The rows of the game as they will be stored (with ``changes`` to its row)."""
         row = {**self.row, **changes}
-        players = tuple((name, self.side_of.get(name)) for name in self.players)
+        seat = self.roster.get
+        players = tuple(
+            (name, self.side_of.get(name), *_seat_columns(seat(name, scoring.SEAT))) for name in self.players
+        )
         return GameRows({k: v for k, v in row.items() if k != "edit_token_hash"}, players, (), {})
+
+
+def _seat_columns(seat: scoring.Seat) -> tuple:
+    return seat.joined, seat.left, seat.start
 
 
 @dataclass(frozen=True)
@@ -190,6 +198,45 @@ def _checked_key(key) -> str | None:
     return key
 
 
+def _check_no_change_after(game: GameView, number: int) -> None:
+    """Refuse to take manche ``number`` away when a player sat down or left after it."""
+    for name, seat in game.roster.items():
+        if seat.joined >= number or (seat.left is not None and seat.left >= number):
+            raise Conflict(
+                N_("%(player)s joined or left the table after round %(number)s: this round can no longer be deleted."),
+                field="number",
+                player=name,
+                number=number,
+            )
+
+
+def _keep_for_undo(session: Session, game: GameView, kind: str, stored: tuple) -> None:
+    """Keep the manche an edit or a deletion replaces, for its "Undo" (one record per game)."""
+    manche = {
+        "winner_seat": stored[2],
+        "blocked": bool(stored[3]),
+        "last_card": stored[4],
+        "hands": [list(hand) for hand in game.rows.hands.get(stored[0], ())],
+    }
+    session.execute(delete(UndoRecord).where(UndoRecord.game_id == game.id))
+    session.execute(
+        insert(UndoRecord.__table__),
+        [
+            {
+                "game_id": game.id,
+                "revision": game.revision + 1,
+                "kind": kind,
+                "number": stored[1],
+                "manche_json": json.dumps(manche),
+                "created_at": utcnow(),
+            }
+        ],
+    )
+
+
+UNDO_KINDS = ("saved", "edited", "deleted")
+
+
 # --- the service ----------------------------------------------------------------------------------
 
 
@@ -296,7 +343,19 @@ class GameService:
         session.execute(
             insert(Player.__table__),
             [
-                {"game_id": new.id, "seat": seat, "name": name, "team": new.side_of.get(name)}
+                {
+                    "game_id": new.id,
+                    "seat": seat,
+                    "name": name,
+                    "team": new.side_of.get(name),
+                    **dict(
+                        zip(
+                            ("joined_after", "left_after", "start_total"),
+                            _seat_columns(new.roster.get(name, scoring.SEAT)),
+                            strict=True,
+                        )
+                    ),
+                }
                 for seat, name in enumerate(new.players)
             ],
         )
@@ -314,7 +373,14 @@ class GameService:
         the game is written in one short transaction of a fixed number of statements whatever the
         number of manches: the game, its players, its manches (their ids returned), their hands."""
         settings, entries, totals = read_document(document)
+        roster = settings.pop("roster")
         new = self._new_game(**settings)
+        if roster:
+            if new.teams or any(name not in new.players for name in roster):
+                raise ValidationError(
+                    N_("The file is damaged: who joined or left the table is unreadable."), field="game.roster"
+                )
+            new = replace(new, roster=roster)
         ruleset, players, teams = new.ruleset, new.players, new.teams
         sides = scoring.side_names(players, teams)
         running = {side: 0 for side in sides}
@@ -327,8 +393,11 @@ class GameService:
                     field=f"game.manches.{index}",
                     number=index + 1,
                 )
+            for name, seat in roster.items():
+                if seat.joined == index and index > 0:
+                    running[name] += seat.start
             try:
-                score = score_entry(ruleset, players, teams, entry)
+                score = score_entry(ruleset, scoring.seated(players, roster, index + 1), teams, entry)
             except DomainError as e:
                 e.field = f"game.manches.{index}.{e.field}" if e.field else f"game.manches.{index}"
                 raise
@@ -336,6 +405,10 @@ class GameService:
             manche, hands = stored_manche(players, score)
             manche_rows.append({**manche, "game_id": new.id, "number": index + 1, "created_at": now})
             hands_of.append(hands)
+        if not scoring.standing(ruleset, running, len(entries)).finished:
+            for name, seat in roster.items():  # sat down after the last manche
+                if seat.joined == len(entries) and seat.joined > 0:
+                    running[name] += seat.start
         if totals is not None and totals != running:
             raise ValidationError(N_("The file is damaged: its totals do not match its rounds."), field="totals")
         finished_at = now if scoring.standing(ruleset, running, len(entries)).finished else None
@@ -418,7 +491,7 @@ class GameService:
                 raise GameFinished(N_("The game is over: no more rounds can be added."))
             if expected > MAX_MANCHES:
                 raise ValidationError(N_("A game has at most %(max)s rounds."), max=MAX_MANCHES)
-            score = score_entry(current.ruleset, current.players, current.teams, entry)
+            score = score_entry(current.ruleset, current.seated, current.teams, entry)
             columns, hands = stored_manche(current.players, score)
             totals = {side: current.totals[side] + score.points.get(side, 0) for side in current.sides}
             finished = scoring.standing(current.ruleset, totals, len(current.manches) + 1).finished
@@ -462,7 +535,7 @@ class GameService:
 
         def plan(current: GameView):
             stored = _stored(current, number)
-            score = score_entry(current.ruleset, current.players, current.teams, entry)
+            score = score_entry(current.ruleset, current.seated_at(number), current.teams, entry)
             columns, hands = stored_manche(current.players, score)
             manche = (stored[0], number, columns["winner_seat"], columns["blocked"], columns["last_card"])
             view = build_view(current.rows.with_manche(manche, hands), current.ruleset)
@@ -478,6 +551,7 @@ class GameService:
                 )
 
             def write(session: Session) -> None:
+                _keep_for_undo(session, current, "edited", stored)
                 session.execute(update(Manche).where(Manche.id == stored[0]).values(**columns))
                 session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
                 session.execute(insert(Hand.__table__), _hand_rows(stored[0], hands))
@@ -494,8 +568,10 @@ class GameService:
             stored = _stored(current, number)
             if number != current.rows.manches[-1][1]:
                 raise Conflict(N_("Only the last round can be deleted."), field="number")
+            _check_no_change_after(current, number)
 
             def write(session: Session) -> None:
+                _keep_for_undo(session, current, "deleted", stored)
                 session.execute(
                     delete(IdempotencyRecord).where(
                         IdempotencyRecord.game_id == current.id, IdempotencyRecord.manche_number == number
@@ -525,6 +601,144 @@ class GameService:
                 continue
             return build_view(view.rows.with_game(revision=current.revision + 1, finished_at=finished_at), view.ruleset)
         raise Conflict(N_("Another phone changed this game at the same moment; it is shown now."))
+
+    # undo
+
+    def undo(self, game, kind: str, number, revision) -> tuple[GameView, bool]:
+        """Undo the write that brought the game to ``revision``: a manche saved (deleted again),
+        edited (put back as it was) or deleted (put back at its number). Answers the game and
+        whether this undo had already been made (a replay: nothing written again).
+
+        Valid only while the game is still at ``revision`` (else ``conflict``: another write came
+        in between, and undoing now would undo something else). One transaction: the revision
+        compared and bumped, the manche put back, the undo recorded so that a replay is known."""
+        if kind not in UNDO_KINDS:
+            raise ValidationError(N_("There is nothing to undo."), field="kind")
+        number = _existing_number(number)
+        if isinstance(revision, bool) or not isinstance(revision, int) or revision < 0:
+            raise ValidationError(N_("There is nothing to undo."), field="revision")
+        current = self._loaded(game)
+        key = f"undo:{revision}"
+        if self._replayed(current.id, key) is not None:
+            return (current if current.revision > revision else self.get(current.id)), True
+        changed = Conflict(N_("The game changed since: this can no longer be undone. It is shown as it stands now."))
+        if current.revision != revision:
+            raise changed
+        if kind == "saved":
+            stored = _stored(current, number)
+            if number != current.rows.manches[-1][1]:
+                raise changed
+            _check_no_change_after(current, number)
+            rows = current.rows.without_manche(number)
+
+            def put_back(session: Session) -> None:
+                session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
+                session.execute(delete(Manche).where(Manche.id == stored[0]))
+
+        else:
+            with Session(self.db.reader) as session:
+                record = session.get(UndoRecord, current.id)
+                if record is not None:
+                    session.expunge(record)
+            if record is None or (record.revision, record.kind, record.number) != (revision, kind, number):
+                raise changed
+            kept = json.loads(record.manche_json)
+            columns = {k: kept[k] for k in ("winner_seat", "blocked", "last_card")}
+            hands = [tuple(hand) for hand in kept["hands"]]
+            if kind == "edited":
+                stored = _stored(current, number)
+
+                def put_back(session: Session) -> None:
+                    session.execute(update(Manche).where(Manche.id == stored[0]).values(**columns))
+                    session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
+                    session.execute(insert(Hand.__table__), _hand_rows(stored[0], hands))
+
+                rows = current.rows.with_manche((stored[0], number, *columns.values()), hands)
+            else:
+                if number != current.next_number:
+                    raise changed
+                created = {}
+
+                def put_back(session: Session) -> None:
+                    created["id"] = session.execute(
+                        insert(Manche.__table__).returning(Manche.id),
+                        [{**columns, "game_id": current.id, "number": number, "created_at": record.created_at}],
+                    ).scalar_one()
+                    session.execute(insert(Hand.__table__), _hand_rows(created["id"], hands))
+
+                rows = None
+        try:
+            with Session(self.db.writer) as session, session.begin():
+                probe = rows or current.rows.with_manche((-1, number, *columns.values()), hands)
+                finished_at = (current.finished_at or utcnow()) if build_view(probe, current.ruleset).finished else None
+                self._bump(session, current.id, revision, finished_at=finished_at)
+                session.execute(
+                    insert(IdempotencyRecord.__table__),
+                    [{"game_id": current.id, "key": key, "manche_number": number, "created_at": utcnow()}],
+                )
+                put_back(session)
+                session.execute(delete(UndoRecord).where(UndoRecord.game_id == current.id))
+        except _Stale:
+            raise changed from None
+        except IntegrityError:
+            if self._replayed(current.id, key) is not None:
+                return self.get(current.id), True
+            raise changed from None
+        if rows is None:
+            rows = current.rows.with_manche((created["id"], number, *columns.values()), hands)
+        return build_view(rows.with_game(revision=revision + 1, finished_at=finished_at), current.ruleset), False
+
+    # players joining or leaving
+
+    def join_player(self, game, name, start=scoring.DEFAULT_START) -> GameView:
+        """A newcomer sits down at the next seat, from the total the group chose (``start``: "average",
+        "zero" or "highest"); they are dealt from the next manche on."""
+        name = clean_name(name, MAX_NAME, field="name")
+
+        def plan(current: GameView):
+            if current.finished:
+                raise GameFinished(N_("The game is over: nobody can join it any more."))
+            if any(name.casefold() == p.casefold() for p in current.players):
+                raise ValidationError(
+                    N_("Two players are called “%(name)s”: tell them apart."), field="name", name=name
+                )
+            scoring.check_roster_change(current.ruleset, current.teams, current.seated, joining=True)
+            total = scoring.start_total(current.totals, current.seated, start)
+            seat = len(current.players)
+            played = len(current.manches) + len(current.after_end)
+            row = {"game_id": current.id, "seat": seat, "name": name, "team": None}
+            row |= {"joined_after": played, "start_total": total, "left_after": None}
+
+            def write(session: Session) -> None:
+                session.execute(insert(Player.__table__), [row])
+
+            rows = current.rows.with_player(seat, (name, None, played, None, total))
+            return build_view(rows, current.ruleset), write
+
+        return self._rewrite(game, plan)
+
+    def leave_player(self, game, name) -> GameView:
+        """A player leaves the table: their history and total stay, they are no more dealt to."""
+
+        def plan(current: GameView):
+            if current.finished:
+                raise GameFinished(N_("The game is over: nobody can leave it any more."))
+            if name not in current.seated:
+                raise UnknownPlayer(N_("“%(player)s” is not at the table."), field="name", player=str(name))
+            scoring.check_roster_change(current.ruleset, current.teams, current.seated, joining=False)
+            seat = current.players.index(name)
+            played = len(current.manches) + len(current.after_end)
+            _, team, joined, _, total = current.rows.players[seat]
+
+            def write(session: Session) -> None:
+                session.execute(
+                    update(Player).where(Player.game_id == current.id, Player.seat == seat).values(left_after=played)
+                )
+
+            rows = current.rows.with_player(seat, (name, team, joined, played, total))
+            return build_view(rows, current.ruleset), write
+
+        return self._rewrite(game, plan)
 
     # internals
 

@@ -400,25 +400,32 @@ def lower_is_better(ruleset: Ruleset) -> bool:
     return ruleset.mode == "penalty"
 
 
-def standing(ruleset: Ruleset, game_totals: dict, manches_played: int) -> Standing:
+def standing(ruleset: Ruleset, game_totals: dict, manches_played: int, gone=()) -> Standing:
     """Where the game stands: over or not, the winners (ties shared), the ranking.
 
     With a target the game ends after the manche in which a total reaches it (≥); with a number
     of manches, after the last. The best total wins: the lowest in penalty mode, the highest
-    otherwise.
+    otherwise. The sides in ``gone`` (players who left the table) keep their totals in the
+    ranking, after those still playing, and cannot win (interpretation: a player who leaves
+    gives up the game).
     """
     low_wins = lower_is_better(ruleset)
-    ordered = sorted(game_totals.items(), key=lambda kv: kv[1] if low_wins else -kv[1])
+
+    def rank(items):
+        return sorted(items, key=lambda kv: kv[1] if low_wins else -kv[1])
+
+    ordered = rank(kv for kv in game_totals.items() if kv[0] not in gone)
+    ordered += rank(kv for kv in game_totals.items() if kv[0] in gone)
     ranking, place = [], 0
     for index, (side, total) in enumerate(ordered):
-        if index == 0 or total != ordered[index - 1][1]:
+        if index == 0 or total != ordered[index - 1][1] or side in gone:
             place = index + 1
         ranking.append((place, side, total))
     if ruleset.rounds:
         finished = manches_played >= ruleset.rounds
     else:
         finished = manches_played > 0 and any(t >= ruleset.target for t in game_totals.values())
-    winners = [side for place, side, _ in ranking if place == 1] if finished else []
+    winners = [side for place, side, _ in ranking if place == 1 and side not in gone] if finished else []
     return Standing(finished, winners, ranking)
 
 
@@ -448,6 +455,91 @@ def manche_loser(players: list[str], values: dict, dealer: int = -1) -> int | No
     return next(seat for seat in order if values.get(players[seat]) == high)
 
 
+# --- who sits at the table ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seat:
+    """When a player sat at the table: ``joined`` is the number of manches played before they sat
+    down (0: from the start), ``left`` the number played when they left (None: still playing),
+    ``start`` the total they started from (0 from the start; the group's choice for a newcomer)."""
+
+    joined: int = 0
+    left: int | None = None
+    start: int = 0
+
+    def plays(self, number: int) -> bool:
+        """Whether this player is dealt in manche ``number`` (1-based)."""
+        return self.joined < number and (self.left is None or number <= self.left)
+
+
+START_CHOICES = ("average", "zero", "highest")
+# The newcomer's start when nobody says: the average of the totals of those playing. In a game to
+# a target where the lowest total wins, 0 would hand the newcomer a lead they never earned and the
+# highest total would put them last before their first card; the average puts them in the middle,
+# as if they had played as well as the table (interpretation: the sources say nothing of late-comers).
+DEFAULT_START = "average"
+
+
+def start_total(totals: dict, playing: list, choice: str = DEFAULT_START) -> int:
+    """The total a newcomer starts from: 0, the highest total of those playing, or their average
+    (rounded to the nearest whole point, a half up)."""
+    values = [totals[side] for side in playing]
+    if choice == "zero" or not values:
+        return 0
+    if choice == "highest":
+        return max(values)
+    if choice == "average":
+        return (2 * sum(values) + len(values)) // (2 * len(values))
+    raise ValidationError(N_("Choose the newcomer's starting total: 0, the highest or the average."), field="start")
+
+
+def seated(players: list[str], roster: dict | None, number: int) -> list[str]:
+    """The players dealt in manche ``number``, in seat order (everybody without a roster)."""
+    if not roster:
+        return list(players)
+    return [name for name in players if roster.get(name, SEAT).plays(number)]
+
+
+SEAT = Seat()
+
+
+def check_roster_change(ruleset: Ruleset, teams: dict | None, playing: list[str], joining: bool) -> None:
+    """Refuse a player joining or leaving where the game cannot go on that way: a team game (a
+    newcomer would make a team of three, a leaver leave a partner alone), or a table that would
+    hold more or fewer players than the variant is played by."""
+    if teams:
+        raise ValidationError(
+            N_("This game is played in teams of two: a player joining or leaving would break a partnership."),
+            field="players",
+        )
+    variant = ruleset.variant
+    count = len(playing) + (1 if joining else -1)
+    if joining and count > variant.max_players:
+        raise ValidationError(
+            N_("This variant is played by %(min)s to %(max)s players: the table is full."),
+            field="players",
+            min=variant.min_players,
+            max=variant.max_players,
+        )
+    if not joining and count < variant.min_players:
+        raise ValidationError(
+            N_("This variant is played by %(min)s to %(max)s players: nobody else can leave."),
+            field="players",
+            min=variant.min_players,
+            max=variant.max_players,
+        )
+
+
+def next_seated(players: list[str], roster: dict | None, number: int, after: int) -> int:
+    """The seat of the first player dealt in manche ``number`` going left from seat ``after``
+    (``after`` itself last: the same dealer when nobody else sits there)."""
+    count = len(players)
+    order = [(after + step) % count for step in range(1, count + 1)]
+    playing = set(seated(players, roster, number))
+    return next((seat for seat in order if players[seat] in playing), after % count)
+
+
 @dataclass(frozen=True)
 class Progress:
     """A game played through its manches, in order: each manche's points and dealer, whether it
@@ -462,28 +554,99 @@ class Progress:
     next_dealer: int
 
 
-def play_through(ruleset: Ruleset, players: list[str], teams: dict | None, first_dealer: int, results) -> Progress:
+def play_through(
+    ruleset: Ruleset, players: list[str], teams: dict | None, first_dealer: int, results, roster: dict | None = None
+) -> Progress:
     """Every derived number of a game from its manches' results, ``[(winner or None, {player:
-    hand value})]`` in order (SPEC §2): each manche's points (``side_points``), running totals, the
-    dealer of each manche and of the next (``dealer_index``, the loser's seat when the loser
-    deals), and where the game stands. A manche stored after the game had ended (an edit made by
-    an older version could leave one) does not count: it is reported, never added."""
+    hand value})]`` in order (SPEC §2): each manche's points (``side_points``, among the players
+    dealt in it), running totals, the dealer of each manche and of the next, and where the game
+    stands. A manche stored after the game had ended (an edit made by an older version could
+    leave one) does not count: it is reported, never added.
+
+    ``roster`` (player -> ``Seat``) says who sits at the table when players joined or left: a
+    newcomer's total is their start from the moment they sit down, a leaver's stays as it was.
+    The deal passes to the left (the next seat, the way play goes) each manche, skipping the
+    seats nobody sits in (interpretation: the sources say who starts, not who deals next); when
+    "the loser deals" is on, the loser of the previous manche deals (or, gone, the next player
+    on their left)."""
     sides = side_names(players, teams)
+    roster = roster or {}
     running = {side: 0 for side in sides}
-    points_of, dealers, progression, losers = [], [], [], []
+    points_of, dealers, progression = [], [], []
     counted = 0
+    previous, loser = None, None
+
+    def dealer_of(number: int) -> int:
+        if previous is None or (ruleset.loser_deals and loser is not None):
+            seat = first_dealer % len(players) if previous is None else loser
+            return seat if roster.get(players[seat], SEAT).plays(number) else next_seated(players, roster, number, seat)
+        return next_seated(players, roster, number, previous)
+
+    def sit_down(number: int) -> None:
+        nonlocal running
+        for name, seat in roster.items():
+            if seat.joined == number - 1 and seat.joined > 0 and name in running:
+                running = {**running, name: running[name] + seat.start}
+
     for number, (winner, values) in enumerate(results, start=1):
-        points = side_points(ruleset, players, teams, winner, values)
-        seat = dealer_index(len(players), first_dealer, number, losers if ruleset.loser_deals else None)
+        at_table = seated(players, roster, number)
+        table_teams = teams if len(at_table) == len(players) else None
+        points = side_points(ruleset, at_table, table_teams, winner, values)
+        seat = dealer_of(number)
         points_of.append(points)
         dealers.append(seat)
+        previous = seat
         if counted < number - 1 or (counted and standing(ruleset, running, counted).finished):
             continue
         counted = number
-        losers.append(manche_loser(players, values, seat) if values else seat)
+        sit_down(number)
+        loser = manche_loser(players, values, seat) if values else seat
         running = {side: running[side] + points.get(side, 0) for side in sides}
         progression.append(running)
-    next_dealer = dealer_index(len(players), first_dealer, counted + 1, losers if ruleset.loser_deals else None)
+    finished = standing(ruleset, running, counted).finished
+    if not finished:
+        sit_down(counted + 1)  # a newcomer who joined after the last manche counts from now
+    gone = {name for name, seat in roster.items() if seat.left is not None and seat.left <= counted}
+    next_dealer = dealer_of(counted + 1)
     return Progress(
-        points_of, dealers, counted, progression, dict(running), standing(ruleset, running, counted), next_dealer
+        points_of, dealers, counted, progression, dict(running), standing(ruleset, running, counted, gone), next_dealer
     )
+
+
+# --- the end of the game -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SideStats:
+    """One side's game in a few numbers: manches played and won (went out), its best and worst
+    manche (by the points it scored there: the fewest are best where the lowest total wins) and
+    its average per manche played, to one decimal."""
+
+    played: int
+    won: int
+    best: int | None
+    worst: int | None
+    average: float | None
+
+
+def side_stats(ruleset: Ruleset, sides: list, manches) -> dict:
+    """Each side's ``SideStats`` from the manches that count, ``[(winning side or None, {side:
+    points})]``: a side absent from a manche's points was not dealt in it."""
+    low_wins = lower_is_better(ruleset)
+    out = {}
+    for side in sides:
+        scored = [points[side] for _, points in manches if side in points]
+        won = sum(1 for winning, _ in manches if winning == side)
+        if not scored:
+            out[side] = SideStats(0, won, None, None, None)
+            continue
+        best, worst = (min(scored), max(scored)) if low_wins else (max(scored), min(scored))
+        out[side] = SideStats(len(scored), won, best, worst, round(sum(scored) / len(scored), 1))
+    return out
+
+
+def crossed_target(ruleset: Ruleset, totals: dict) -> list:
+    """The sides whose total reached the target (none in a game played over a number of manches)."""
+    if ruleset.rounds or not ruleset.target:
+        return []
+    return [side for side, total in totals.items() if total >= ruleset.target]

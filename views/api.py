@@ -187,6 +187,8 @@ def game_json(game) -> dict:
     return {
         "id": game.id,
         **game.rules_fields(),
+        "roster": game.roster_fields(),
+        "seated": game.seated,
         "finish_forbidden": list(game.ruleset.finish_forbidden),
         "manches": [manche_json(m) for m in game.manches],
         "after_end": [manche_json(m) for m in game.after_end],  # stored after the end: not counted
@@ -292,6 +294,26 @@ def edit_manche(game_id, number):
 @writes_game
 def delete_manche(game_id, number):
     return jsonify(game_json(games().delete_manche(game_id, number)))
+
+
+@bp.post("/games/<game_id>/players")
+@writes_game
+def join_player(game_id):
+    """A player joins mid-game: ``{"name": …, "start": "average" | "zero" | "highest"}``."""
+    data = json_body()
+    start = data.get("start", scoring.DEFAULT_START)
+    if start not in scoring.START_CHOICES:
+        raise ValidationError(N_("Choose the newcomer's starting total: 0, the highest or the average."), field="start")
+    game = games().join_player(game_id, data.get("name"), start)
+    return jsonify(game_json(game)), 201
+
+
+@bp.post("/games/<game_id>/players/leave")
+@writes_game
+def leave_player(game_id):
+    """A player leaves the table: ``{"name": …}``; their history and total stay."""
+    game = games().leave_player(game_id, json_body().get("name"))
+    return jsonify(game_json(game))
 
 
 # --- the referee --------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
+from functools import wraps
 
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext
@@ -27,7 +28,7 @@ from .kit import database, fragment_or_page, games, is_htmx, lang, registry
 from .numbers import number_or_text, whole_number
 from .pagecache import cached_page
 from .present import forbidden_cards, game_context
-from .rights import game_level, known_games, remember_opened, remember_token, writes_game
+from .rights import can_edit, game_level, known_games, remember_opened, remember_token, session_token, writes_game
 from .texts import MODE_LABELS, error_message
 
 bp = Blueprint("games", __name__)
@@ -188,12 +189,19 @@ def create_game():
 
 
 def notice_of(args, last: int) -> tuple[str, int] | None:
-    """("saved" | "edited" | "deleted", manche number) from the redirect after a write: a manche
-    saved or edited is one of 1 … ``last`` (the numbers are a sequence), a deleted one was the
-    last (``last`` + 1). Anything else in the query string is no notice."""
-    for kind in ("saved", "edited", "deleted"):
+    """("saved" | "edited" | "deleted" | "undone", manche number) from the redirect after a write:
+    a manche saved or edited is one of 1 … ``last`` (the numbers are a sequence), a deleted one
+    was the last (``last`` + 1), an undone one either. Anything else in the query string is no
+    notice."""
+    for kind in ("saved", "edited", "deleted", "undone", "joined", "left"):
         number = whole_number(args.get(kind, ""))
-        if number is not None and ((number == last + 1) if kind == "deleted" else (1 <= number <= last)):
+        if number is None:
+            continue
+        if kind in ("joined", "left"):  # a seat: the page checks it is one
+            return (kind, number) if number < 100 else None
+        if kind == "undone" and 1 <= number <= last + 1:
+            return kind, number
+        if (number == last + 1) if kind == "deleted" else (1 <= number <= last):
             return kind, number
     return None
 
@@ -228,11 +236,50 @@ def game_page(game_id):
 @bp.post("/games/<game_id>/replay")
 @writes_game
 def replay(game_id):
-    """A new game with the same players and settings; the next seat in turn deals first."""
+    """A new game with the same players (those still at the table) and settings; the next seat in
+    turn deals first."""
     old = games().get(game_id)
-    game, token = games().create_game(**old.settings(), first_dealer=old.dealer)
+    game, token = games().create_game(**old.settings(), first_dealer=old.seated.index(old.dealer_name))
     remember_token(game.id, token)
     return redirect(url_for("games.game_page", game_id=game.id), 303)
+
+
+# --- players joining or leaving ------------------------------------------------------------------
+
+
+def render_players_error(game_id: str, error: DomainError, name: str = ""):
+    """The game page again, the refusal said in the players' panel (open), what was typed kept."""
+    game = games().get(game_id)
+    context = game_context(game, players_error=error_message(error), players_open=True, newcomer=name)
+    return render_template("game.html", **context), error.status
+
+
+@bp.post("/games/<game_id>/players")
+@writes_game
+def join_player(game_id):
+    name = request.form.get("name", "")
+    start = request.form.get("start", scoring.DEFAULT_START)
+    try:
+        game = games().join_player(game_id, name, start)
+    except DomainError as error:
+        if error.status >= 500:
+            raise
+        return render_players_error(game_id, error, name)
+    return redirect(url_for("games.game_page", game_id=game_id, joined=len(game.players) - 1), 303)
+
+
+@bp.post("/games/<game_id>/players/leave")
+@writes_game
+def leave_player(game_id):
+    game = games().get(game_id)
+    seat = whole_number(request.form.get("seat", ""), 0, len(game.players) - 1)
+    try:
+        games().leave_player(game, game.players[seat] if seat is not None else "")
+    except DomainError as error:
+        if error.status >= 500:
+            raise
+        return render_players_error(game_id, error)
+    return redirect(url_for("games.game_page", game_id=game_id, left=seat), 303)
 
 
 # --- a manche ------------------------------------------------------------------------------------
@@ -252,8 +299,11 @@ class MancheForm:
     selected: str = ""  # the seat whose hand the keypad enters (the form's ``selected``, or ``pick``)
     tapped: bool = False  # a key or a player's name pressed without JavaScript: show the form again
 
-    def entry(self, game) -> MancheEntry:
+    def entry(self, game, number: int | None = None) -> MancheEntry:
+        """The manche as the service takes it: the hands of those dealt in it (manche ``number``
+        when editing, else the next one)."""
         players = game.players
+        dealt = set(game.seated_at(number) if number else game.seated)
         blocked = self.winner == "blocked"
         winner = None
         winner_seat = whole_number(self.winner, 0, len(players) - 1)
@@ -263,6 +313,8 @@ class MancheForm:
             winner = self.winner  # the service names what is wrong with it
         hands, typed = {}, {}
         for seat, name in enumerate(players):
+            if name not in dealt:
+                continue
             if self.typed[seat].strip():
                 typed[name] = number_or_text(self.typed[seat].strip())
             elif any(self.counts[seat].values()):
@@ -322,27 +374,40 @@ def manche_errors(error: DomainError, game) -> dict:
 
 def render_manche(game, form: MancheForm, manche_number: int | None = None, errors=None, status: int = 200):
     keys = scoring.keypad(game.ruleset)
-    sides = [scoring.sides_of(game.players, game.teams)[name] for name in game.players]
+    side_of = scoring.sides_of(game.players, game.teams)
+    dealt = game.seated_at(manche_number) if manche_number else game.seated
+    seats = [seat for seat, name in enumerate(game.players) if name in dealt]  # those dealt in this manche
+    sides = [side_of[game.players[seat]] for seat in seats]
     winner = whole_number(form.winner, 0, len(game.players) - 1)
-    filled = [bool(form.typed[seat].strip() or any(form.counts[seat].values())) for seat in range(len(sides))]
-    refused = [seat for seat in range(len(sides)) if f"hand-{seat}" in (errors or {})]
-    selected = present.hand_to_enter(str(refused[0]) if refused else form.selected, winner, sides, filled)
+    filled = [bool(form.typed[seat].strip() or any(form.counts[seat].values())) for seat in seats]
+    refused = [seat for seat in seats if f"hand-{seat}" in (errors or {})]
+    chosen = whole_number(str(refused[0]) if refused else form.selected, 0, len(game.players) - 1)
+    position = present.hand_to_enter(
+        str(seats.index(chosen)) if chosen in seats else "",
+        seats.index(winner) if winner in seats else None,
+        sides,
+        filled,
+    )
+    selected = seats[position]
     hands = [
         {
             "seat": seat,
-            "name": name,
-            "side": sides[seat],
+            "name": game.players[seat],
+            "side": side_of[game.players[seat]],
             "counts": form.counts[seat],
             "typed": form.typed[seat],
             "subtotal": present.keypad_subtotal(keys, form.counts[seat]),
             "error": (errors or {}).get(f"hand-{seat}"),
             "winner": seat == winner,
-            "partner": winner is not None and seat != winner and sides[seat] == sides[winner],
-            "filled": filled[seat],
+            "partner": winner is not None
+            and seat != winner
+            and side_of[game.players[seat]] == side_of[game.players[winner]],
+            "filled": filled[index],
             "selected": seat == selected,
         }
-        for seat, name in enumerate(game.players)
+        for index, seat in enumerate(seats)
     ]
+    selected_hand = next(hand for hand in hands if hand["selected"])
     return (
         render_template(
             "manche_form.html",
@@ -350,7 +415,7 @@ def render_manche(game, form: MancheForm, manche_number: int | None = None, erro
             form=form,
             keys=keys,
             hands=hands,
-            selected=hands[selected],
+            selected=selected_hand,
             editing=manche_number,
             last_card_ranks=present.last_card_ranks(game.ruleset),
             forbidden=forbidden_cards(game),
@@ -362,7 +427,25 @@ def render_manche(game, form: MancheForm, manche_number: int | None = None, erro
 
 def render_conflict(game_id: str, error: DomainError):
     game = games().get(game_id)  # as it stands now, after the other phone's write
-    return render_template("game_conflict.html", message=error_message(error), **game_context(game)), error.status
+    headers = {"HX-Retarget": "#main", "HX-Reswap": "outerHTML", "HX-Reselect": "#main"} if is_htmx() else {}
+    page = render_template("game_conflict.html", message=error_message(error), **game_context(game))
+    return page, error.status, headers
+
+
+@bp.post("/games/<game_id>/undo")
+@writes_game
+def undo(game_id):
+    """Undo the last save, edit or deletion of a manche (the notice's "Undo"): the form says which
+    (``kind``, ``number``) and the revision the page showed; another write since is a 409, the
+    same form posted twice undoes once."""
+    data = request.form
+    number = whole_number(data.get("number", ""))
+    revision = whole_number(data.get("revision", ""))
+    try:
+        games().undo(game_id, data.get("kind", ""), number, revision)
+    except (Conflict, GameFinished) as error:
+        return render_conflict(game_id, error)
+    return redirect(url_for("games.game_page", game_id=game_id, undone=number), 303)
 
 
 @bp.get("/games/<game_id>/manches/new")
@@ -380,8 +463,39 @@ def new_manche(game_id):
     return render_manche(game, form)
 
 
+def entry_kept(game, form: MancheForm) -> list[dict]:
+    """What a phone had entered, to show it back when it could not be saved: each hand dealt,
+    its cards (``counts``) or typed total, the winner marked."""
+    winner = whole_number(form.winner, 0, len(game.players) - 1)
+    kept = []
+    for seat, name in enumerate(game.players):
+        if name not in game.seated:
+            continue
+        cards = [(token, count) for token, count in form.counts[seat].items() if count]
+        kept.append({"name": name, "cards": cards, "typed": form.typed[seat].strip(), "winner": seat == winner})
+    return kept
+
+
+def lands_when_revoked(view):
+    """``writes_game``, except that a browser whose invite was revoked lands on the game as
+    everyone sees it, with what it had entered kept on screen (nothing typed is lost)."""
+    guarded = writes_game(view)
+
+    @wraps(view)
+    def landing(**kwargs):
+        game_id = kwargs["game_id"]
+        if session_token(game_id) is None or can_edit(game_id):
+            return guarded(**kwargs)
+        game = games().get(game_id)
+        form = read_manche(request.form, game, scoring.keypad(game.ruleset))
+        context = game_context(game, revoked_entry=entry_kept(game, form), read_only=True)
+        return render_template("game.html", **context), 403
+
+    return landing
+
+
 @bp.post("/games/<game_id>/manches")
-@writes_game
+@lands_when_revoked
 def record_manche(game_id):
     game = games().get(game_id)
     form = read_manche(request.form, game, scoring.keypad(game.ruleset))
@@ -423,7 +537,7 @@ def edit_manche_form(game_id, number):
 
 
 @bp.post("/games/<game_id>/manches/<int:number>")
-@writes_game
+@lands_when_revoked
 def edit_manche(game_id, number):
     game = games().get(game_id)
     find_manche(game, number)
@@ -431,7 +545,7 @@ def edit_manche(game_id, number):
     if form.tapped:
         return render_manche(game, form, manche_number=number)
     try:
-        games().edit_manche(game, number, form.entry(game))
+        games().edit_manche(game, number, form.entry(game, number))
     except DomainError as error:
         if error.status != 422 and not isinstance(error, GameFinished):  # an edit that would end the game earlier
             raise

@@ -247,6 +247,44 @@ DOCUMENT = {
                 "responses": {**ok("The game recomputed"), **errors("401", "403", "404", "409", "429")},
             },
         },
+        "/games/{game_id}/players": {
+            "post": {
+                "operationId": "joinPlayer",
+                "description": "A player joins mid-game and is dealt from the next manche on. The newcomer starts from "
+                "the total the group chooses: the average of the totals of those playing (the default), 0, or the "
+                "highest. Refused in a team game (it would break a partnership) and beyond the variant's players.",
+                "security": AUTH,
+                "parameters": [GAME_ID],
+                "requestBody": json_body(
+                    {
+                        "type": "object",
+                        "required": ["name"],
+                        "properties": {
+                            "name": NAME,
+                            "start": {"type": "string", "enum": ["average", "zero", "highest"], "default": "average"},
+                        },
+                    }
+                ),
+                "responses": {
+                    **ok("The game with the newcomer", status="201"),
+                    **errors("401", "403", "404", "409", "413", "422", "429"),
+                },
+            }
+        },
+        "/games/{game_id}/players/leave": {
+            "post": {
+                "operationId": "leavePlayer",
+                "description": "A player leaves the table: their history and total stay, they are no more dealt to "
+                "and cannot win. Refused in a team game and below the variant's players.",
+                "security": AUTH,
+                "parameters": [GAME_ID],
+                "requestBody": json_body({"type": "object", "required": ["name"], "properties": {"name": NAME}}),
+                "responses": {
+                    **ok("The game without them at the table"),
+                    **errors("401", "403", "404", "409", "413", "422", "429"),
+                },
+            }
+        },
         "/referee/check": {
             "post": {
                 "operationId": "refereeCheck",

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from flask import url_for
 
+from models import scoring
 from models.cards import JOKER, RANKS, Card, format_card
 
 from . import links
@@ -37,6 +38,8 @@ def game_context(game, **extra) -> dict:
         "chart": progression_chart(game),
         "colours": series_index(game),
         "forbidden": forbidden_cards(game),
+        "start_choices": start_choices(game),
+        "final": final_table(game) if game.finished else None,
         **extra,
     }
 
@@ -69,6 +72,20 @@ def share_panel(game) -> SharePanel:
         owner=owner,
         invites=games().invites(game.id) if owner else [],
     )
+
+
+def final_table(game) -> list[tuple[str, scoring.SideStats]]:
+    """The end of the game's table: each side in the order of the ranking, with its numbers."""
+    stats = game.final_stats()
+    return [(side, stats[side]) for _, side, _ in game.standing.ranking]
+
+
+def start_choices(game) -> list[tuple[str, int]]:
+    """The totals a newcomer may start from, as the core computes them: (choice, total), the
+    default first (none in a team game: nobody joins one)."""
+    if game.teams:
+        return []
+    return [(choice, scoring.start_total(game.totals, game.seated, choice)) for choice in scoring.START_CHOICES]
 
 
 # --- numbers for the screen ---------------------------------------------------------------------
@@ -241,7 +258,7 @@ def progression_chart(game, width: int = 320, height: int = 180) -> Chart | None
                 points=" ".join(f"{x},{y}" for x, y in coords),
                 last_x=coords[-1][0],
                 last_y=coords[-1][1],
-                total=steps[-1].get(side, 0),
+                total=game.totals.get(side, 0),  # a newcomer's start counts before their first manche
             )
         )
     x_ticks = [(x_of(i), str(i)) for i in manche_ticks(count, (right - left) / count)]

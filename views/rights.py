@@ -171,6 +171,8 @@ def require(kind: str, key: str) -> None:
     level = _level("house" if kind == "house" else "game", key, must_exist=True)
     needed = Level.SCOREKEEPER if kind == "game" else Level.OWNER
     if level >= needed:
+        if level == Level.SCOREKEEPER:
+            access().note_use(key, request_token(key))  # "last used" in the owner's list of invites
         return
     missing, refused = REFUSALS[(kind, is_api())]
     bucket = "house_tokens" if kind == "house" else "tokens"
