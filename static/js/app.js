@@ -304,3 +304,21 @@
     if (out) out.textContent = total;
   });
 })();
+
+// Offline at the table (issue 15): once the page is interactive, the service worker and the
+// offline script (queue.js, offline.js; see views/offline.py). Nothing without service workers.
+(function () {
+  "use strict";
+  if (!("serviceWorker" in navigator) || !window.indexedDB) return;
+  addEventListener("load", function () {
+    var node = document.getElementById("carte-offline"), config = node && JSON.parse(node.textContent);
+    if (!config) return;
+    navigator.serviceWorker.register(config.worker, { scope: "/" }).catch(function () { /* not here */ });
+    config.scripts.forEach(function (src) {
+      var script = document.createElement("script");
+      script.src = src;
+      script.async = false;
+      document.head.appendChild(script);
+    });
+  });
+})();
