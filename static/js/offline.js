@@ -247,8 +247,9 @@
         var list = panel.appendChild(el("ol", { class: "waiting-list", role: "list" }));
         waiting.forEach(function (item) {
           var r = result(model, item), row = list.appendChild(el("li", { "data-waiting": item.number }));
-          row.appendChild(el("strong", {}, say("round", { n: item.number })));
-          row.appendChild(el("span", {}, " " + summary(model.players, r[0], r[1]) + " "));
+          var text = row.appendChild(el("span"));
+          text.appendChild(el("strong", {}, say("round", { n: item.number })));
+          text.appendChild(document.createTextNode(" " + summary(model.players, r[0], r[1])));
           var undo = row.appendChild(el("button", { class: "button", type: "button" }, say("remove")));
           undo.addEventListener("click", function () { removeWaiting(item); });
         });
@@ -415,18 +416,18 @@
 
   function sendAll() {
     return Q.all().then(function (items) {
-      var stopped = {}, sent = 0;
+      var stopped = {}, reached = 0;
       return items.reduce(function (chain, item) {
         return chain.then(function (going) {
           if (!going) return false;
           if (item.state !== "waiting" || stopped[item.game]) { stopped[item.game] = true; return true; }
           return sendOne(item).then(function (outcome) {
-            if (outcome === "sent") sent++;
+            if (outcome !== "kept") reached++;
             if (outcome === "stopped") stopped[item.game] = true;
             return outcome !== "kept";
           });
         });
-      }, Promise.resolve(true)).then(function () { return sent; });
+      }, Promise.resolve(true)).then(function () { return reached; });
     });
   }
 
@@ -434,10 +435,10 @@
     if (sending) return sending;
     var run = function () { return sendAll(); };
     var locked = navigator.locks ? navigator.locks.request("carte-replay", run) : run();
-    sending = locked.then(function (sent) {
+    sending = locked.then(function (reached) {
       sending = null;
-      // recorded: the game page shows the server's own numbers again
-      if (sent && model) location.replace(gamePath(model.game));
+      // the server answered: the game page shows its own numbers again (a kept copy is replaced)
+      if (reached && model) location.replace(gamePath(model.game));
       else return show();
     }, function () { sending = null; });
     return sending;

@@ -14,6 +14,7 @@ var KEPT = [/^\/$/, /^\/games\/[^/]+$/, /^\/games\/[^/]+\/manches\/new$/, /^\/s\
   /^\/referee$/, /^\/calculette$/, /^\/games$/];
 var RULES = /^\/rules(\/.*)?$/;
 var SAVE = /^\/games\/([^/]+)\/manches$/;
+var QR = /^\/s\/[^/]+\/qr\.svg$/;
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(SHELL_CACHE).then(function (cache) { return cache.addAll(SHELL); }));
@@ -112,6 +113,21 @@ self.addEventListener("fetch", function (event) {
   if (request.method !== "GET") return;
   if (request.mode === "navigate") {
     if (kept(url.pathname) || url.pathname === "/offline") event.respondWith(page(event, url.pathname));
+    return;
+  }
+  if (QR.test(url.pathname)) {
+    // the game page's QR code: from the network, the last one kept when offline
+    event.respondWith(fetch(request).then(function (response) {
+      if (response.ok) {
+        var copy = response.clone();
+        caches.open(PAGES).then(function (cache) { cache.put(url.pathname, copy); });
+      }
+      return response;
+    }, function () {
+      return caches.open(PAGES).then(function (cache) { return cache.match(url.pathname); }).then(function (hit) {
+        return hit || Response.error();
+      });
+    }));
     return;
   }
   if (url.pathname.indexOf("/static/") === 0 && url.searchParams.has("v")) {
