@@ -29,6 +29,7 @@ SHELL = (
     "js/htmx.min.js",
     "js/queue.js",
     "js/offline.js",
+    "css/offline.css",
     "icon.svg",
     "icons/icon-192.png",
     "manifest.webmanifest",
@@ -55,6 +56,16 @@ def worker():
 @bp.get("/offline")
 def offline_page():
     return render_template("offline.html", read_only=True)
+
+
+@bp.get("/offline/texts.json")
+def texts():
+    """The words of the offline script, in this browser's language (the worker keeps the last)."""
+    response = current_app.response_class(render_template("_offline_texts.html"), mimetype="application/json")
+    response.vary.add("Cookie")
+    response.vary.add("Accept-Language")
+    response.cache_control.no_cache = True
+    return response
 
 
 def offline_model(game) -> str:

@@ -306,19 +306,13 @@
 })();
 
 // Offline at the table (issue 15): once the page is interactive, the service worker and the
-// offline script (queue.js, offline.js; see views/offline.py). Nothing without service workers.
-(function () {
-  "use strict";
-  if (!("serviceWorker" in navigator) || !window.indexedDB) return;
-  addEventListener("load", function () {
-    var node = document.getElementById("carte-offline"), config = node && JSON.parse(node.textContent);
-    if (!config) return;
-    navigator.serviceWorker.register(config.worker, { scope: "/" }).catch(function () { /* not here */ });
-    config.scripts.forEach(function (src) {
-      var script = document.createElement("script");
-      script.src = src;
-      script.async = false;
-      document.head.appendChild(script);
-    });
+// offline script (views/offline.py). Nothing at all without service workers.
+if ("serviceWorker" in navigator && window.indexedDB) addEventListener("load", function () {
+  navigator.serviceWorker.register("/sw.js").catch(function () { /* not here */ });
+  ["queue", "offline"].forEach(function (name) {
+    var script = document.createElement("script");
+    script.async = false;
+    script.src = "/static/js/" + name + ".js";
+    document.head.appendChild(script);
   });
-})();
+});

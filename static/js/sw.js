@@ -14,7 +14,7 @@ var KEPT = [/^\/$/, /^\/games\/[^/]+$/, /^\/games\/[^/]+\/manches\/new$/, /^\/s\
   /^\/referee$/, /^\/calculette$/, /^\/games$/];
 var RULES = /^\/rules(\/.*)?$/;
 var SAVE = /^\/games\/([^/]+)\/manches$/;
-var QR = /^\/s\/[^/]+\/qr\.svg$/;
+var KEPT_DATA = /^\/s\/[^/]+\/qr\.svg$|^\/offline\/texts\.json$/;
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(SHELL_CACHE).then(function (cache) { return cache.addAll(SHELL); }));
@@ -115,8 +115,8 @@ self.addEventListener("fetch", function (event) {
     if (kept(url.pathname) || url.pathname === "/offline") event.respondWith(page(event, url.pathname));
     return;
   }
-  if (QR.test(url.pathname)) {
-    // the game page's QR code: from the network, the last one kept when offline
+  if (KEPT_DATA.test(url.pathname)) {
+    // the game page's QR code, the offline script's words: from the network, else the last kept
     event.respondWith(fetch(request).then(function (response) {
       if (response.ok) {
         var copy = response.clone();
@@ -130,10 +130,14 @@ self.addEventListener("fetch", function (event) {
     }));
     return;
   }
-  if (url.pathname.indexOf("/static/") === 0 && url.searchParams.has("v")) {
-    event.respondWith(caches.match(request).then(function (hit) {
+  if (url.pathname.indexOf("/static/") === 0) {
+    // hashed URLs never change; app.js loads the offline scripts by their plain URL, which the
+    // shell of this version answers (a new file is a new worker)
+    event.respondWith(caches.open(SHELL_CACHE).then(function (cache) {
+      return cache.match(request, { ignoreSearch: !url.searchParams.has("v") });
+    }).then(function (hit) {
       return hit || fetch(request).then(function (response) {
-        if (response.ok) {
+        if (response.ok && url.searchParams.has("v")) {
           var copy = response.clone();
           caches.open(SHELL_CACHE).then(function (cache) { cache.put(request, copy); });
         }
