@@ -21,10 +21,13 @@ import threading
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from app import create_app
+from views import offline
 
 os.environ["PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS"] = "1"  # read when the browser starts
 
@@ -108,8 +111,11 @@ def wait_js(page, expression: str, timeout: float = 10.0):
     """Wait until ``expression`` is true in the page (page.evaluate: the pages' CSP forbids the
     string evaluation that wait_for_function uses)."""
     for _ in range(int(timeout * 10)):
-        if page.evaluate(expression):
-            return
+        try:
+            if page.evaluate(expression):
+                return
+        except PlaywrightError:  # the page is being replaced: ask the next one
+            pass
         page.wait_for_timeout(100)
     raise AssertionError(f"never true: {expression}")
 
@@ -138,8 +144,11 @@ def totals(page) -> dict:
 
 
 def shot(page, name):
+    """A screenshot to look at, and axe-core finds nothing wrong on the page as it is."""
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
 
 
 def queue_two_offline(phone):
@@ -360,3 +369,70 @@ def test_the_shared_view_keeps_its_state_offline_and_resumes(live_server, phones
     phone.online()
     expect(line).to_have_count(0, timeout=10000)
     expect(page.locator("main")).to_contain_text("Bob")
+
+
+def test_a_refused_manche_edited_then_recorded(live_server, phones):
+    # huit-americain (source 003): « On ne peut terminer le coup avec un 8 ou un Joker. »
+    game_id, token = api_game(live_server, variant="huit-americain")
+    phone = phones(live_server, game_id, token)
+    page = phone.page
+    phone.controlled()
+    page.get_by_role("link", name="Saisir la manche 1").click()
+    page.goto(phone.game_url)
+    phone.offline()
+    enter(page, 1, 0, cards={1: "K", 2: "3"}, last="8")
+    phone.online()
+    settle = page.locator("[data-settle]")
+    expect(settle).to_be_visible(timeout=15000)
+    settle.locator("[data-choice=edit]").click()
+    # the entry comes back as it was saved: Ana out, Bob's K, Chloé's 3, last card 8
+    expect(page.locator(".manche-form .notice")).to_contain_text("Vous modifiez une manche en attente")
+    expect(page.locator("#winner-0")).to_be_checked()
+    expect(page.locator("#hand-1 [data-hand-total]")).to_have_text("10")
+    expect(page.locator("#hand-2 [data-hand-total]")).to_have_text("3")
+    expect(page.locator("#last-8")).to_be_checked()
+    page.locator('label[for="last-none"]').click()
+    page.get_by_role("button", name="Enregistrer la manche 1").click()
+    expect(page).to_have_url(phone.game_url)
+    expect(page.locator(".history-table .manche-row")).to_have_count(1, timeout=15000)
+    expect(page.locator("#offline-queue")).to_be_hidden()
+    manches = recorded(live_server, game_id)
+    # huit-americain table: K = 10, 3 = 3; penalty: the winner adds 0
+    assert [(m["number"], m["winner"], m["values"], m["last_card"]) for m in manches] == [
+        (1, "Ana", {"Bob": 10, "Chloé": 3}, None)
+    ]
+
+
+def test_a_new_version_waits_for_update_and_carries_the_queue(live_server, phones, monkeypatch):
+    game_id, token = api_game(live_server)
+    phone = phones(live_server, game_id, token)
+    page = phone.page
+    phone.controlled()
+    page.get_by_role("link", name="Saisir la manche 1").click()
+    page.goto(phone.game_url)
+    phone.offline()
+    enter(page, 1, 0, cards={1: "8 K", 2: "3 JK"})
+    expect(page.locator(".waiting-list li")).to_have_count(1)
+    first = page.evaluate("caches.keys().then(names => names.filter(n => n.startsWith('carte-shell-')))")
+    # back on the network, but the server's door for manches stays shut: the manche still waits
+    saves = re.compile(r".*/games/[^/]+/manches$")
+    page.route(saves, lambda route: route.abort("connectionrefused"))
+    phone.online()
+
+    # a new version of the app (one more file in the shell): a new worker, which waits
+    monkeypatch.setattr(offline, "SHELL", (*offline.SHELL, "icons/icon-512.png"))
+    page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+    update = page.get_by_role("button", name="Mettre à jour")
+    expect(update).to_be_visible(timeout=15000)
+    expect(page.locator(".waiting-list li")).to_have_count(1)
+    shot(page, "update-offered")
+    with page.expect_navigation():  # the new worker takes over, the page comes back from it
+        update.click()
+    wait_js(page, "caches.keys().then(names => names.filter(n => n.startsWith('carte-shell-')).length === 1)")
+    assert page.evaluate("caches.keys().then(names => names.filter(n => n.startsWith('carte-shell-')))") != first
+    expect(page.locator(".waiting-list li")).to_have_count(1)  # the queue carried across
+    assert recorded(live_server, game_id) == []
+    page.unroute(saves)
+    page.reload()
+    expect(page.locator(".history-table .manche-row")).to_have_count(1, timeout=15000)
+    assert [m["number"] for m in recorded(live_server, game_id)] == [1]
