@@ -191,6 +191,9 @@ def test_offline_pages_and_two_waiting_manches_recorded_once(live_server, phones
     expect(page.locator(".queued-note")).to_contain_text("Manche 1")
     enter(page, 2, 1, cards={2: "A"}, typed={0: 15})
     expect(page.locator(".waiting-list li")).to_have_count(2)
+    # the same kept entry page gave each manche its own key and number
+    kept = page.evaluate("CarteQueue.all().then(items => items.map(i => [i.id, i.number]))")
+    assert len({key for key, _ in kept}) == 2 and [number for _, number in kept] == [1, 2]
     # Provisional totals: Ana 0 + 15, Bob 60 + 0, Chloé 53 + 20.
     assert totals(page) == {"Ana": 15, "Bob": 60, "Chloé": 73}
     expect(page.locator(".provisional-note")).to_be_visible()
@@ -364,7 +367,9 @@ def test_the_shared_view_keeps_its_state_offline_and_resumes(live_server, phones
     shot(page, "share-offline")
     headers = {"Authorization": f"Bearer {token}"}
     client.post(
-        f"/api/v1/games/{game_id}/manches", json={"winner": "Ana", "hands": {"Bob": ["5H"], "Chloé": ["KS"]}}, headers=headers
+        f"/api/v1/games/{game_id}/manches",
+        json={"winner": "Ana", "hands": {"Bob": ["5H"], "Chloé": ["KS"]}},
+        headers=headers,
     )
     phone.online()
     expect(line).to_have_count(0, timeout=10000)
