@@ -69,7 +69,7 @@ def texts():
 
 
 def offline_model(game) -> str:
-    """The game as the phone's provisional scorer reads it (JSON for a ``<script>`` data block)."""
+    """The game as the phone's provisional scorer reads it (JSON, for an HTML attribute)."""
     ruleset = game.ruleset
     results = [
         [m.winner, {name: hand.value for name, hand in m.hands.items()}] for m in [*game.manches, *game.after_end]
@@ -87,8 +87,7 @@ def offline_model(game) -> str:
         "results": results,
         "keys": {key.token: key.points for key in scoring.keypad(ruleset)},
     }
-    # "</" never appears inside a <script> block
-    return json.dumps(model, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    return json.dumps(model, ensure_ascii=False, separators=(",", ":"))
 
 
 def init_app(app) -> None:

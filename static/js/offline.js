@@ -239,8 +239,8 @@
 
     // --- the game page: waiting manches, provisional totals, conflicts --------------------------
 
-    var modelNode = document.getElementById("offline-model"), panel = document.getElementById("offline-queue");
-    var model = modelNode && JSON.parse(modelNode.textContent);
+    var panel = document.getElementById("offline-queue");
+    var model = panel && JSON.parse(panel.dataset.model);
 
     function show() {
       if (!model) return Promise.resolve();
@@ -444,6 +444,7 @@
 
     function replay() {
       if (sending) return sending;
+      if (panel && !panel.hidden && !panel.querySelector("[data-sending]")) panel.appendChild(el("p", { class: "hint", "data-sending": "" }, say("sending")));
       var run = function () { return sendAll(); };
       var locked = navigator.locks ? navigator.locks.request("carte-replay", run) : run();
       sending = locked.then(function (reached) {

@@ -52,9 +52,11 @@ function keep(request, response) {
     headers.set("X-Fetched", String(Date.now()));
     headers.delete("Content-Length");
     headers.delete("Content-Encoding");
-    var path = new URL(request.url).pathname;
+    var url = new URL(request.url);
+    // the notice after a write ("Manche 3 enregistrée", its undo) belongs to that moment only
+    if (url.search) html = html.replace(/<div class="notice panel"[\s\S]*?<\/div>/, "");
     return caches.open(PAGES).then(function (cache) {
-      return cache.put(path, new Response(html, { status: 200, headers: headers }));
+      return cache.put(url.pathname, new Response(html, { status: 200, headers: headers }));
     });
   }).then(function () { return response; }, function () { return response; });
 }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import unescape as html_unescape
 
 from models.games import MancheEntry
 from views import assets
@@ -71,7 +72,7 @@ def test_the_game_page_hands_its_scorer_the_games_data(client, games):
     with client.session_transaction() as session:
         session["tokens"] = [[game.id, token]]
     html = client.get(f"/games/{game.id}").get_data(as_text=True)
-    model = json.loads(re.search(r'<script type="application/json" id="offline-model">(.*?)</script>', html).group(1))
+    model = json.loads(html_unescape(re.search(r'id="offline-queue"[^>]*data-model="([^"]*)"', html).group(1)))
     assert model["players"] == ["Ana", "Bob", "Chloé"]
     assert model["first_dealer"] == 1 and model["next"] == 2
     assert model["mode"] == "penalty" and model["target"] == 500 and model["rounds"] is None
@@ -80,8 +81,20 @@ def test_the_game_page_hands_its_scorer_the_games_data(client, games):
     assert 'id="offline-queue"' in html
 
 
-def test_a_name_cannot_close_the_data_block(client, games):
-    game, _ = games.create_game("classique", ["</script><b>", "Bob"], first_dealer=0)
+def test_a_name_cannot_leave_the_data_attribute(client, games):
+    game, _ = games.create_game("classique", ['"><b>x', "Bob"], first_dealer=0)
     html = client.get(f"/games/{game.id}").get_data(as_text=True)
-    block = re.search(r'id="offline-model">(.*?)</script>', html, re.S).group(1)
-    assert json.loads(block)["players"][0] == "</script><b>"
+    block = re.search(r'data-model="([^"]*)"', html).group(1)
+    assert json.loads(html_unescape(block))["players"][0] == '"><b>x'
+    assert '"><b>x' not in html
+
+
+def test_the_offline_words_in_the_browsers_language(client):
+    french = client.get("/offline/texts.json").get_json()
+    assert french["update"] == "Mettre à jour"
+    assert french["since"] == "Hors ligne — dernière mise à jour à {time}"
+    assert french["waiting"] == "En attente d'envoi"
+    client.set_cookie("lang", "en")
+    english = client.get("/offline/texts.json").get_json()
+    assert english["update"] == "Update"
+    assert set(english) == set(french)
