@@ -207,7 +207,8 @@ def test_offline_pages_and_two_waiting_manches_recorded_once(live_server, phones
     shot(page, "waiting-light")
 
     phone.online()  # the `online` event sends the queue
-    expect(page.locator(".waiting-list li")).to_have_count(0, timeout=15000)
+    expect(page.locator(".history-table .manche-row")).to_have_count(2, timeout=15000)  # sent, shown by the server
+    expect(page.locator(".waiting-list li")).to_have_count(0)
     expect(page.locator(".total.provisional")).to_have_count(0)
     manches = recorded(live_server, game_id)
     assert [(m["number"], m["winner"], m["values"]) for m in manches] == [
@@ -230,7 +231,10 @@ def test_dark_waiting_page_and_undo_of_a_queued_manche(live_server, phones):
     expect(phone.page.locator(".waiting-list li")).to_have_count(1)
     assert totals(phone.page) == {"Ana": 0, "Bob": 60, "Chloé": 53}
     phone.online()
-    expect(phone.page.locator(".waiting-list li")).to_have_count(0, timeout=15000)
+    expect(phone.page.locator(".history-table .manche-row")).to_have_count(
+        1, timeout=15000
+    )  # sent, shown by the server
+    expect(phone.page.locator(".waiting-list li")).to_have_count(0)
     assert [m["number"] for m in recorded(live_server, game_id)] == [1]
 
 
@@ -262,7 +266,8 @@ def test_a_replay_cut_again_records_nothing_twice(live_server, phones):
     expect(page.locator(".waiting-list li")).to_have_count(2)  # the phone never heard back: both wait
     page.unroute(re.compile(r".*/games/[^/]+/manches$"))
     page.reload()  # the next page load sends the queue again, with the same keys
-    expect(page.locator(".waiting-list li")).to_have_count(0, timeout=15000)
+    expect(page.locator(".history-table .manche-row")).to_have_count(2, timeout=15000)  # sent, shown by the server
+    expect(page.locator(".waiting-list li")).to_have_count(0)
     manches = recorded(live_server, game_id)
     assert [(m["number"], m["winner"]) for m in manches] == [(1, "Ana"), (2, "Bob")]
 
@@ -344,7 +349,10 @@ def test_a_server_restarted_while_manches_wait_loses_nothing(live_server, app_co
     server.app, server.url = restarted, live_server.url
     try:
         phone.online()
-        expect(phone.page.locator(".waiting-list li")).to_have_count(0, timeout=15000)
+        expect(phone.page.locator(".history-table .manche-row")).to_have_count(
+            2, timeout=15000
+        )  # sent, shown by the server
+        expect(phone.page.locator(".waiting-list li")).to_have_count(0)
         assert [(m["number"], m["winner"]) for m in recorded(server, game_id)] == [(1, "Ana"), (2, "Bob")]
     finally:
         server.shutdown()
