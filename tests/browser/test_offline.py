@@ -381,7 +381,9 @@ def test_the_shared_view_keeps_its_state_offline_and_resumes(live_server, phones
     )
     phone.online()
     expect(line).to_have_count(0, timeout=10000)
-    expect(page.locator("main")).to_contain_text("Bob")
+    # polling resumed by itself: Ana went out, Bob's 5♥ = 5, Chloé's K♠ = 10 (classique, penalty)
+    expect(page.locator("tr[data-side='Bob'] .total")).to_have_text("5", timeout=10000)
+    expect(page.locator("tr[data-side='Chloé'] .total")).to_have_text("10")
 
 
 def test_a_refused_manche_edited_then_recorded(live_server, phones):
