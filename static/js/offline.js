@@ -191,12 +191,13 @@
 
     if (form && form.elements.nonce) {
       var game = decodeURIComponent(form.getAttribute("action").split("/")[2]);
-      var restoring = (location.hash.match(/^#restore=(.+)$/) || [])[1];
+      var restoring = decodeURIComponent((location.hash.match(/^#restore=(.+)$/) || [])[1] || "");
+      var rendered = parseInt(form.elements.number.value, 10) || 1;
       Q.all(game).then(function (items) {
-        var rendered = parseInt(form.elements.number.value, 10) || 1, number = rendered;
+        var number = rendered;
         items.forEach(function (item) { if (item.state === "waiting" && item.id !== restoring) number = Math.max(number, item.number + 1); });
         if (number !== rendered) renumberEntry(rendered, number);
-        return restoring && Q.get(decodeURIComponent(restoring));
+        return restoring && Q.get(restoring);
       }).then(function (item) { if (item) restore(item); });
     }
 
@@ -231,9 +232,13 @@
         var pairs = [];
         new FormData(form).forEach(function (value, name) { if (typeof value === "string" && skip.indexOf(name) === -1) pairs.push([name, value]); });
         item.pairs = item.pairs.filter(function (p) { return ["csrf_token", "nonce", "number", "save"].indexOf(p[0]) !== -1; }).concat(pairs);
+        var conflict = item.state === "conflict";
         item.state = "waiting";
         delete item.problem;
-        Q.put(item).then(function () { location.href = gamePath(item.game); });
+        Q.put(item).then(function () {
+          // another phone took its number: this page, fresh from the server, knows the next one
+          return conflict && !since ? renumber(item.game, rendered) : null;
+        }).then(function () { location.href = gamePath(item.game); });
       });
     }
 

@@ -226,6 +226,9 @@ def test_dark_waiting_page_and_undo_of_a_queued_manche(live_server, phones):
     phone.controlled()
     queue_two_offline(phone)
     shot(phone.page, "waiting-dark")
+    phone.page.set_viewport_size({"width": 320, "height": 640})  # 320 px must not break: no sideways scroll
+    assert phone.page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    phone.page.set_viewport_size({"width": 360, "height": 740})
     # The undo of manche 2 takes it out of the queue: totals back to manche 1 alone.
     phone.page.locator(".waiting-list li").nth(1).get_by_role("button", name="Retirer").click()
     expect(phone.page.locator(".waiting-list li")).to_have_count(1)
@@ -451,3 +454,34 @@ def test_a_new_version_waits_for_update_and_carries_the_queue(live_server, phone
     page.reload()
     expect(page.locator(".history-table .manche-row")).to_have_count(1, timeout=15000)
     assert [m["number"] for m in recorded(live_server, game_id)] == [1]
+
+
+def test_a_conflict_edited_is_recorded_after_the_other_phones_manche(live_server, phones):
+    game_id, token = api_game(live_server)
+    first = phones(live_server, game_id, token)
+    first.controlled()
+    first.page.get_by_role("link", name="Saisir la manche 1").click()
+    first.page.goto(first.game_url)
+    first.offline()
+    enter(first.page, 1, 0, cards={1: "8 K", 2: "3 JK"})
+    second = phones(live_server, game_id, token)
+    second.page.goto(second.game_url)
+    enter(second.page, 1, 2, cards={0: "7", 1: "Q"})
+    expect(second.page.locator(".notice")).to_contain_text("Manche 1 enregistrée")
+
+    first.online()
+    settle = first.page.locator("[data-settle]")
+    expect(settle).to_be_visible(timeout=15000)
+    settle.locator("[data-choice=edit]").click()
+    expect(first.page.locator("#winner-0")).to_be_checked()
+    # Bob's hand was 8 + K; corrected to K alone = 10
+    first.page.locator("#hand-1 button.pick").click()
+    first.page.locator('#keypad [data-token="8"] button[data-step="-1"]').click()
+    expect(first.page.locator("#hand-1 [data-hand-total]")).to_have_text("10")
+    first.page.get_by_role("button", name="Enregistrer la manche 2").click()
+    expect(first.page.locator(".history-table .manche-row")).to_have_count(2, timeout=15000)
+    manches = recorded(live_server, game_id)
+    assert [(m["number"], m["winner"], m["values"]) for m in manches] == [
+        (1, "Chloé", {"Ana": 7, "Bob": 10}),
+        (2, "Ana", {"Bob": 10, "Chloé": 53}),
+    ]
