@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 
 from flask import Blueprint, current_app, render_template, url_for
+from markupsafe import Markup
 
 from models import scoring
 
@@ -68,14 +69,13 @@ def texts():
     return response
 
 
-def offline_model(game) -> str:
-    """The game as the phone's provisional scorer reads it (JSON, for an HTML attribute)."""
+def offline_model(game) -> Markup:
+    """The game as the phone's provisional scorer reads it: JSON for a single-quoted HTML
+    attribute (``'``, ``&`` and ``<`` written as JSON escapes: nothing can close the attribute,
+    and no quote is inflated to an entity). The next manche's number is one more than the
+    results; the game's id is in the page's address."""
     ruleset = game.ruleset
-    results = [
-        [m.winner, {name: hand.value for name, hand in m.hands.items()}] for m in [*game.manches, *game.after_end]
-    ]
     model = {
-        "game": game.id,
         "mode": ruleset.mode,
         "target": ruleset.target,
         "rounds": ruleset.rounds,
@@ -83,11 +83,13 @@ def offline_model(game) -> str:
         "players": list(game.players),
         "teams": game.teams,
         "first_dealer": game.first_dealer,
-        "next": game.next_number,
-        "results": results,
+        "results": [
+            [m.winner, {name: hand.value for name, hand in m.hands.items()}] for m in [*game.manches, *game.after_end]
+        ],
         "keys": {key.token: key.points for key in scoring.keypad(ruleset)},
     }
-    return json.dumps(model, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(model, ensure_ascii=False, separators=(",", ":"))
+    return Markup(text.replace("&", "\\u0026").replace("'", "\\u0027").replace("<", "\\u003c"))
 
 
 def init_app(app) -> None:

@@ -246,6 +246,10 @@
 
     var panel = document.getElementById("offline-queue");
     var model = panel && JSON.parse(panel.dataset.model);
+    if (model) {
+      model.game = decodeURIComponent(location.pathname.split("/")[2]);
+      model.next = model.results.length + 1;
+    }
 
     function show() {
       if (!model) return Promise.resolve();

@@ -72,9 +72,9 @@ def test_the_game_page_hands_its_scorer_the_games_data(client, games):
     with client.session_transaction() as session:
         session["tokens"] = [[game.id, token]]
     html = client.get(f"/games/{game.id}").get_data(as_text=True)
-    model = json.loads(html_unescape(re.search(r'id="offline-queue"[^>]*data-model="([^"]*)"', html).group(1)))
+    model = json.loads(html_unescape(re.search(r"id=\"offline-queue\"[^>]*data-model='([^']*)'", html).group(1)))
     assert model["players"] == ["Ana", "Bob", "Chloé"]
-    assert model["first_dealer"] == 1 and model["next"] == 2
+    assert model["first_dealer"] == 1
     assert model["mode"] == "penalty" and model["target"] == 500 and model["rounds"] is None
     assert model["results"] == [["Ana", {"Bob": 60, "Chloé": 3}]]
     assert model["keys"]["8"] == 50 and model["keys"]["K"] == 10 and model["keys"]["JK"] == 50
@@ -82,11 +82,19 @@ def test_the_game_page_hands_its_scorer_the_games_data(client, games):
 
 
 def test_a_name_cannot_leave_the_data_attribute(client, games):
-    game, _ = games.create_game("classique", ['"><b>x', "Bob"], first_dealer=0)
+    name = "'><b>&amp;"
+    game, token = games.create_game("classique", [name, "Bob"], first_dealer=0)
+    with client.session_transaction() as session:
+        session["tokens"] = [[game.id, token]]
     html = client.get(f"/games/{game.id}").get_data(as_text=True)
-    block = re.search(r'data-model="([^"]*)"', html).group(1)
-    assert json.loads(html_unescape(block))["players"][0] == '"><b>x'
-    assert '"><b>x' not in html
+    block = re.search(r"data-model='([^']*)'", html).group(1)
+    assert json.loads(html_unescape(block))["players"][0] == name
+    assert name not in html
+
+
+def test_a_read_only_page_carries_no_queue(client, games):
+    game, _ = games.create_game("classique", ["Ana", "Bob"], first_dealer=0)
+    assert "offline-queue" not in client.get(f"/games/{game.id}").get_data(as_text=True)
 
 
 def test_the_offline_words_in_the_browsers_language(client):
