@@ -473,8 +473,12 @@
 
     // A game page kept for offline brings its manche entry along.
     var enter = document.querySelector(".next-manche a.button[href$='/manches/new']");
-    if (enter && navigator.serviceWorker.controller && !since) {
-      navigator.serviceWorker.controller.postMessage({ type: "keep", urls: [enter.getAttribute("href")] });
+    if (!since) {
+      navigator.serviceWorker.ready.then(function (registration) {
+        var worker = registration.active;
+        if (enter) worker.postMessage({ type: "keep", urls: [enter.getAttribute("href")] });
+        worker.postMessage({ type: "keep", urls: [location.pathname], missing: true });
+      });
     }
 
     // --- the shared view: the last state, and since when ----------------------------------------

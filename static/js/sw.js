@@ -32,10 +32,17 @@ self.addEventListener("message", function (event) {
   var data = event.data || {};
   if (data.type === "take-over") self.skipWaiting();
   if (data.type === "keep" && Array.isArray(data.urls)) {
-    event.waitUntil(Promise.all(data.urls.map(function (url) {
-      return fetch(url, { credentials: "same-origin" }).then(function (response) { return keep(new Request(url), response); })
-        .catch(function () { /* offline: kept next time */ });
-    })));
+    // pages a page asks to keep: its manche entry (fetched again each time), and the page itself
+    // when it came before this worker did (`missing`: fetched only if nothing is kept yet)
+    event.waitUntil(caches.open(PAGES).then(function (cache) {
+      return Promise.all(data.urls.map(function (url) {
+        var path = new URL(url, self.location.origin).pathname;
+        return (data.missing ? cache.match(path) : Promise.resolve(null)).then(function (hit) {
+          if (hit || !kept(path)) return null;
+          return fetch(url, { credentials: "same-origin" }).then(function (response) { return keep(new Request(new URL(url, self.location.origin)), response); });
+        }).catch(function () { /* offline: kept next time */ });
+      }));
+    }));
   }
 });
 

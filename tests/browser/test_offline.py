@@ -485,3 +485,19 @@ def test_a_conflict_edited_is_recorded_after_the_other_phones_manche(live_server
         (1, "Chloé", {"Ana": 7, "Bob": 10}),
         (2, "Ana", {"Bob": 10, "Chloé": 53}),
     ]
+
+
+def test_the_first_page_opened_is_kept_with_no_second_visit(live_server, phones):
+    game_id, token = api_game(live_server)
+    phone = phones(live_server, game_id, token)
+    page = phone.page
+    page.goto(phone.game_url)  # once, before any worker
+    path = f"/games/{game_id}"
+    wait_js(page, f"caches.open('carte-pages').then(c => c.match('{path}')).then(Boolean)")
+    wait_js(page, f"caches.open('carte-pages').then(c => c.match('{path}/manches/new')).then(Boolean)")
+    phone.offline()
+    page.goto(phone.game_url)
+    expect(page.locator(".offline-line")).to_be_visible()
+    expect(page.locator(".game-header h1")).to_have_text("Classique")
+    page.get_by_role("link", name="Saisir la manche 1").click()
+    expect(page.locator("h1")).to_have_text("Manche 1")
