@@ -46,6 +46,9 @@ self.addEventListener("message", function (event) {
   }
 });
 
+// A gateway's answer for a server it cannot reach now: as good as no network.
+function unreachable(response) { return response.status >= 502 && response.status <= 504; }
+
 function kept(path) { return KEPT.some(function (re) { return re.test(path); }); }
 
 // A page is kept under its path (the query string holds only notices) with the time it came.
@@ -81,6 +84,7 @@ function fromCache(path) {
 
 function page(event, path) {
   var network = fetch(event.request).then(function (response) {
+    if (unreachable(response)) throw new Error(response.status);
     return response.ok ? keep(event.request, response) : response;
   });
   if (RULES.test(path)) {
@@ -93,12 +97,13 @@ function page(event, path) {
   return network.catch(function () { return fromCache(path); });
 }
 
-// A manche saved with no network: queued with its own key (the nonce the entry page made).
+// A manche saved with no network (or a server that cannot answer now: 502, 503, 504) is queued
+// with its own key (the nonce the entry page made): sent again later, it is recorded once.
 function save(event, game) {
   var copy = event.request.clone();
-  return fetch(event.request).catch(function () {
+  function queue(answer) {
     return copy.formData().then(function (form) {
-      if (!form.get("save") || !form.get("nonce")) return caches.match("/offline");
+      if (!form.get("save") || !form.get("nonce")) return answer instanceof Response ? answer : caches.match("/offline");
       var pairs = [];
       form.forEach(function (value, name) { if (typeof value === "string") pairs.push([name, value]); });
       return CarteQueue.add({
@@ -108,7 +113,10 @@ function save(event, game) {
         return Response.redirect("/games/" + encodeURIComponent(game) + "?queued=" + item.number, 303);
       });
     });
-  });
+  }
+  return fetch(event.request).then(function (response) {
+    return unreachable(response) ? queue(response) : response;
+  }, queue);
 }
 
 self.addEventListener("fetch", function (event) {

@@ -501,3 +501,27 @@ def test_the_first_page_opened_is_kept_with_no_second_visit(live_server, phones)
     expect(page.locator(".game-header h1")).to_have_text("Classique")
     page.get_by_role("link", name="Saisir la manche 1").click()
     expect(page.locator("h1")).to_have_text("Manche 1")
+
+
+def test_a_gateway_that_cannot_reach_the_server_queues_the_manche(live_server, phones):
+    game_id, token = api_game(live_server)
+    phone = phones(live_server, game_id, token)
+    page = phone.page
+    phone.controlled()
+
+    def bad_gateway(route):
+        if route.request.method != "POST":
+            route.continue_()
+        elif route.request.service_worker:
+            route.fulfill(status=502, body="Bad Gateway")  # the save, through the worker
+        else:
+            route.abort("connectionrefused")  # the page's own sending, while the server is away
+
+    phone.context.route(re.compile(r".*/games/[^/]+/manches$"), bad_gateway)
+    enter(page, 1, 0, cards={1: "8 K", 2: "3 JK"})
+    expect(page.locator(".waiting-list li")).to_have_count(1)
+    assert recorded(live_server, game_id) == []
+    phone.context.unroute(re.compile(r".*/games/[^/]+/manches$"), bad_gateway)
+    page.reload()
+    expect(page.locator(".history-table .manche-row")).to_have_count(1, timeout=15000)
+    assert [m["number"] for m in recorded(live_server, game_id)] == [1]
