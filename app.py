@@ -38,6 +38,7 @@ from views import (
     history,
     house_pages,
     kit,
+    offline,
     pages,
     referee_page,
     rule_pages,
@@ -266,12 +267,14 @@ def create_app(config: dict | None = None) -> Flask:
         referee_page.bp,
         house_pages.bp,
         api.bp,
+        offline.bp,
     ):
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)  # the JSON API authenticates with bearer tokens, not cookies
     errors.init_app(app)
     assets.init_app(app)
     share.init_app(app)
+    offline.init_app(app)
     app.after_request(security_headers)
     app.after_request(retry_after_only_when_refused)  # registered before the limiter's hook: runs after it
     _apply_limits(app)

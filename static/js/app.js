@@ -304,3 +304,15 @@
     if (out) out.textContent = total;
   });
 })();
+
+// Offline at the table (issue 15): once the page is interactive, the service worker and the
+// offline script (views/offline.py). Nothing at all without service workers.
+if ("serviceWorker" in navigator && window.indexedDB) addEventListener("load", function () {
+  navigator.serviceWorker.register("/sw.js").catch(function () { /* not here */ });
+  ["queue", "offline"].forEach(function (name) {
+    var script = document.createElement("script");
+    script.async = false;
+    script.src = "/static/js/" + name + ".js";
+    document.head.appendChild(script);
+  });
+});

@@ -1,0 +1,108 @@
+"""The service worker as served (issue 15): at scope ``/``, never kept by the HTTP cache, versioned
+with the static files' hashes, small with its precache; the offline page; the game page's data
+for the provisional scorer. What happens in the browser is in tests/browser/test_offline.py."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape as html_unescape
+
+from models.games import MancheEntry
+from views import assets
+
+ACCEPT = {"Accept-Encoding": "br, gzip"}
+LIMIT = 60 * 1024
+
+
+def shell_of(worker: str) -> list[str]:
+    return json.loads(re.search(r"SHELL = (\[.*?\]);", worker).group(1))
+
+
+def test_the_worker_is_served_at_the_root_with_its_headers(client):
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype == "application/javascript"
+    assert response.headers["Service-Worker-Allowed"] == "/"
+    assert "no-cache" in response.headers["Cache-Control"]
+    worker = response.get_data(as_text=True)
+    shell = shell_of(worker)
+    assert "/offline" in shell
+    for url in shell:
+        assert client.get(url).status_code == 200, url
+        if url.startswith("/static/"):
+            assert "?v=" in url, url  # hashed: a new file is a new URL, and a new worker
+
+
+def test_a_changed_static_file_makes_a_new_worker(client, app, monkeypatch):
+    before = re.search(r'VERSION = "(\w+)"', client.get("/sw.js").get_data(as_text=True)).group(1)
+    real = assets._asset
+
+    def changed(path, mtime):
+        entry = dict(real(path, mtime))
+        if path.endswith("app.css"):
+            entry["hash"] = "0123456789ab"
+        return entry
+
+    monkeypatch.setattr(assets, "_asset", changed)
+    after = client.get("/sw.js").get_data(as_text=True)
+    assert "/static/css/app.css?v=0123456789ab" in after
+    assert re.search(r'VERSION = "(\w+)"', after).group(1) != before
+
+
+def test_the_worker_and_its_precache_stay_within_60_kb_compressed(client):
+    worker = client.get("/sw.js", headers=ACCEPT)
+    total = len(worker.data)
+    assert worker.headers["Content-Encoding"] == "br"
+    for url in shell_of(client.get("/sw.js").get_data(as_text=True)):
+        total += len(client.get(url, headers=ACCEPT).data)
+    assert total <= LIMIT, total
+
+
+def test_the_offline_page(client):
+    response = client.get("/offline")
+    assert response.status_code == 200
+    assert "Hors ligne" in response.get_data(as_text=True)
+
+
+def test_the_game_page_hands_its_scorer_the_games_data(client, games):
+    game, token = games.create_game("classique", ["Ana", "Bob", "Chloé"], first_dealer=1)
+    # Ana goes out; Bob holds 8♥ + K♠ = 50 + 10, Chloé 3♣ = 3 (classique table, SPEC §2)
+    games.record_manche(game.id, MancheEntry("Ana", {"Bob": ["8H", "KS"], "Chloé": ["3C"]}))
+    with client.session_transaction() as session:
+        session["tokens"] = [[game.id, token]]
+    html = client.get(f"/games/{game.id}").get_data(as_text=True)
+    model = json.loads(html_unescape(re.search(r"id=\"offline-queue\"[^>]*data-model='([^']*)'", html).group(1)))
+    assert model["players"] == ["Ana", "Bob", "Chloé"]
+    assert model["first_dealer"] == 1
+    assert model["mode"] == "penalty" and model["target"] == 500 and model["rounds"] is None
+    assert model["results"] == [["Ana", {"Bob": 60, "Chloé": 3}]]
+    assert model["keys"]["8"] == 50 and model["keys"]["K"] == 10 and model["keys"]["JK"] == 50
+    assert 'id="offline-queue"' in html
+
+
+def test_a_name_cannot_leave_the_data_attribute(client, games):
+    name = "'><b>&amp;"
+    game, token = games.create_game("classique", [name, "Bob"], first_dealer=0)
+    with client.session_transaction() as session:
+        session["tokens"] = [[game.id, token]]
+    html = client.get(f"/games/{game.id}").get_data(as_text=True)
+    block = re.search(r"data-model='([^']*)'", html).group(1)
+    assert json.loads(html_unescape(block))["players"][0] == name
+    assert name not in html
+
+
+def test_a_read_only_page_carries_no_queue(client, games):
+    game, _ = games.create_game("classique", ["Ana", "Bob"], first_dealer=0)
+    assert "offline-queue" not in client.get(f"/games/{game.id}").get_data(as_text=True)
+
+
+def test_the_offline_words_in_the_browsers_language(client):
+    french = client.get("/offline/texts.json").get_json()
+    assert french["update"] == "Mettre à jour"
+    assert french["since"] == "Hors ligne — dernière mise à jour à {time}"
+    assert french["waiting"] == "En attente d'envoi"
+    client.set_cookie("lang", "en")
+    english = client.get("/offline/texts.json").get_json()
+    assert english["update"] == "Update"
+    assert set(english) == set(french)

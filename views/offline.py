@@ -1,0 +1,96 @@
+"""Offline at the table (issue 15): the service worker, its offline page, and what a game page
+hands to the phone so that it can show manches waiting to be sent.
+
+- ``/sw.js`` is the worker (``static/js/sw.js``) served at scope ``/`` and never cached by the
+  browser's HTTP cache; its first line names the static files to precache by their hashed URLs,
+  so a new version of any of them is a new worker.
+- ``/offline`` is the page the worker shows for a page never opened on this phone.
+- ``offline_model(game)`` is the data the page's provisional scorer needs (``static/js/offline.js``
+  mirrors ``models/scoring.play_through``): the rules' numbers, the seats, each manche's winner
+  and hand values, each keypad key's points. Data only: the numbers stay the core's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from flask import Blueprint, current_app, render_template, url_for
+from markupsafe import Markup
+
+from models import scoring
+
+bp = Blueprint("offline", __name__)
+
+# The app shell: what every page needs, fetched once the page is interactive.
+SHELL = (
+    "css/app.css",
+    "js/app.js",
+    "js/htmx.min.js",
+    "js/queue.js",
+    "js/offline.js",
+    "css/offline.css",
+    "icon.svg",
+    "icons/icon-192.png",
+    "manifest.webmanifest",
+)
+
+
+def shell_urls() -> list[str]:
+    return [url_for("static", filename=name) for name in SHELL] + [url_for("offline.offline_page")]
+
+
+@bp.get("/sw.js")
+def worker():
+    source = Path(current_app.static_folder, "js", "sw.js").read_text(encoding="utf-8")
+    urls = shell_urls()
+    version = hashlib.sha256((source + "\n".join(urls)).encode()).hexdigest()[:12]
+    head = f"var VERSION = {json.dumps(version)}, SHELL = {json.dumps(urls)};\n"
+    response = current_app.response_class(head + source, mimetype="application/javascript")
+    response.headers["Service-Worker-Allowed"] = "/"
+    response.cache_control.no_cache = True
+    response.cache_control.max_age = 0
+    return response
+
+
+@bp.get("/offline")
+def offline_page():
+    return render_template("offline.html", read_only=True)
+
+
+@bp.get("/offline/texts.json")
+def texts():
+    """The words of the offline script, in this browser's language (the worker keeps the last)."""
+    response = current_app.response_class(render_template("_offline_texts.html"), mimetype="application/json")
+    response.vary.add("Cookie")
+    response.vary.add("Accept-Language")
+    response.cache_control.no_cache = True
+    return response
+
+
+def offline_model(game) -> Markup:
+    """The game as the phone's provisional scorer reads it: JSON for a single-quoted HTML
+    attribute (``'``, ``&`` and ``<`` written as JSON escapes: nothing can close the attribute,
+    and no quote is inflated to an entity). The next manche's number is one more than the
+    results; the game's id is in the page's address."""
+    ruleset = game.ruleset
+    model = {
+        "mode": ruleset.mode,
+        "target": ruleset.target,
+        "rounds": ruleset.rounds,
+        "loser_deals": ruleset.loser_deals,
+        "players": list(game.players),
+        "teams": game.teams,
+        "first_dealer": game.first_dealer,
+        "results": [
+            [m.winner, {name: hand.value for name, hand in m.hands.items()}] for m in [*game.manches, *game.after_end]
+        ],
+        "keys": {key.token: key.points for key in scoring.keypad(ruleset)},
+    }
+    text = json.dumps(model, ensure_ascii=False, separators=(",", ":"))
+    return Markup(text.replace("&", "\\u0026").replace("'", "\\u0027").replace("<", "\\u003c"))
+
+
+def init_app(app) -> None:
+    app.add_template_global(offline_model)
