@@ -429,20 +429,6 @@ def standing(ruleset: Ruleset, game_totals: dict, manches_played: int, gone=()) 
     return Standing(finished, winners, ranking)
 
 
-def dealer_index(players: int, first_dealer: int, manche_number: int, losers: list[int] | None = None) -> int:
-    """Seat index of the dealer of manche ``manche_number`` (1-based).
-
-    The deal passes to the left (the next seat, the way play goes) each manche (interpretation:
-    the sources say who starts, not who deals next). With ``losers`` (the seat of each earlier
-    manche's loser, when "the loser deals" is on), the loser of the previous manche deals.
-    """
-    if manche_number <= 1:
-        return first_dealer % players
-    if losers:
-        return losers[manche_number - 2] % players
-    return (first_dealer + manche_number - 1) % players
-
-
 def manche_loser(players: list[str], values: dict, dealer: int = -1) -> int | None:
     """Seat of the player left with the highest hand: "the loser" who deals next when that house
     option is on (interpretation). On a tie, the first of them going left from the manche's

@@ -83,6 +83,7 @@ def offline_model(game) -> Markup:
         "players": list(game.players),
         "teams": game.teams,
         "first_dealer": game.first_dealer,
+        "roster": {name: [seat.joined, seat.left, seat.start] for name, seat in game.roster.items()},
         "results": [
             [m.winner, {name: hand.value for name, hand in m.hands.items()}] for m in [*game.manches, *game.after_end]
         ],

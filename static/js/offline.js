@@ -42,38 +42,52 @@
     return points;
   }
 
-  // side_points: the winner's side's own hands do not count when someone went out
-  function sidePoints(m, winner, values) {
-    var of = sidesOf(m), winning = winner ? of[winner] : null, bySide = {};
+  // side_points: the winner's side's own hands do not count when someone went out; `table` is
+  // the game seen from one manche (those dealt in it, their teams if everybody is there)
+  function sidePoints(table, winner, values) {
+    var of = sidesOf(table), winning = winner ? of[winner] : null, bySide = {};
     Object.keys(values).forEach(function (p) {
       if (winning !== null && of[p] === winning) return;
       bySide[of[p]] = (bySide[of[p]] || 0) + values[p];
     });
-    return manchePoints(m.mode, sideNames(m), bySide, winning);
+    return manchePoints(table.mode, sideNames(table), bySide, winning);
   }
 
-  function standing(m, totals, played) {
-    var low = m.mode === "penalty", sides = sideNames(m);
-    var ordered = sides.map(function (s, i) { return [s, totals[s], i]; }).sort(function (a, b) {
-      return (low ? a[1] - b[1] : b[1] - a[1]) || a[2] - b[2];
-    });
+  // standing: those who left (`gone`) are ranked after those playing, each in a place of their own
+  function standing(m, totals, played, gone) {
+    var low = m.mode === "penalty", sides = Object.keys(totals);
+    gone = gone || {};
+    function rank(list) {
+      return list.map(function (s, i) { return [s, totals[s], i]; }).sort(function (a, b) {
+        return (low ? a[1] - b[1] : b[1] - a[1]) || a[2] - b[2];
+      });
+    }
+    var ordered = rank(sides.filter(function (s) { return !gone[s]; }))
+      .concat(rank(sides.filter(function (s) { return gone[s]; })));
     var ranking = [], place = 0;
     ordered.forEach(function (row, i) {
-      if (i === 0 || row[1] !== ordered[i - 1][1]) place = i + 1;
+      if (i === 0 || row[1] !== ordered[i - 1][1] || gone[row[0]]) place = i + 1;
       ranking.push([place, row[0], row[1]]);
     });
     var finished = m.rounds ? played >= m.rounds : played > 0 && sides.some(function (s) { return totals[s] >= m.target; });
     return {
       finished: finished,
-      winners: finished ? ranking.filter(function (r) { return r[0] === 1; }).map(function (r) { return r[1]; }) : [],
+      winners: finished ? ranking.filter(function (r) { return r[0] === 1 && !gone[r[1]]; }).map(function (r) { return r[1]; }) : [],
       ranking: ranking,
     };
   }
 
-  function dealerIndex(players, first, number, losers) {
-    if (number <= 1) return first % players;
-    if (losers) return losers[number - 2] % players;
-    return (first + number - 1) % players;
+  // Seat: [joined, left, start] (manches played before sitting down, when leaving or null, start)
+  function seatOf(m, name) { return (m.roster && m.roster[name]) || [0, null, 0]; }
+  function plays(seat, number) { return seat[0] < number && (seat[1] === null || number <= seat[1]); }
+  function seated(m, number) { return m.players.filter(function (p) { return plays(seatOf(m, p), number); }); }
+  function nextSeated(m, number, after) {
+    var count = m.players.length;
+    for (var step = 1; step <= count; step++) {
+      var seat = (after + step) % count;
+      if (plays(seatOf(m, m.players[seat]), number)) return seat;
+    }
+    return after % count;
   }
 
   function mancheLoser(players, values, dealer) {
@@ -89,28 +103,53 @@
 
   // play_through: results are [[winner or null, {player: hand value}], ...]
   function playThrough(m, results) {
-    var sides = sideNames(m), running = {}, counted = 0, losers = [], dealers = [], all = [];
+    var sides = sideNames(m), running = {}, counted = 0, dealers = [], all = [];
+    var previous = null, loser = null, roster = m.roster || {};
     sides.forEach(function (s) { running[s] = 0; });
+
+    function dealerOf(number) {
+      if (previous === null || (m.loser_deals && loser !== null)) {
+        var seat = previous === null ? m.first_dealer % m.players.length : loser;
+        return plays(seatOf(m, m.players[seat]), number) ? seat : nextSeated(m, number, seat);
+      }
+      return nextSeated(m, number, previous);
+    }
+    function sitDown(number) {
+      Object.keys(roster).forEach(function (name) {
+        var seat = roster[name];
+        if (seat[0] === number - 1 && seat[0] > 0 && name in running) running[name] += seat[2];
+      });
+    }
+
     results.forEach(function (result, index) {
-      var number = index + 1, points = sidePoints(m, result[0], result[1]);
-      var seat = dealerIndex(m.players.length, m.first_dealer, number, m.loser_deals ? losers : null);
+      var number = index + 1, atTable = seated(m, number);
+      var table = { mode: m.mode, players: atTable, teams: atTable.length === m.players.length ? m.teams : null };
+      var points = sidePoints(table, result[0], result[1]);
+      var seat = dealerOf(number);
       all.push(points);
       dealers.push(seat);
+      previous = seat;
       if (counted < number - 1 || (counted && standing(m, running, counted).finished)) return;
       counted = number;
-      losers.push(Object.keys(result[1]).length ? mancheLoser(m.players, result[1], seat) : seat);
+      sitDown(number);
+      loser = Object.keys(result[1]).length ? mancheLoser(m.players, result[1], seat) : seat;
       var next = {};
       sides.forEach(function (s) { next[s] = running[s] + (points[s] || 0); });
       running = next;
     });
+    if (!standing(m, running, counted).finished) sitDown(counted + 1);
+    var gone = {};
+    Object.keys(roster).forEach(function (name) {
+      if (roster[name][1] !== null && roster[name][1] <= counted) gone[name] = true;
+    });
     return {
       points: all, dealers: dealers, counted: counted, totals: running,
-      standing: standing(m, running, counted),
-      next_dealer: dealerIndex(m.players.length, m.first_dealer, counted + 1, m.loser_deals ? losers : null),
+      standing: standing(m, running, counted, gone),
+      next_dealer: dealerOf(counted + 1),
     };
   }
 
-  window.CarteScore = { playThrough: playThrough, sidePoints: sidePoints };
+  window.CarteScore = { playThrough: playThrough };
 
   // --- helpers ---------------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 """The phone's provisional scorer (static/js/offline.js, CarteScore.playThrough) agrees with the
 core's ``models.scoring.play_through`` on many games made up by hypothesis: every mode, a target
-or a number of manches, teams, blocked manches, "the loser deals", games played past their end.
+or a number of manches, teams, blocked manches, "the loser deals", games played past their end, players joining and
+leaving.
 It runs in Chromium, fed the same data the game page embeds (``views/offline.offline_model``)."""
 
 from __future__ import annotations
@@ -27,13 +28,23 @@ def games(draw):
     target = None if by_rounds else draw(st.integers(1, 150))
     ruleset = resolve(CATALOG.tables, CATALOG.variant(variant), options, None, mode, target, rounds)
     teams = scoring.team_layout(ruleset, players, None)
-    side_of = scoring.sides_of(players, teams)
+    manches = draw(st.integers(0, 10))
+    roster = {}
+    if teams is None and count > 2 and draw(st.booleans()):
+        # players joining or leaving mid-game (never in a team game): the first player stays all along
+        for name in players[1:]:
+            if draw(st.booleans()):
+                joined = draw(st.integers(0, manches))
+                left = draw(st.none() | st.integers(joined, manches + 1))
+                roster[name] = scoring.Seat(joined, left, draw(st.integers(0, 200)) if joined else 0)
     results = []
-    for _ in range(draw(st.integers(0, 10))):
+    for number in range(1, manches + 1):
+        at_table = scoring.seated(players, roster, number)
+        side_of = scoring.sides_of(at_table, teams if len(at_table) == count else None)
         blocked = draw(st.booleans()) and draw(st.booleans())
-        winner = None if blocked else draw(st.sampled_from(players))
+        winner = None if blocked else draw(st.sampled_from(at_table))
         values = {}
-        for name in players:
+        for name in at_table:
             if winner is not None and side_of[name] == side_of[winner]:
                 if name == winner and draw(st.booleans()):
                     values[name] = 0  # the winner's empty hand, entered
@@ -51,15 +62,9 @@ def games(draw):
         "players": players,
         "teams": teams,
         "first_dealer": first_dealer,
+        "roster": {name: [seat.joined, seat.left, seat.start] for name, seat in roster.items()},
     }
-    if ruleset.loser_deals:
-        # with "the loser deals", the core cannot place the dealer of a manche stored after the
-        # end (dealer_index runs out of losers: an IndexError, reported): the game stops at its end
-        for end in range(1, len(results) + 1):
-            if scoring.play_through(ruleset, players, teams, first_dealer, results[:end]).standing.finished:
-                results = results[:end]
-                break
-    progress = scoring.play_through(ruleset, players, teams, first_dealer, results)
+    progress = scoring.play_through(ruleset, players, teams, first_dealer, results, roster)
     expected = {
         "points": progress.points,
         "dealers": progress.dealers,

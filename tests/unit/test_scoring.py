@@ -18,7 +18,6 @@ from models.errors import (
 from models.rules import load_catalog
 from models.scoring import (
     card_points,
-    dealer_index,
     default_teams,
     hand_value,
     keypad,
@@ -678,15 +677,28 @@ def test_blocked_manche_only_in_les_huit():
 
 
 def test_dealer_passes_to_the_next_seat():
-    assert [dealer_index(4, 0, n) for n in range(1, 7)] == [0, 1, 2, 3, 0, 1]
-    assert [dealer_index(3, 2, n) for n in range(1, 5)] == [2, 0, 1, 2]
+    """Interpretation (the sources say who starts, not who deals next): the deal passes left, one
+    seat a manche. Four players, seat 0 deals first: 0, 1, 2, 3, then 0 again; three players from
+    seat 2: 2, 0, 1, then 2 for the next manche."""
+    rs = CAT.resolve("classique")
+    quiet = [("Ana", {"Bob": 1, "Chloé": 1, "Dan": 1})] * 5
+    progress = play_through(rs, FOUR, None, 0, quiet)
+    assert progress.dealers == [0, 1, 2, 3, 0]
+    assert progress.next_dealer == 1
+    progress = play_through(rs, THREE, None, 2, [("Ana", {"Bob": 1, "Chloé": 1})] * 3)
+    assert progress.dealers == [2, 0, 1]
+    assert progress.next_dealer == 2
 
 
 def test_loser_deals():
-    losers = [3, 1]  # seat of the loser of manche 1, then of manche 2
-    assert dealer_index(4, 0, 1, losers) == 0  # first manche: the first dealer
-    assert dealer_index(4, 0, 2, losers) == 3
-    assert dealer_index(4, 0, 3, losers) == 1
+    """Classique's house option (000: « celui qui a perdu la manche précédente » distribue): the
+    one left with the highest hand deals next. Manche 1 dealt by seat 0, Dan (seat 3) holds the
+    most (40); manche 2 dealt by Dan, Bob (seat 1) holds the most (30): Bob deals manche 3."""
+    rs = CAT.resolve("classique", options={"loser_deals": True})
+    results = [("Ana", {"Bob": 5, "Chloé": 10, "Dan": 40}), ("Chloé", {"Ana": 2, "Bob": 30, "Dan": 3})]
+    progress = play_through(rs, FOUR, None, 0, results)
+    assert progress.dealers == [0, 3]
+    assert progress.next_dealer == 1
 
 
 def test_manche_loser_is_the_highest_hand():
