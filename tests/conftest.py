@@ -8,10 +8,16 @@ import shutil
 import uuid
 
 import pytest
+from hypothesis import HealthCheck, settings
 from sqlalchemy import text
 
 from app import create_app
 from models.db import Database, metadata, migrate
+
+# Property tests check what is computed, never how fast: no deadline and no "too slow" health
+# check, which a busy CI machine (two cores shared with the browser tests) trips now and then.
+settings.register_profile("carte", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("carte")
 
 PG_URL = os.environ.get("DATABASE_URL", "")
 USE_PG = PG_URL.startswith("postgres")
