@@ -156,7 +156,9 @@ def table(rows: list[tuple]) -> str:
     lines = ["| endpoint | p50 ms | p99 ms | req/s | non-2xx | ratio | target |", "|---|---:|---:|---:|---:|---:|---|"]
     for label, r, kind, target in rows:
         ratio = {"page": f"{r['p50'] / healthz:.2f}× p50", "write": f"{r['rps'] / insert:.2f}× INSERT"}.get(kind, "")
-        lines.append(f"| {label} | {r['p50']:.2f} | {r['p99']:.2f} | {r['rps']:,.0f} | {r['errors']} | {ratio} | {target} |")
+        lines.append(
+            f"| {label} | {r['p50']:.2f} | {r['p99']:.2f} | {r['rps']:,.0f} | {r['errors']} | {ratio} | {target} |"
+        )
     return "\n".join(lines)
 
 

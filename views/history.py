@@ -17,10 +17,12 @@ from dataclasses import dataclass
 from flask import Blueprint, current_app, render_template, request
 
 from models import history
+from models.errors import N_, NotFound
 from models.games import MAX_NAME
 
 from .kit import database
 from .kit import games as game_service
+from .numbers import page_number
 from .rights import is_admin, known_games
 
 bp = Blueprint("history", __name__)
@@ -52,15 +54,18 @@ def game_list():
     """Games in progress first, then finished ones, newest first; ``?player=Ana`` keeps Ana's."""
     scope = reader_scope()
     player = " ".join(request.args.get("player", "").split())[:MAX_NAME]
-    games, more = history.game_list(database(), game_service().views, scope, player or None)
+    listed = history.game_list(database(), game_service().views, scope, player or None, page_number(request.args))
+    if listed.page > 1 and not listed.games:
+        raise NotFound(N_("No such page."), field="page")
     page = render_template(
         "games_list.html",
-        games=games,
-        more=more,
+        games=listed.games,
+        listed=listed,
+        page_size=history.GAMES_PER_PAGE,
         player=player,
         suggestions=suggested_names(scope),
         everything=scope.everything,
-        nothing_yet=scope.empty or not (games or player),
+        nothing_yet=scope.empty or not (listed.games or player),
     )
     return private(current_app.make_response(page))
 
@@ -76,7 +81,7 @@ def player_page(name):
     page = render_template(
         "player.html",
         record=record,
-        points_chart=points_chart(record.manches[-history.CHART_MANCHES :]),
+        points_chart=points_chart(record.recent),
         cards_chart=cards_chart(record.cards[:CARDS_SHOWN]),
     )
     return private(current_app.make_response(page))
