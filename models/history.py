@@ -97,6 +97,7 @@ class PlayerPart:
 
     side: str
     manches: tuple
+    total: int  # the sum of those points
     costs: dict
     best: tuple | None  # (merit, number, points): the first of the game's best manches
     worst: tuple | None
@@ -142,7 +143,7 @@ class GameSummary:
             ranked = [(-p if low else p, n, p) for n, p in manches]
             best = max(ranked, key=lambda r: r[0], default=None)  # the first on a tie, as played
             worst = min(ranked, key=lambda r: r[0], default=None)
-            parts[me] = PlayerPart(side, manches, costs, best, worst)
+            parts[me] = PlayerPart(side, manches, sum(p for _, p in manches), costs, best, worst)
         return cls(game.id, game.revision, game.variant, game.created_at, list(game.players), game.teams,
                    game.standing, len(game.manches), game.next_number, low, parts)  # fmt: skip
 
@@ -207,33 +208,46 @@ def _of_player(query, names: list[str]):
 
 @dataclass(frozen=True)
 class GameListPage:
-    games: list  # GameSummary
+    """A page of a list of games, as SQL found it: the games of the page as ``(id, revision)``,
+    in order (what the page depends on), whether a next page exists, how many games in all."""
+
+    rows: tuple
     page: int
-    more: bool  # a next page exists
+    more: bool
     total: int
 
 
-def game_list(
-    database: Database, views, scope: Scope, player: str | None = None, page: int = 1, size: int = GAMES_PER_PAGE
+def list_page(
+    database: Database, scope: Scope, player: str | None = None, page: int = 1, size: int = GAMES_PER_PAGE
 ) -> GameListPage:
     """A page of the scope's games: in progress first, then finished ones, newest first in each;
-    only ``player``'s games when a name is given (any spelling of it). The order, the count and the
-    page are SQL; only the games of the page are summed up (once per revision)."""
+    only ``player``'s games when a name is given (any spelling of it). Ordered, counted and paged
+    in SQL: three small statements whatever the number of games."""
     if scope.empty:
-        return GameListPage([], page, False, 0)
+        return GameListPage((), page, False, 0)
     with Session(database.reader) as session:
         query = scope.restrict(select(Game.id, Game.revision))
         counted = scope.restrict(select(func.count()).select_from(Game))
         if player:
             names = _names_matching(session, scope, player)
             if not names:
-                return GameListPage([], page, False, 0)
+                return GameListPage((), page, False, 0)
             query, counted = _of_player(query, names), _of_player(counted, names)
         query = query.order_by(Game.finished_at.is_not(None), Game.created_at.desc(), Game.id)
-        rows = [tuple(row) for row in session.execute(query.limit(size + 1).offset((page - 1) * size))]
+        rows = tuple(tuple(row) for row in session.execute(query.limit(size + 1).offset((page - 1) * size)))
         total = session.execute(counted).scalar_one() if rows or page > 1 else 0
-        games = SUMMARIES.get(session, views, rows[:size])
-    return GameListPage(games, page, len(rows) > size, total)
+    return GameListPage(rows[:size], page, len(rows) > size, total)
+
+
+def summaries(database: Database, views, rows) -> list[GameSummary]:
+    """The summaries of the games ``rows`` names as ``(id, revision)`` (see ``Summaries.get``)."""
+    with Session(database.reader) as session:
+        return SUMMARIES.get(session, views, list(rows))
+
+
+def game_list(database: Database, views, scope: Scope, size: int = GAMES_PER_PAGE) -> list[GameSummary]:
+    """The first page of the scope's games, summed up (the home page's games in progress)."""
+    return summaries(database, views, list_page(database, scope, size=size).rows)
 
 
 def player_names(database: Database, scope: Scope, limit: int = SUGGESTED_NAMES) -> list[str]:
@@ -301,11 +315,10 @@ def _result(game: GameSummary, picked: tuple) -> MancheResult:
     return MancheResult(game.id, game.variant, game.created_at, number, points, game.lower_is_better)
 
 
-def player_record(database: Database, views, scope: Scope, name: str) -> PlayerRecord | None:
-    """A player's games, wins, manches and the cards left in their hands, across the scope's
-    games (matching their name case aside), or None when nobody of that name played in them.
-    Their games are listed (id, revision) by one SQL statement; each is summed up once per
-    revision (``SUMMARIES``), and the record adds the summaries up."""
+def player_games(database: Database, scope: Scope, name: str) -> tuple[tuple, tuple] | None:
+    """The spellings of a player's name in the scope's games and their games as ``(id,
+    revision)``, newest first (two statements: what their page depends on), or None when nobody
+    of that name played in them."""
     if scope.empty:
         return None
     with Session(database.reader) as session:
@@ -313,10 +326,15 @@ def player_record(database: Database, views, scope: Scope, name: str) -> PlayerR
         if not names:
             return None
         query = _of_player(scope.restrict(select(Game.id, Game.revision)), names)
-        rows = [tuple(row) for row in session.execute(query.order_by(Game.created_at.desc(), Game.id))]
-        games = SUMMARIES.get(session, views, rows)
-    if not games:
-        return None
+        rows = tuple(tuple(row) for row in session.execute(query.order_by(Game.created_at.desc(), Game.id)))
+    return (tuple(names), rows) if rows else None
+
+
+def player_record(database: Database, views, names: tuple, rows: tuple) -> PlayerRecord:
+    """A player's games, wins, manches and the cards left in their hands, from the games
+    ``player_games`` found: each is summed up once per revision (``SUMMARIES``), and the record
+    adds the summaries up."""
+    games = summaries(database, views, rows)
     record = PlayerRecord(name=next(p for p in games[0].players if p in names), games=games[:PLAYER_GAMES])
     record.played = len(games)
     costs: dict = {}
@@ -328,7 +346,7 @@ def player_record(database: Database, views, scope: Scope, name: str) -> PlayerR
             record.finished += 1
             record.won += int(part.side in game.standing.winners)
         record.manche_count += len(part.manches)
-        record.points += sum(points for _, points in part.manches)
+        record.points += part.total
         if part.best and (best is None or part.best[0] > best[1][0]):
             best = (game, part.best)
         if part.worst and (worst is None or part.worst[0] < worst[1][0]):
