@@ -316,25 +316,29 @@ def _result(game: GameSummary, picked: tuple) -> MancheResult:
 
 
 def player_games(database: Database, scope: Scope, name: str) -> tuple[tuple, tuple] | None:
-    """The spellings of a player's name in the scope's games and their games as ``(id,
-    revision)``, newest first (two statements: what their page depends on), or None when nobody
-    of that name played in them."""
+    """The spellings of a player's name in the scope's games and a fingerprint of their games —
+    how many, the sum of their revisions, the last change — that changes whenever one of them
+    does (a write bumps its game's revision) or one joins or leaves the set: two small statements,
+    what their page depends on. None when nobody of that name played in them."""
     if scope.empty:
         return None
     with Session(database.reader) as session:
         names = _names_matching(session, scope, name)
         if not names:
             return None
-        query = _of_player(scope.restrict(select(Game.id, Game.revision)), names)
-        rows = tuple(tuple(row) for row in session.execute(query.order_by(Game.created_at.desc(), Game.id)))
-    return (tuple(names), rows) if rows else None
+        fingerprint = select(func.count(), func.coalesce(func.sum(Game.revision), 0), func.max(Game.updated_at))
+        found = tuple(session.execute(_of_player(scope.restrict(fingerprint), names)).one())
+    return (tuple(names), found) if found[0] else None
 
 
-def player_record(database: Database, views, names: tuple, rows: tuple) -> PlayerRecord:
-    """A player's games, wins, manches and the cards left in their hands, from the games
-    ``player_games`` found: each is summed up once per revision (``SUMMARIES``), and the record
-    adds the summaries up."""
-    games = summaries(database, views, rows)
+def player_record(database: Database, views, scope: Scope, names: tuple) -> PlayerRecord:
+    """A player's games, wins, manches and the cards left in their hands, across the scope's games
+    (any of the spellings ``names``): their games are listed by one statement, each is summed up
+    once per revision (``SUMMARIES``), and the record adds the summaries up."""
+    with Session(database.reader) as session:
+        query = _of_player(scope.restrict(select(Game.id, Game.revision)), list(names))
+        rows = [tuple(row) for row in session.execute(query.order_by(Game.created_at.desc(), Game.id))]
+        games = SUMMARIES.get(session, views, rows)
     record = PlayerRecord(name=next(p for p in games[0].players if p in names), games=games[:PLAYER_GAMES])
     record.played = len(games)
     costs: dict = {}

@@ -85,19 +85,19 @@ def game_list():
 @bp.get("/players/<path:name>")
 def player_page(name):
     """A player's record across this browser's games (every game for the administrator), kept
-    compressed under what it depends on: the spellings of the name, their games at their
-    revisions, the language."""
+    compressed under what it depends on: the spellings of the name, the fingerprint of their games
+    (``history.player_games``), the games this reader may see, the language."""
     scope = reader_scope()
     name = name[: MAX_NAME * 2]
     found = history.player_games(database(), scope, name)
     if found is None:  # nobody of that name in this browser's games (whether or not elsewhere)
         page = render_template("player.html", record=None, name=" ".join(name.split())[:MAX_NAME], none_yet=scope.empty)
         return private(current_app.make_response((page, 404)))
-    names, rows = found
+    names, fingerprint = found
     here = url_for("history.player_page", name=name)
 
     def render(_csrf):
-        record = history.player_record(database(), game_service().views, names, rows)
+        record = history.player_record(database(), game_service().views, scope, names)
         return render_template(
             "player.html",
             record=record,
@@ -107,7 +107,7 @@ def player_page(name):
             here=here,
         )
 
-    return private(cached_page(("player", names, rows, lang()), render))
+    return private(cached_page(("player", names, fingerprint, scope, lang()), render))
 
 
 # --- chart geometry ------------------------------------------------------------------------------
