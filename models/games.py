@@ -219,7 +219,7 @@ class GameService:
         return [self.view(rows) for rows in load_rows(session, games)]
 
     def _one(self, condition) -> GameView:
-        with Session(self.db.reader) as session:
+        with self.db.reader.connect() as session:  # plain rows: no ORM session on the hot path
             found = self.views(session, game_rows(session, condition))
         if not found:
             raise NotFound(N_("No game with this id."), field="id")
@@ -425,7 +425,7 @@ class GameService:
             now = utcnow()
             finished_at = (current.finished_at or now) if finished else None
             try:
-                with Session(self.db.writer) as session, session.begin():
+                with self.db.writer.begin() as session:  # one Core transaction: no ORM unit of work
                     self._bump(session, current.id, current.revision, finished_at=finished_at)
                     if key:
                         session.execute(
@@ -517,7 +517,7 @@ class GameService:
             view, write = plan(current)
             finished_at = (current.finished_at or utcnow()) if view.finished else None
             try:
-                with Session(self.db.writer) as session, session.begin():
+                with self.db.writer.begin() as session:  # one Core transaction: no ORM unit of work
                     self._bump(session, current.id, current.revision, finished_at=finished_at)
                     write(session)
             except _Stale:
@@ -542,7 +542,7 @@ class GameService:
 
     def _replayed(self, game_id: str, key: str) -> int | None:
         """The number of the manche recorded with this key, if any."""
-        with Session(self.db.reader) as session:
+        with self.db.reader.connect() as session:
             return session.execute(
                 select(IdempotencyRecord.manche_number).where(
                     IdempotencyRecord.game_id == game_id, IdempotencyRecord.key == key
