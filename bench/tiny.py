@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from flask import Flask, render_template_string
+from flask import Flask
 from sqlalchemy import text
 
 from models.db import Database
@@ -38,6 +38,7 @@ def prepare(url: str) -> None:
 def create_app() -> Flask:
     app = Flask(__name__)
     database = Database(os.environ["DATABASE_URL"])
+    template = app.jinja_env.from_string(TEMPLATE)  # compiled once, as Flask does for a template file
     insert = text("INSERT INTO tiny (label) VALUES (:label)")
     select = text("SELECT id, label FROM tiny WHERE id <= 3 ORDER BY id")
 
@@ -51,7 +52,7 @@ def create_app() -> Flask:
     def page():
         with database.reader.connect() as conn:
             rows = conn.execute(select).all()
-        return render_template_string(TEMPLATE, title="Carte", rows=rows)
+        return template.render(title="Carte", rows=rows)
 
     @app.get("/healthz")
     def healthz():
