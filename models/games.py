@@ -33,6 +33,7 @@ from .errors import N_, Conflict, DomainError, GameFinished, NotFound, Validatio
 from .game_file import export_document, read_document
 from .game_view import GameRows, GameView, build_view, game_rows, load_rows
 from .ids import checked_id, new_id
+from .latest import LatestViews
 from .names import InvalidName, clean_name
 from .registry import Registry
 from .scoring import MancheEntry, score_entry
@@ -197,6 +198,7 @@ class GameService:
     def __init__(self, database: Database, registry: Registry):
         self.db = database
         self.registry = registry
+        self.latest = LatestViews()  # what a write needs of its game, kept per revision (models/latest.py)
 
     # reading
 
@@ -232,7 +234,11 @@ class GameService:
         return self._one(Game.share_id == checked_id(share_id))
 
     def _loaded(self, game) -> GameView:
-        return game if isinstance(game, GameView) else self.get(game)
+        """The game a write starts from: the view given, the one kept if still current, or read."""
+        if isinstance(game, GameView):
+            return game
+        game_id = checked_id(game)
+        return self.latest.current(self.db, game_id) or self.latest.remember(self.get(game_id))
 
     def revision(self, game_id: str) -> int | None:
         with Session(self.db.reader) as session:
@@ -448,7 +454,7 @@ class GameService:
             rows = current.rows.with_manche(manche, hands).with_game(
                 revision=current.revision + 1, finished_at=finished_at
             )
-            view = build_view(rows, current.ruleset)
+            view = self.latest.remember(build_view(rows, current.ruleset))
             return Recorded(expected, view.manches[-1].points, view.totals, view.standing, False, view)
         raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now."))
 
@@ -523,7 +529,8 @@ class GameService:
             except _Stale:
                 current = self.get(current.id)
                 continue
-            return build_view(view.rows.with_game(revision=current.revision + 1, finished_at=finished_at), view.ruleset)
+            done = build_view(view.rows.with_game(revision=current.revision + 1, finished_at=finished_at), view.ruleset)
+            return self.latest.remember(done)
         raise Conflict(N_("Another phone changed this game at the same moment; it is shown now."))
 
     # internals
