@@ -159,24 +159,30 @@ class Summaries:
         self.entries: OrderedDict = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, session: Session, views, rows: list[tuple]) -> list[GameSummary]:
-        """The summaries of the games ``rows`` names as ``(id, revision)``, in that order; the games
-        not known at that revision are read in bulk (four statements) and summed up."""
+    def get(self, session: Session, views, rows: list) -> list[GameSummary]:
+        """The summaries of the games ``rows`` names, in that order: each row is ``(id, revision)``
+        (the games not known at that revision are then read in bulk: four statements) or the
+        game's row as a dict of ``GAME_COLUMNS`` (three statements for the ones not known)."""
+        keys = [(row["id"], row["revision"]) if isinstance(row, dict) else tuple(row) for row in rows]
         with self.lock:
-            known = {row: self.entries.get(row) for row in rows}
-            for row, summary in known.items():
+            known = {key: self.entries.get(key) for key in keys}
+            for key, summary in known.items():
                 if summary is not None:
-                    self.entries.move_to_end(row)
-        missing = [game_id for (game_id, _), summary in known.items() if summary is None]
+                    self.entries.move_to_end(key)
+        missing = [row for row, key in zip(rows, keys, strict=True) if known[key] is None]
         if missing:
-            for game in _records(session, views, select(Game).where(Game.id.in_(missing))):
+            if isinstance(missing[0], dict):
+                games = views(session, missing)
+            else:
+                games = _records(session, views, select(Game).where(Game.id.in_([game_id for game_id, _ in missing])))
+            for game in games:
                 summary = GameSummary.of(game)
                 known[(game.id, game.revision)] = summary
                 with self.lock:
                     self.entries[(game.id, game.revision)] = summary
                     while len(self.entries) > self.size:
                         self.entries.popitem(last=False)
-        return [summary for summary in (known.get(row) for row in rows) if summary is not None]
+        return [summary for summary in (known.get(key) for key in keys) if summary is not None]
 
 
 SUMMARIES = Summaries()
@@ -333,11 +339,13 @@ def player_games(database: Database, scope: Scope, name: str) -> tuple[tuple, tu
 
 def player_record(database: Database, views, scope: Scope, names: tuple) -> PlayerRecord:
     """A player's games, wins, manches and the cards left in their hands, across the scope's games
-    (any of the spellings ``names``): their games are listed by one statement, each is summed up
-    once per revision (``SUMMARIES``), and the record adds the summaries up."""
+    (any of the spellings ``names``): their games' rows are read by one statement, each game is
+    summed up once per revision (``SUMMARIES``; three statements for those not known yet), and the
+    record adds the summaries up."""
+    columns = [getattr(Game, name) for name in GAME_COLUMNS]
     with Session(database.reader) as session:
-        query = _of_player(scope.restrict(select(Game.id, Game.revision)), list(names))
-        rows = [tuple(row) for row in session.execute(query.order_by(Game.created_at.desc(), Game.id))]
+        query = _of_player(scope.restrict(select(*columns)), list(names)).order_by(Game.created_at.desc(), Game.id)
+        rows = [dict(zip(GAME_COLUMNS, row, strict=True)) for row in session.execute(query)]
         games = SUMMARIES.get(session, views, rows)
     record = PlayerRecord(name=next(p for p in games[0].players if p in names), games=games[:PLAYER_GAMES])
     record.played = len(games)
