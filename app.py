@@ -38,6 +38,7 @@ from views import (
     history,
     house_pages,
     kit,
+    limiting,
     offline,
     pages,
     referee_page,
@@ -142,6 +143,7 @@ def _apply_limits(app: Flask) -> None:
 
     One limiter per app (its counters and its on/off switch belong to that app)."""
     limiter = Limiter(key_func=get_remote_address, default_limits=[], app=app)
+    limiter.request_filter(limiting.is_read)  # a read is never counted, and costs the limiter nothing
     app.extensions["rate_limiter"] = limiter  # Flask-Limiter keeps only a weak reference
     for blueprint in app.blueprints.values():
         limiter.limit(lambda: app.config["WRITE_LIMIT"], methods=["POST", "PUT", "DELETE"])(blueprint)
@@ -179,7 +181,7 @@ def split_counters_warning(workers: int, storage_uri: str | None) -> str | None:
     gunicorn calls this from ``gunicorn.conf.py`` (its ``when_ready`` hook, once, in the master
     process, with the worker count it has settled on from -w, WEB_CONCURRENCY, GUNICORN_CMD_ARGS
     or a config file)."""
-    if workers > 1 and (storage_uri or "memory://").startswith("memory://"):
+    if workers > 1 and (storage_uri or "memory://").partition("://")[0].endswith("memory"):
         return (
             f"{workers} worker processes each keep their own rate-limit counters (memory://): "
             f"the limits let through up to {workers} times as much. Run one worker with threads "
@@ -208,7 +210,7 @@ def create_app(config: dict | None = None) -> Flask:
         DATABASE_LOCK_TIMEOUT=float(os.environ.get("DATABASE_LOCK_TIMEOUT") or LOCK_TIMEOUT),
         # Abuse limits per client address; counters in Redis when REDIS_URL is set (shared by
         # several app servers), in memory otherwise.
-        RATELIMIT_STORAGE_URI=os.environ.get("REDIS_URL") or "memory://",
+        RATELIMIT_STORAGE_URI=os.environ.get("REDIS_URL") or "sweptmemory://",  # views/limiting.py
         RATELIMIT_KEY_PREFIX="carte",
         RATELIMIT_HEADERS_ENABLED=True,
         CREATE_LIMIT=os.environ.get("CREATE_LIMIT", "30 per hour"),

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app import create_app  # noqa: E402
-from bench.serve import gunicorn  # noqa: E402
+from bench.serve import SECRET_KEY, gunicorn  # noqa: E402
 from models.games import MancheEntry  # noqa: E402
 
 FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking "
@@ -38,7 +38,8 @@ def lighthouse_command() -> list[str]:
 
 def prepare(url: str) -> tuple[dict, str]:
     """A game with three manches, created through the web form so that we hold its session cookie."""
-    app = create_app({"DATABASE_URL": url, "SECRET_KEY": "lighthouse", "WTF_CSRF_ENABLED": False})
+    # The cookie must be signed with the key the server checks it with (else the manche entry is a 401).
+    app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET_KEY, "WTF_CSRF_ENABLED": False})
     client = app.test_client()
     form = {"variant": "classique", "shown_variant": "classique", "players": ["Ana", "Bob", "Chloé"],
             "end": "target", "first_dealer": "0"}  # fmt: skip
@@ -55,6 +56,9 @@ def prepare(url: str) -> tuple[dict, str]:
         "game": f"/games/{game_id}",
         "manche entry": f"/games/{game_id}/manches/new",
         "shared view": f"/s/{share_id}",
+        "rounds (paged history)": f"/games/{game_id}/rounds",
+        "games list": "/games",
+        "player page": "/players/Ana",
         "rules": "/rules/classique",
         "dispute checker": "/referee",
     }
@@ -78,6 +82,8 @@ def main():
                 env={**os.environ, "CHROME_PATH": os.environ.get("CHROME_PATH", "/usr/bin/chromium")}, check=True,
             )  # fmt: skip
             data = json.loads(report.read_text())
+            if data.get("runtimeError"):
+                sys.exit(f"{name} ({path}): {data['runtimeError'].get('message')}")
             scores = {k: round(v["score"] * 100) for k, v in data["categories"].items()}
             weight = data["audits"]["total-byte-weight"]["numericValue"]
             rows.append((name, scores["performance"], scores["accessibility"], scores["best-practices"], weight))

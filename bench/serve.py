@@ -12,15 +12,17 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+SECRET_KEY = "bench"  # what the served app signs its session cookies with (bench/lighthouse.py signs its own alike)
 
 
 @contextmanager
-def gunicorn(database_url: str, port: int, **env):
-    """Serve the app on ``port`` until the block ends; yields its base URL."""
-    environment = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "bench", "AUTO_MIGRATE": "0", **env}
+def gunicorn(database_url: str, port: int, app: str = "app:create_app()", **env):
+    """Serve ``app`` (the Carte app unless told) on ``port`` with the app's gunicorn settings
+    until the block ends; yields its base URL."""
+    environment = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": SECRET_KEY, "AUTO_MIGRATE": "0", **env}
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{port}", "--log-level", "warning",
-         "app:create_app()"],
+         app],
         cwd=ROOT, env=environment, start_new_session=True, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"

@@ -49,7 +49,7 @@ class AccessService:
             .where(and_(Invite.game_id == Game.id, Invite.token_hash == digest, Invite.revoked_at.is_(None)))
             .exists()
         )
-        with Session(self.db.reader) as session:
+        with self.db.reader.connect() as session:  # plain rows: this runs on every write
             row = session.execute(select(Game.edit_token_hash, invited).where(Game.id == checked_id(game_id))).first()
         if row is None:
             raise NotFound(N_("No game with this id."), field="id")

@@ -33,6 +33,7 @@ from .errors import N_, Conflict, DomainError, GameFinished, NotFound, UnknownPl
 from .game_file import export_document, read_document
 from .game_view import GameRows, GameView, build_view, game_rows, load_rows
 from .ids import checked_id, new_id
+from .latest import LatestViews
 from .names import InvalidName, clean_name
 from .registry import Registry
 from .scoring import MancheEntry, score_entry
@@ -244,6 +245,7 @@ class GameService:
     def __init__(self, database: Database, registry: Registry):
         self.db = database
         self.registry = registry
+        self.latest = LatestViews()  # what a write needs of its game, kept per revision (models/latest.py)
 
     # reading
 
@@ -266,7 +268,7 @@ class GameService:
         return [self.view(rows) for rows in load_rows(session, games)]
 
     def _one(self, condition) -> GameView:
-        with Session(self.db.reader) as session:
+        with self.db.reader.connect() as session:  # plain rows: no ORM session on the hot path
             found = self.views(session, game_rows(session, condition))
         if not found:
             raise NotFound(N_("No game with this id."), field="id")
@@ -279,7 +281,11 @@ class GameService:
         return self._one(Game.share_id == checked_id(share_id))
 
     def _loaded(self, game) -> GameView:
-        return game if isinstance(game, GameView) else self.get(game)
+        """The game a write starts from: the view given, the one kept if still current, or read."""
+        if isinstance(game, GameView):
+            return game
+        game_id = checked_id(game)
+        return self.latest.current(self.db, game_id) or self.latest.remember(self.get(game_id))
 
     def revision(self, game_id: str) -> int | None:
         with Session(self.db.reader) as session:
@@ -498,7 +504,7 @@ class GameService:
             now = utcnow()
             finished_at = (current.finished_at or now) if finished else None
             try:
-                with Session(self.db.writer) as session, session.begin():
+                with self.db.writer.begin() as session:  # one Core transaction: no ORM unit of work
                     self._bump(session, current.id, current.revision, finished_at=finished_at)
                     if key:
                         session.execute(
@@ -521,7 +527,7 @@ class GameService:
             rows = current.rows.with_manche(manche, hands).with_game(
                 revision=current.revision + 1, finished_at=finished_at
             )
-            view = build_view(rows, current.ruleset)
+            view = self.latest.remember(build_view(rows, current.ruleset))
             return Recorded(expected, view.manches[-1].points, view.totals, view.standing, False, view)
         raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now."))
 
@@ -593,13 +599,14 @@ class GameService:
             view, write = plan(current)
             finished_at = (current.finished_at or utcnow()) if view.finished else None
             try:
-                with Session(self.db.writer) as session, session.begin():
+                with self.db.writer.begin() as session:  # one Core transaction: no ORM unit of work
                     self._bump(session, current.id, current.revision, finished_at=finished_at)
                     write(session)
             except _Stale:
                 current = self.get(current.id)
                 continue
-            return build_view(view.rows.with_game(revision=current.revision + 1, finished_at=finished_at), view.ruleset)
+            done = build_view(view.rows.with_game(revision=current.revision + 1, finished_at=finished_at), view.ruleset)
+            return self.latest.remember(done)
         raise Conflict(N_("Another phone changed this game at the same moment; it is shown now."))
 
     # undo
@@ -756,7 +763,7 @@ class GameService:
 
     def _replayed(self, game_id: str, key: str) -> int | None:
         """The number of the manche recorded with this key, if any."""
-        with Session(self.db.reader) as session:
+        with self.db.reader.connect() as session:
             return session.execute(
                 select(IdempotencyRecord.manche_number).where(
                     IdempotencyRecord.game_id == game_id, IdempotencyRecord.key == key

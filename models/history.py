@@ -1,10 +1,12 @@
 """Read-only queries across games: the list of games, a player's record, the names to suggest,
 the share view's state.
 
-Every page here costs a constant number of SQL statements whatever the number of games: the
-games, their players, their manches and their hands are each read in one statement, then each
-game's points, totals and standing are computed by the pure scoring module from the stored
-hand values (the same derivation as ``GameService``: nothing derived is stored).
+Every page here costs a constant number of SQL statements whatever the number of games, and a
+bounded amount of work (issue 17): the list of games is ordered, counted and paged in SQL; a
+game's points, totals and standing are computed by the pure scoring module from the stored hand
+values (the same derivation as ``GameService``: nothing derived is stored) once per revision of
+the game and kept, summed up, in a per-process memo (``SUMMARIES``) that every request checks
+against the revisions it has just read. A player's page adds those summaries up.
 
 Across games, a reader sees only the games of a ``Scope``: a browser's own games (those it holds
 rights to or opened), or every game for the administrator (issue 12).
@@ -12,6 +14,8 @@ rights to or opened), or every game for the administrator (issue 12).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -24,7 +28,8 @@ from .db import Database, Game, Manche, Player
 from .game_view import GAME_COLUMNS, GameView
 from .ids import checked_id
 
-GAMES_PER_PAGE = 200
+GAMES_PER_PAGE = 20
+PLAYER_GAMES = 20  # the games a player's page lists (the list of games, filtered by them, has the rest)
 CHART_MANCHES = 40  # a player's points chart shows their last manches
 SUGGESTED_NAMES = 30
 
@@ -81,7 +86,106 @@ def shared_state(database: Database, share_id: str) -> SharedState | None:
     return SharedState(row[0], row[1], row[2] is not None)
 
 
-# --- games computed in bulk ----------------------------------------------------------------------
+# --- games summed up once per revision -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerPart:
+    """What one player's record takes from one game: their side's points in each manche
+    ``(number, points)``, and what the cards left in their hands cost, by rank ``{rank: (count,
+    points)}``."""
+
+    side: str
+    manches: tuple
+    total: int  # the sum of those points
+    costs: dict
+    best: tuple | None  # (merit, number, points): the first of the game's best manches
+    worst: tuple | None
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A game as the lists and the player pages show it, computed once from its view per revision
+    (the attributes the templates read on a ``GameView``: id, variant, created_at, players, teams,
+    standing, finished, next_number), with each player's part."""
+
+    id: str
+    revision: int
+    variant: object
+    created_at: datetime
+    players: list
+    teams: dict | None
+    standing: object
+    manche_count: int
+    next_number: int
+    lower_is_better: bool
+    parts: dict  # player -> PlayerPart
+
+    @property
+    def finished(self) -> bool:
+        return self.standing.finished
+
+    @classmethod
+    def of(cls, game: GameView) -> GameSummary:
+        low = scoring.lower_is_better(game.ruleset)
+        parts = {}
+        for me in game.players:
+            side = game.side_of[me]
+            manches = tuple((m.number, m.points[side]) for m in game.manches)
+            costs: dict = {}
+            for m in game.manches:
+                hand = m.hands.get(me)
+                if hand is None or not hand.cards:
+                    continue
+                for card, points in scoring.hand_breakdown(hand.cards, game.ruleset.table):
+                    count, total = costs.get(card.rank, (0, 0))
+                    costs[card.rank] = (count + 1, total + points)
+            ranked = [(-p if low else p, n, p) for n, p in manches]
+            best = max(ranked, key=lambda r: r[0], default=None)  # the first on a tie, as played
+            worst = min(ranked, key=lambda r: r[0], default=None)
+            parts[me] = PlayerPart(side, manches, sum(p for _, p in manches), costs, best, worst)
+        return cls(game.id, game.revision, game.variant, game.created_at, list(game.players), game.teams,
+                   game.standing, len(game.manches), game.next_number, low, parts)  # fmt: skip
+
+
+class Summaries:
+    """Game summaries by (game id, revision), the most recently used ``size`` of them, per process.
+    The revision is read from the database by every request that asks, so an entry is never
+    stale: a write bumps the revision and the next request computes the game again, whichever
+    worker it lands on."""
+
+    def __init__(self, size: int = 20_000):
+        self.size = size
+        self.entries: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, session: Session, views, rows: list) -> list[GameSummary]:
+        """The summaries of the games ``rows`` names, in that order: each row is ``(id, revision)``
+        (the games not known at that revision are then read in bulk: four statements) or the
+        game's row as a dict of ``GAME_COLUMNS`` (three statements for the ones not known)."""
+        keys = [(row["id"], row["revision"]) if isinstance(row, dict) else tuple(row) for row in rows]
+        with self.lock:
+            known = {key: self.entries.get(key) for key in keys}
+            for key, summary in known.items():
+                if summary is not None:
+                    self.entries.move_to_end(key)
+        missing = [row for row, key in zip(rows, keys, strict=True) if known[key] is None]
+        if missing:
+            if isinstance(missing[0], dict):
+                games = views(session, missing)
+            else:
+                games = _records(session, views, select(Game).where(Game.id.in_([game_id for game_id, _ in missing])))
+            for game in games:
+                summary = GameSummary.of(game)
+                known[(game.id, game.revision)] = summary
+                with self.lock:
+                    self.entries[(game.id, game.revision)] = summary
+                    while len(self.entries) > self.size:
+                        self.entries.popitem(last=False)
+        return [summary for summary in (known.get(key) for key in keys) if summary is not None]
+
+
+SUMMARIES = Summaries()
 
 
 def _names_matching(session: Session, scope: Scope, name: str) -> list[str]:
@@ -101,25 +205,55 @@ def _records(session: Session, views, games_query) -> list[GameView]:
     return views(session, [{column: getattr(game, column) for column in GAME_COLUMNS} for game in games])
 
 
+def _of_player(query, names: list[str]):
+    return query.where(Game.id.in_(select(Player.game_id).where(Player.name.in_(names))))
+
+
 # --- the list of games ---------------------------------------------------------------------------
 
 
-def game_list(database: Database, views, scope: Scope, player: str | None = None, limit: int = GAMES_PER_PAGE):
-    """The scope's games in progress first, then finished ones, newest first in each; only
-    ``player``'s games when a name is given (any spelling of it). Returns (games, whether more
-    were left out)."""
+@dataclass(frozen=True)
+class GameListPage:
+    """A page of a list of games, as SQL found it: the games of the page as ``(id, revision)``,
+    in order (what the page depends on), whether a next page exists, how many games in all."""
+
+    rows: tuple
+    page: int
+    more: bool
+    total: int
+
+
+def list_page(
+    database: Database, scope: Scope, player: str | None = None, page: int = 1, size: int = GAMES_PER_PAGE
+) -> GameListPage:
+    """A page of the scope's games: in progress first, then finished ones, newest first in each;
+    only ``player``'s games when a name is given (any spelling of it). Ordered, counted and paged
+    in SQL: three small statements whatever the number of games."""
     if scope.empty:
-        return [], False
+        return GameListPage((), page, False, 0)
     with Session(database.reader) as session:
-        query = scope.restrict(select(Game))
+        query = scope.restrict(select(Game.id, Game.revision))
+        counted = scope.restrict(select(func.count()).select_from(Game))
         if player:
             names = _names_matching(session, scope, player)
             if not names:
-                return [], False
-            query = query.where(Game.id.in_(select(Player.game_id).where(Player.name.in_(names))))
-        query = query.order_by(Game.finished_at.is_not(None), Game.created_at.desc(), Game.id).limit(limit + 1)
-        records = _records(session, views, query)
-    return records[:limit], len(records) > limit
+                return GameListPage((), page, False, 0)
+            query, counted = _of_player(query, names), _of_player(counted, names)
+        query = query.order_by(Game.finished_at.is_not(None), Game.created_at.desc(), Game.id)
+        rows = tuple(tuple(row) for row in session.execute(query.limit(size + 1).offset((page - 1) * size)))
+        total = session.execute(counted).scalar_one() if rows or page > 1 else 0
+    return GameListPage(rows[:size], page, len(rows) > size, total)
+
+
+def summaries(database: Database, views, rows) -> list[GameSummary]:
+    """The summaries of the games ``rows`` names as ``(id, revision)`` (see ``Summaries.get``)."""
+    with Session(database.reader) as session:
+        return SUMMARIES.get(session, views, list(rows))
+
+
+def game_list(database: Database, views, scope: Scope, size: int = GAMES_PER_PAGE) -> list[GameSummary]:
+    """The first page of the scope's games, summed up (the home page's games in progress)."""
+    return summaries(database, views, list_page(database, scope, size=size).rows)
 
 
 def player_names(database: Database, scope: Scope, limit: int = SUGGESTED_NAMES) -> list[str]:
@@ -163,65 +297,86 @@ class CardCost:
 @dataclass
 class PlayerRecord:
     name: str  # as most recently spelt
-    games: list = field(default_factory=list)  # GameView, newest first
+    games: list = field(default_factory=list)  # GameSummary, the most recent PLAYER_GAMES, newest first
+    played: int = 0
     won: int = 0
     finished: int = 0
-    manches: list = field(default_factory=list)  # MancheResult, oldest first
+    manche_count: int = 0
+    points: int = 0  # their side's points over every manche
+    best: MancheResult | None = None  # fewest penalty points, or most points where points are won (first on a tie)
+    worst: MancheResult | None = None
+    recent: list = field(default_factory=list)  # MancheResult, the last CHART_MANCHES, oldest first
     cards: list = field(default_factory=list)  # CardCost, costliest first
-
-    @property
-    def played(self) -> int:
-        return len(self.games)
 
     @property
     def average(self) -> float | None:
         """Average points per manche (their side's points; a team's when they play in one)."""
-        if not self.manches:
+        if not self.manche_count:
             return None
-        return round(sum(m.points for m in self.manches) / len(self.manches), 1)
-
-    @property
-    def best(self) -> MancheResult | None:
-        """The best manche: fewest penalty points, or most points where points are won (first on a tie)."""
-        return max(self.manches, key=lambda m: m.merit, default=None)
-
-    @property
-    def worst(self) -> MancheResult | None:
-        return min(self.manches, key=lambda m: m.merit, default=None)
+        return round(self.points / self.manche_count, 1)
 
 
-def player_record(database: Database, views, scope: Scope, name: str) -> PlayerRecord | None:
-    """A player's games, wins, manches and the cards left in their hands, across the scope's
-    games (matching their name case aside), or None when nobody of that name played in them."""
+def _result(game: GameSummary, picked: tuple) -> MancheResult:
+    _merit, number, points = picked
+    return MancheResult(game.id, game.variant, game.created_at, number, points, game.lower_is_better)
+
+
+def player_games(database: Database, scope: Scope, name: str) -> tuple[tuple, tuple] | None:
+    """The spellings of a player's name in the scope's games and a fingerprint of their games —
+    how many, the sum of their revisions, the last change — that changes whenever one of them
+    does (a write bumps its game's revision) or one joins or leaves the set: two small statements,
+    what their page depends on. None when nobody of that name played in them."""
     if scope.empty:
         return None
     with Session(database.reader) as session:
         names = _names_matching(session, scope, name)
         if not names:
             return None
-        query = (
-            scope.restrict(select(Game))
-            .where(Game.id.in_(select(Player.game_id).where(Player.name.in_(names))))
-            .order_by(Game.created_at.desc(), Game.id)
-        )
-        games = _records(session, views, query)
-    record = PlayerRecord(name=next(p for p in games[0].players if p in names), games=games)
+        fingerprint = select(func.count(), func.coalesce(func.sum(Game.revision), 0), func.max(Game.updated_at))
+        found = tuple(session.execute(_of_player(scope.restrict(fingerprint), names)).one())
+    return (tuple(names), found) if found[0] else None
+
+
+def player_record(database: Database, views, scope: Scope, names: tuple) -> PlayerRecord:
+    """A player's games, wins, manches and the cards left in their hands, across the scope's games
+    (any of the spellings ``names``): their games' rows are read by one statement, each game is
+    summed up once per revision (``SUMMARIES``; three statements for those not known yet), and the
+    record adds the summaries up."""
+    columns = [getattr(Game, name) for name in GAME_COLUMNS]
+    with Session(database.reader) as session:
+        query = _of_player(scope.restrict(select(*columns)), list(names)).order_by(Game.created_at.desc(), Game.id)
+        rows = [dict(zip(GAME_COLUMNS, row, strict=True)) for row in session.execute(query)]
+        games = SUMMARIES.get(session, views, rows)
+    record = PlayerRecord(name=next(p for p in games[0].players if p in names), games=games[:PLAYER_GAMES])
+    record.played = len(games)
     costs: dict = {}
-    for game in reversed(games):
+    best = worst = None
+    for game in reversed(games):  # oldest first: the first of equal manches is kept
         me = next(p for p in game.players if p in names)
-        side = game.side_of[me]
+        part = game.parts[me]
         if game.finished:
             record.finished += 1
-            record.won += int(side in game.standing.winners)
-        low = scoring.lower_is_better(game.ruleset)
-        for m in game.manches:
-            record.manches.append(MancheResult(game.id, game.variant, game.created_at, m.number, m.points[side], low))
-            hand = m.hands.get(me)
-            if hand is None or not hand.cards:
-                continue
-            for card, points in scoring.hand_breakdown(hand.cards, game.ruleset.table):
-                count, total = costs.get(card.rank, (0, 0))
-                costs[card.rank] = (count + 1, total + points)
+            record.won += int(part.side in game.standing.winners)
+        record.manche_count += len(part.manches)
+        record.points += part.total
+        if part.best and (best is None or part.best[0] > best[1][0]):
+            best = (game, part.best)
+        if part.worst and (worst is None or part.worst[0] < worst[1][0]):
+            worst = (game, part.worst)
+        for rank, (count, points) in part.costs.items():
+            had_count, had_points = costs.get(rank, (0, 0))
+            costs[rank] = (had_count + count, had_points + points)
+    record.best = _result(*best) if best else None
+    record.worst = _result(*worst) if worst else None
+    recent: list = []
+    for game in games:  # newest first, until the chart is full
+        me = next(p for p in game.players if p in names)
+        manches = game.parts[me].manches
+        take = manches[-(CHART_MANCHES - len(recent)) :] if len(recent) < CHART_MANCHES else ()
+        recent = [_result(game, (0, n, p)) for n, p in take] + recent
+        if len(recent) >= CHART_MANCHES:
+            break
+    record.recent = recent
     record.cards = sorted(
         (CardCost(rank, count, points) for rank, (count, points) in costs.items()),
         key=lambda c: (-c.points, -c.count, c.rank),

@@ -25,7 +25,7 @@ from models.variant import MODES
 from . import links, present
 from .keypad import read_keypad
 from .kit import database, fragment_or_page, games, is_htmx, lang, registry
-from .numbers import number_or_text, whole_number
+from .numbers import number_or_text, page_number, whole_number
 from .pagecache import cached_page
 from .present import forbidden_cards, game_context
 from .rights import can_edit, game_level, known_games, remember_opened, remember_token, session_token, writes_game
@@ -230,6 +230,30 @@ def game_page(game_id):
         return render_template("game.html", csrf_token=csrf_token, **context)
 
     key = ("game", game_id, revision, editable, owner, notice, share_open, lang(), links.public_base())
+    return cached_page(key, render)
+
+
+@bp.get("/games/<game_id>/rounds")
+def rounds(game_id):
+    """A game's history, ``HISTORY_ROWS`` manches a page, newest page first (the game page lists
+    the last ones only, whatever the game's length). Cached like the game page."""
+    page = page_number(request.args)
+    state = history.page_state(database(), game_id)
+    if state is None:
+        games().get(game_id)  # the 404
+    level = game_level(game_id)
+    editable, owner = level >= Level.SCOREKEEPER, level == Level.OWNER
+    remember_opened(game_id)
+
+    def render(csrf_token):
+        game = games().get(game_id)
+        context = game_context(game, history_page=page, read_only=not editable, here=request.full_path)
+        if context["history"] is None or not game.manches:
+            raise NotFound(N_("No such page."), field="page")
+        back = url_for("games.game_page", game_id=game_id, _anchor="history")
+        return render_template("rounds.html", csrf_token=csrf_token, back=back, **context)
+
+    key = ("rounds", game_id, state[0], editable, owner, page, lang(), links.public_base())
     return cached_page(key, render)
 
 

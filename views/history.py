@@ -14,13 +14,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, current_app, render_template, request, url_for
 
 from models import history
+from models.errors import N_, NotFound
 from models.games import MAX_NAME
 
-from .kit import database
+from .kit import database, lang
 from .kit import games as game_service
+from .numbers import page_number
+from .pagecache import cached_page
 from .rights import is_admin, known_games
 
 bp = Blueprint("history", __name__)
@@ -49,37 +52,62 @@ def suggested_names(scope: history.Scope | None = None) -> list[str]:
 
 @bp.get("/games")
 def game_list():
-    """Games in progress first, then finished ones, newest first; ``?player=Ana`` keeps Ana's."""
+    """Games in progress first, then finished ones, newest first; ``?player=Ana`` keeps Ana's.
+    Paged in SQL; the page is kept compressed (``views/pagecache.py``) under what it shows: the
+    games of the page at their revisions, the count, the names suggested, the language."""
     scope = reader_scope()
     player = " ".join(request.args.get("player", "").split())[:MAX_NAME]
-    games, more = history.game_list(database(), game_service().views, scope, player or None)
-    page = render_template(
-        "games_list.html",
-        games=games,
-        more=more,
-        player=player,
-        suggestions=suggested_names(scope),
-        everything=scope.everything,
-        nothing_yet=scope.empty or not (games or player),
-    )
-    return private(current_app.make_response(page))
+    listed = history.list_page(database(), scope, player or None, page_number(request.args))
+    if listed.page > 1 and not listed.rows:
+        raise NotFound(N_("No such page."), field="page")
+    suggestions = suggested_names(scope)
+    here = url_for("history.game_list", player=player or None, page=listed.page if listed.page > 1 else None)
+
+    def render(_csrf):
+        games = history.summaries(database(), game_service().views, listed.rows)
+        return render_template(
+            "games_list.html",
+            games=games,
+            listed=listed,
+            page_size=history.GAMES_PER_PAGE,
+            player=player,
+            suggestions=suggestions,
+            everything=scope.everything,
+            nothing_yet=scope.empty or not (games or player),
+            read_only=True,  # its one form (the filter) is a GET: no CSRF token, no cookie
+            here=here,
+        )
+
+    key = ("games", listed, player, tuple(suggestions), scope.everything, scope.empty, lang())
+    return private(cached_page(key, render))
 
 
 @bp.get("/players/<path:name>")
 def player_page(name):
+    """A player's record across this browser's games (every game for the administrator), kept
+    compressed under what it depends on: the spellings of the name, the fingerprint of their games
+    (``history.player_games``), the games this reader may see, the language."""
     scope = reader_scope()
     name = name[: MAX_NAME * 2]
-    record = history.player_record(database(), game_service().views, scope, name)
-    if record is None:  # nobody of that name in this browser's games (whether or not elsewhere)
+    found = history.player_games(database(), scope, name)
+    if found is None:  # nobody of that name in this browser's games (whether or not elsewhere)
         page = render_template("player.html", record=None, name=" ".join(name.split())[:MAX_NAME], none_yet=scope.empty)
         return private(current_app.make_response((page, 404)))
-    page = render_template(
-        "player.html",
-        record=record,
-        points_chart=points_chart(record.manches[-history.CHART_MANCHES :]),
-        cards_chart=cards_chart(record.cards[:CARDS_SHOWN]),
-    )
-    return private(current_app.make_response(page))
+    names, fingerprint = found
+    here = url_for("history.player_page", name=name)
+
+    def render(_csrf):
+        record = history.player_record(database(), game_service().views, scope, names)
+        return render_template(
+            "player.html",
+            record=record,
+            points_chart=points_chart(record.recent),
+            cards_chart=cards_chart(record.cards[:CARDS_SHOWN]),
+            read_only=True,
+            here=here,
+        )
+
+    return private(cached_page(("player", names, fingerprint, scope, lang()), render))
 
 
 # --- chart geometry ------------------------------------------------------------------------------

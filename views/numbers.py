@@ -9,7 +9,7 @@ unchanged (a string where the contract says integer is the service's validation_
 
 from __future__ import annotations
 
-from models.errors import N_, ValidationError
+from models.errors import N_, NotFound, ValidationError
 
 MAX_DIGITS = 9  # far above every bound the app has; keeps int() away from huge inputs
 
@@ -53,3 +53,11 @@ def required_whole_number(text, field: str, low: int, high: int) -> int:
             N_("%(what)s: a whole number from %(low)s to %(high)s."), field=field, what=field, low=low, high=high
         )
     return value
+
+
+def page_number(args) -> int:
+    """``?page=`` of a paged list: a whole number from 1, 1 when absent; anything else is a 404."""
+    page = whole_number(args.get("page", "1"), 1)
+    if page is None:
+        raise NotFound(N_("No such page."), field="page")
+    return page

@@ -40,8 +40,8 @@ def games_in_play() -> list:
     """The games in progress this browser plays — those it holds rights to (created here, or joined
     as a scorekeeper) — the newest first: "Resume" on the home page is one tap back into them."""
     scope = history.Scope(ids=tuple(stored_tokens()))
-    in_play, _ = history.game_list(database(), games().views, scope)
-    return [game for game in in_play if not game.standing.finished][:RESUMED_GAMES]
+    in_play = history.game_list(database(), games().views, scope, size=RESUMED_GAMES)  # in progress first
+    return [game for game in in_play if not game.standing.finished]
 
 
 @bp.get("/")

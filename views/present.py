@@ -29,9 +29,10 @@ def forbidden_cards(game) -> str:
     return join_or(card_with_article(Card(rank), "a") for rank in game.ruleset.finish_forbidden)
 
 
-def game_context(game, **extra) -> dict:
+def game_context(game, history_page: int = 1, **extra) -> dict:
     return {
         "game": game,
+        "history": HistoryPage.of(game, history_page),
         "editable": can_edit(game.id),
         "share": share_panel(game),
         "rows": scoreboard(game),
@@ -86,6 +87,32 @@ def start_choices(game) -> list[tuple[str, int]]:
     if game.teams:
         return []
     return [(choice, scoring.start_total(game.totals, game.seated, choice)) for choice in scoring.START_CHOICES]
+
+
+HISTORY_ROWS = 20  # the manches a game page lists; the earlier ones are a link away (issue 17)
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """The manches one page of a game's history lists, newest page first: page 1 is the last
+    ``HISTORY_ROWS`` manches (what the game page shows), page 2 the ones before, and so on; each
+    page lists its manches oldest first, like the whole history."""
+
+    rows: list
+    page: int
+    pages: int
+    earlier: int  # manches before the first one listed
+
+    @classmethod
+    def of(cls, game, page: int = 1, size: int = HISTORY_ROWS) -> HistoryPage | None:
+        """The page, or None when there is no such page (page 1 always exists)."""
+        manches = game.manches
+        pages = max((len(manches) + size - 1) // size, 1)
+        if not 1 <= page <= pages:
+            return None
+        end = len(manches) - (page - 1) * size
+        start = max(end - size, 0)
+        return cls(manches[start:end], page, pages, start)
 
 
 # --- numbers for the screen ---------------------------------------------------------------------

@@ -15,6 +15,7 @@ from models.errors import DomainError
 from models.house_editor import differences
 
 from .kit import fragment_or_page, games, lang, registry
+from .pagecache import cached_page
 from .texts import CHANGE_LABELS, say
 
 bp = Blueprint("rulebook", __name__)
@@ -48,7 +49,11 @@ def variant_rules(variant_id):
     except DomainError as error:
         error.status = 404
         raise
-    return render_rule_page(variant)
+    if variant.house:  # house rules can be edited: rendered each time
+        return render_rule_page(variant)
+    here = url_for(".variant_rules", variant_id=variant.id)
+    # A built-in variant's page changes only with the app: kept, compressed, per language.
+    return cached_page(("rules", variant.id, lang()), lambda _csrf: render_rule_page(variant, here=here))
 
 
 @bp.get("/games/<game_id>/rules")
@@ -57,7 +62,7 @@ def game_rules(game_id):
     return render_rule_page(game.variant, game)
 
 
-def render_rule_page(variant, game=None):
+def render_rule_page(variant, game=None, here=None):
     """A variant's rule page; with a game, as that game plays it (its own snapshot of house rules)."""
     page = rulepage.rule_page(
         variant,
@@ -71,7 +76,15 @@ def render_rule_page(variant, game=None):
         document = game.rules if game is not None else registry().house_entry(variant.id).document
         changes = [gettext(CHANGE_LABELS[key]) for key in differences(document, registry().tables)]
         house_note = {"base": registry().get(variant.base), "changes": changes}
-    return render_template("rules_variant.html", page=page, game=game, house_note=house_note)
+    # read-only: no form posts from a rule page (its search is a GET), so no CSRF token, no cookie
+    return render_template(
+        "rules_variant.html",
+        page=page,
+        game=game,
+        house_note=house_note,
+        read_only=True,
+        **({"here": here} if here else {}),
+    )
 
 
 @bp.get("/rules/compare")

@@ -25,6 +25,7 @@ from . import links
 from .api import game_json
 from .jsontext import refuse_unencodable
 from .kit import access, database, fragment_or_page, games, lang
+from .numbers import page_number
 from .pagecache import cached_page
 from .present import NewInvite, game_context, share_panel
 from .rights import can_edit, owns_game, remember_opened, remember_token
@@ -59,10 +60,11 @@ def live_etag(revision: int) -> str:
     return f"r{revision}-{lang()}"
 
 
-def shared_context(game) -> dict:
+def shared_context(game, history_page: int = 1) -> dict:
     etag = live_etag(game.revision)
     return game_context(
         game,
+        history_page,
         editable=False,
         shared=True,
         etag=etag,
@@ -89,6 +91,24 @@ def shared(share_id):
         return render_template("share.html", csrf_token=csrf_token, read_only=True, here=request.path, **context)
 
     return cached_page(("shared", share_id, state.revision, lang()), render)
+
+
+@bp.get("/s/<share_id>/rounds")
+def rounds(share_id):
+    """The shared game's history, a page at a time (as ``games.rounds``, read-only)."""
+    page = page_number(request.args)
+    state = known_share(share_id)
+    remember_opened(state.game_id)
+
+    def render(csrf_token):
+        game = games().get_shared(share_id)
+        context = shared_context(game, page)
+        if context["history"] is None or not game.manches:
+            raise NotFound(N_("No such page."), field="page")
+        back = url_for("share.shared", share_id=share_id, _anchor="history")
+        return render_template("rounds.html", csrf_token=csrf_token, read_only=True, back=back, **context)
+
+    return cached_page(("shared-rounds", share_id, state.revision, page, lang()), render)
 
 
 @bp.get("/s/<share_id>/live")

@@ -82,3 +82,30 @@ def test_statements_per_import_do_not_grow_with_manches(app, client):
     have."""
     small, large = import_statements(app, client, 1), import_statements(app, client, 1000)
     assert small == large <= 10
+
+
+@pytest.mark.parametrize("path", ["/games/{id}/rounds", "/games/{id}/rounds?page=2", "/s/{share}/rounds"])
+def test_statements_of_the_paged_history_do_not_grow_with_manches(app, client, games, path):
+    (small, small_token), (large, large_token) = game_with(games, 21), game_with(games, 60)
+    with client.session_transaction() as session:
+        session["tokens"] = {small: small_token, large: large_token}
+    shares = {small: games.get(small).share_id, large: games.get(large).share_id}
+    assert statements(app, client, path.format(id=small, share=shares[small])) == statements(
+        app, client, path.format(id=large, share=shares[large])
+    )
+
+
+@pytest.mark.parametrize("path", ["/games", "/games?player=Bob", "/players/Bob"])
+def test_statements_of_the_lists_do_not_grow_with_games(app, client, games, path):
+    """The same statements for 3 games as for 40, read for the first time (each game summed up)
+    or again (the summaries kept); never more than the first time."""
+    counts = []
+    for number in (3, 40):
+        made = [game_with(games, 2) for _ in range(number)]
+        browser = app.test_client()
+        with browser.session_transaction() as session:
+            session["tokens"] = made[-20:]
+            session["opened"] = [game_id for game_id, _ in made[:-20]]
+        counts.append((statements(app, browser, path), statements(app, browser, path)))
+    assert counts[0] == counts[1]
+    assert counts[0][1] <= counts[0][0]

@@ -1,0 +1,62 @@
+"""A write trusts the view its process kept of a game only at the revision the database holds
+(issue 17): two processes — here two services on one database, as two gunicorn workers — writing
+the same game each see the other's manches, and a kept view spares the read of the game."""
+
+from __future__ import annotations
+
+from sqlalchemy import event
+
+from models.db import Database
+from models.games import GameService, MancheEntry
+from models.house import HouseService
+from models.registry import Registry
+from models.rules import catalog
+
+# Classique (SPEC §2): a 3 counts 3, a King 10, a 2 is worth 20. Ana goes out each time.
+BOB_3 = MancheEntry("Ana", {"Bob": ["3C"], "Chloé": ["KD"]})  # Bob 3, Chloé 10
+BOB_K2 = MancheEntry("Ana", {"Bob": ["KD", "2S"], "Chloé": ["3C"]})  # Bob 10 + 20 = 30, Chloé 3
+
+
+def worker(url: str) -> GameService:
+    database = Database(url)
+    return GameService(database, Registry(catalog(), HouseService(database, catalog())))
+
+
+def test_two_workers_writing_one_game_each_see_the_other(database_url):
+    first, second = worker(database_url), worker(database_url)
+    try:
+        game, _ = first.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
+        assert first.record_manche(game.id, BOB_3).number == 1  # the first keeps its view (revision 1)
+        assert second.record_manche(game.id, BOB_K2).number == 2  # the second writes: revision 2
+        third = first.record_manche(game.id, BOB_3)  # the first's view is stale: it reads the game again
+        assert third.number == 3
+        assert third.totals == {"Ana": 0, "Bob": 3 + 30 + 3, "Chloé": 10 + 3 + 10}
+        assert second.get(game.id).totals == third.totals
+        # the second's view is stale too: deleting "the last manche" must delete manche 3, not 2
+        assert len(second.delete_manche(game.id, 3).manches) == 2
+        assert first.record_manche(game.id, BOB_3).totals == {"Ana": 0, "Bob": 36, "Chloé": 23}
+    finally:
+        first.db.dispose()
+        second.db.dispose()
+
+
+def test_a_kept_view_spares_reading_the_game(database_url):
+    service = worker(database_url)
+    try:
+        game, _ = service.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
+        service.record_manche(game.id, BOB_3)
+        seen: list[str] = []
+
+        def record(_conn, _cursor, statement, *_args):
+            seen.append(" ".join(statement.split()))
+
+        engines = list(dict.fromkeys([service.db.reader, service.db.writer]))
+        for engine in engines:
+            event.listen(engine, "before_cursor_execute", record)
+        service.record_manche(game.id, BOB_K2)
+        for engine in engines:
+            event.remove(engine, "before_cursor_execute", record)
+        selects = [s for s in seen if s.startswith("SELECT")]
+        assert len(selects) == 1 and selects[0].startswith("SELECT game.revision"), selects
+    finally:
+        service.db.dispose()
