@@ -35,29 +35,6 @@ FOUR = ["Ana", "Bob", "Chloé", "Dan"]
 EIGHT = ["Ana", "Bob", "Chloé", "Dan", "Éloïse", "Fred", "Gaëlle", "Maximilien-Alexandre"]
 
 
-@pytest.fixture
-def phone(browser, live_server):
-    """A new browser context of the given size (French UI, touch), JavaScript on or off."""
-    contexts = []
-
-    def open_phone(width: int, height: int, *, js: bool = True, scheme: str = "light"):
-        context = browser.new_context(
-            viewport={"width": width, "height": height},
-            device_scale_factor=2,
-            is_mobile=True,
-            has_touch=True,
-            locale="fr-FR",
-            java_script_enabled=js,
-            color_scheme=scheme,
-        )
-        contexts.append(context)
-        return context.new_page()
-
-    yield open_phone
-    for context in contexts:
-        context.close()
-
-
 def picture(page, request, name: str):
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{request.node.name}-{name}.png"), full_page=True)

@@ -23,28 +23,6 @@ SIZES = [
 ]
 
 
-@pytest.fixture
-def phone(browser, live_server):
-    contexts = []
-
-    def open_phone(width: int, height: int, *, js: bool = True, scheme: str = "light"):
-        context = browser.new_context(
-            viewport={"width": width, "height": height},
-            device_scale_factor=2,
-            is_mobile=True,
-            has_touch=True,
-            locale="fr-FR",
-            java_script_enabled=js,
-            color_scheme=scheme,
-        )
-        contexts.append(context)
-        return context.new_page()
-
-    yield open_phone
-    for context in contexts:
-        context.close()
-
-
 def snap(page, name: str):
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
