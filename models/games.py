@@ -17,73 +17,44 @@ write, ``models/access.py``.
 from __future__ import annotations
 
 import json
-import random
-import re
 import secrets
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from . import scoring
-from .cards import format_cards
 from .db import Database, Game, Hand, IdempotencyRecord, Invite, Manche, Player, UndoRecord, token_hash, utcnow
 from .errors import N_, Conflict, DomainError, GameFinished, NotFound, UnknownPlayer, ValidationError
 from .game_file import export_document, read_document
+from .game_input import (
+    MAX_NAME,
+    UNDO_KINDS,
+    NewGame,
+    check_no_change_after,
+    checked_key,
+    choose_first_dealer,
+    clean_players,
+    existing_number,
+    hand_rows,
+    keep_for_undo,
+    precondition,
+    seat_columns,
+    stored_manche,
+    stored_row,
+)
 from .game_view import GameRows, GameView, build_view, game_rows, load_rows
 from .ids import checked_id, new_id
 from .latest import LatestViews
-from .names import InvalidName, clean_name
+from .names import clean_name
 from .registry import Registry
 from .scoring import MancheEntry, score_entry
-from .variant import MAX_MANCHES, Ruleset, resolve
+from .variant import MAX_MANCHES, resolve
 
 __all__ = ["GameService", "MancheEntry", "Recorded"]
 
-MAX_NAME = 40
-KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,128}")
 MAX_ATTEMPTS = 100  # each retry of a write means another write to the same game went through
-
-
-@dataclass(frozen=True)
-class NewGame:
-    """A new game checked and ready to be written: its row, its players (by seat), each player's
-    team, its rules, its edit token."""
-
-    row: dict
-    players: list
-    side_of: dict
-    ruleset: Ruleset
-    token: str
-    roster: dict = field(default_factory=dict)  # player -> scoring.Seat (an imported game)
-
-    @property
-    def id(self) -> str:
-        return self.row["id"]
-
-    @property
-    def teams(self) -> dict | None:
-        """The teams as a stored game reads them back: each team's players by seat."""
-        if not self.side_of:
-            return None
-        teams: dict = {}
-        for name in self.players:
-            teams.setdefault(self.side_of[name], []).append(name)
-        return teams
-
-    def rows(self, **changes) -> GameRows:
-        """The rows of the game as they will be stored (with ``changes`` to its row)."""
-        row = {**self.row, **changes}
-        seat = self.roster.get
-        players = tuple(
-            (name, self.side_of.get(name), *_seat_columns(seat(name, scoring.SEAT))) for name in self.players
-        )
-        return GameRows({k: v for k, v in row.items() if k != "edit_token_hash"}, players, (), {})
-
-
-def _seat_columns(seat: scoring.Seat) -> tuple:
-    return seat.joined, seat.left, seat.start
 
 
 @dataclass(frozen=True)
@@ -101,141 +72,6 @@ class Recorded:
 
 class _Stale(Exception):
     """The game changed since it was read: read it again and retry."""
-
-
-# --- checks of a new game -------------------------------------------------------------------------
-
-
-def clean_players(names, ruleset: Ruleset) -> list[str]:
-    """The players' names, each through the one rule for names (``names.clean_name``); two names
-    that differ only by case are refused."""
-    variant = ruleset.variant
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise ValidationError(N_("Players must be a list of names."), field="players")
-    players = []
-    for index, name in enumerate(names):
-        try:
-            players.append(clean_name(name, MAX_NAME, field=f"players.{index}"))
-        except InvalidName as e:
-            if e.reason != "empty":
-                raise
-            raise ValidationError(
-                N_("Player %(seat)s has no name."), field=f"players.{index}", seat=index + 1
-            ) from None
-    if not variant.min_players <= len(players) <= variant.max_players:
-        raise ValidationError(
-            N_("This variant is played by %(min)s to %(max)s players."),
-            field="players",
-            min=variant.min_players,
-            max=variant.max_players,
-        )
-    folded = [p.casefold() for p in players]
-    for index, name in enumerate(folded):
-        if name in folded[:index]:
-            raise ValidationError(
-                N_("Two players are called “%(name)s”: tell them apart."), field=f"players.{index}", name=players[index]
-            )
-    return players
-
-
-def choose_first_dealer(first_dealer, players: int) -> int:
-    """The first dealer's seat: an int among the seats, or None for a random one (a string, even
-    of digits, is refused: the web form converts its text, the API takes JSON numbers)."""
-    if first_dealer is None:
-        return random.randrange(players)
-    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < players:
-        raise ValidationError(N_("Choose who deals first among the players."), field="first_dealer")
-    return first_dealer
-
-
-def stored_manche(players: list, score: scoring.MancheScore) -> tuple[dict, list[tuple]]:
-    """What is stored of a scored manche: its columns (winner's seat, blocked, last card) and one
-    row per hand entered, in seat order: (seat, cards as canonical text or None, typed, value)."""
-    seats = {name: seat for seat, name in enumerate(players)}
-    manche = {
-        "winner_seat": seats[score.winner] if score.winner else None,
-        "blocked": score.blocked,
-        "last_card": format_cards([score.last_card]) if score.last_card else None,
-    }
-    hands = []
-    for name, value in score.values.items():
-        cards = score.hands.get(name)
-        hands.append((seats[name], format_cards(cards) if cards is not None else None, score.typed.get(name), value))
-    return manche, sorted(hands)
-
-
-def _hand_rows(manche_id: int, hands: list[tuple]) -> list[dict]:
-    return [
-        {"manche_id": manche_id, "seat": seat, "cards": cards, "typed": typed, "value": value}
-        for seat, cards, typed, value in hands
-    ]
-
-
-def _stored(game: GameView, number: int) -> tuple:
-    """The stored row of manche ``number`` (id, number, winner seat, blocked, last card)."""
-    stored = next((m for m in game.rows.manches if m[1] == number), None)
-    if stored is None:
-        raise NotFound(N_("Round %(number)s does not exist."), field="number", number=number)
-    return stored
-
-
-def _existing_number(value) -> int:
-    """A manche number from a URL: outside the possible range it simply does not exist."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100_000:
-        raise NotFound(N_("Round %(number)s does not exist."), field="number", number=value)
-    return value
-
-
-def _precondition(value) -> int:
-    """The ``number`` a new manche is expected to get: an int (bool excluded), a string is refused."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100_000:
-        raise ValidationError(N_("The round number is a whole number."), field="number")
-    return value
-
-
-def _checked_key(key) -> str | None:
-    if key is not None and (not isinstance(key, str) or not KEY_PATTERN.fullmatch(key)):
-        raise ValidationError(N_("The Idempotency-Key is 1 to 128 visible ASCII characters."), field="Idempotency-Key")
-    return key
-
-
-def _check_no_change_after(game: GameView, number: int) -> None:
-    """Refuse to take manche ``number`` away when a player sat down or left after it."""
-    for name, seat in game.roster.items():
-        if seat.joined >= number or (seat.left is not None and seat.left >= number):
-            raise Conflict(
-                N_("%(player)s joined or left the table after round %(number)s: this round can no longer be deleted."),
-                field="number",
-                player=name,
-                number=number,
-            )
-
-
-def _keep_for_undo(session: Session, game: GameView, kind: str, stored: tuple) -> None:
-    """Keep the manche an edit or a deletion replaces, for its "Undo" (one record per game)."""
-    manche = {
-        "winner_seat": stored[2],
-        "blocked": bool(stored[3]),
-        "last_card": stored[4],
-        "hands": [list(hand) for hand in game.rows.hands.get(stored[0], ())],
-    }
-    session.execute(delete(UndoRecord).where(UndoRecord.game_id == game.id))
-    session.execute(
-        insert(UndoRecord.__table__),
-        [
-            {
-                "game_id": game.id,
-                "revision": game.revision + 1,
-                "kind": kind,
-                "number": stored[1],
-                "manche_json": json.dumps(manche),
-                "created_at": utcnow(),
-            }
-        ],
-    )
-
-
-UNDO_KINDS = ("saved", "edited", "deleted")
 
 
 # --- the service ----------------------------------------------------------------------------------
@@ -357,7 +193,7 @@ class GameService:
                     **dict(
                         zip(
                             ("joined_after", "left_after", "start_total"),
-                            _seat_columns(new.roster.get(name, scoring.SEAT)),
+                            seat_columns(new.roster.get(name, scoring.SEAT)),
                             strict=True,
                         )
                     ),
@@ -429,7 +265,7 @@ class GameService:
                     [
                         row
                         for m, hands in zip(manche_rows, hands_of, strict=True)
-                        for row in _hand_rows(id_of[m["number"]], hands)
+                        for row in hand_rows(id_of[m["number"]], hands)
                     ],
                 )
                 stored = [
@@ -476,7 +312,7 @@ class GameService:
         recording the same manche record it once. ``key`` (an Idempotency-Key or a form nonce)
         makes a retry answer as the first time instead of recording twice.
         """
-        key = _checked_key(key)
+        key = checked_key(key)
         current = self._loaded(game)
         for _attempt in range(MAX_ATTEMPTS):
             if key:
@@ -486,7 +322,7 @@ class GameService:
                         current = self.get(current.id)
                     return self._replay(current, done)
             expected = current.next_number
-            if number is not None and _precondition(number) != expected:
+            if number is not None and precondition(number) != expected:
                 raise Conflict(
                     N_("Round %(number)s is already recorded; the next one is %(next)s."),
                     field="number",
@@ -515,7 +351,7 @@ class GameService:
                         insert(Manche.__table__).returning(Manche.id),
                         [{**columns, "game_id": current.id, "number": expected, "created_at": now}],
                     ).scalar_one()
-                    session.execute(insert(Hand.__table__), _hand_rows(manche_id, hands))
+                    session.execute(insert(Hand.__table__), hand_rows(manche_id, hands))
             except _Stale:
                 current = self.get(current.id)  # another write went through: read again
                 continue
@@ -537,10 +373,10 @@ class GameService:
         A change that would end the game before manches already played is refused
         (``game_finished``), naming those manches: they would have been played after the end.
         """
-        number = _existing_number(number)
+        number = existing_number(number)
 
         def plan(current: GameView):
-            stored = _stored(current, number)
+            stored = stored_row(current, number)
             score = score_entry(current.ruleset, current.seated_at(number), current.teams, entry)
             columns, hands = stored_manche(current.players, score)
             manche = (stored[0], number, columns["winner_seat"], columns["blocked"], columns["last_card"])
@@ -557,10 +393,10 @@ class GameService:
                 )
 
             def write(session: Session) -> None:
-                _keep_for_undo(session, current, "edited", stored)
+                keep_for_undo(session, current, "edited", stored)
                 session.execute(update(Manche).where(Manche.id == stored[0]).values(**columns))
                 session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
-                session.execute(insert(Hand.__table__), _hand_rows(stored[0], hands))
+                session.execute(insert(Hand.__table__), hand_rows(stored[0], hands))
 
             return view, write
 
@@ -568,16 +404,16 @@ class GameService:
 
     def delete_manche(self, game, number) -> GameView:
         """Delete the last manche (only the last: the numbers stay a sequence)."""
-        number = _existing_number(number)
+        number = existing_number(number)
 
         def plan(current: GameView):
-            stored = _stored(current, number)
+            stored = stored_row(current, number)
             if number != current.rows.manches[-1][1]:
                 raise Conflict(N_("Only the last round can be deleted."), field="number")
-            _check_no_change_after(current, number)
+            check_no_change_after(current, number)
 
             def write(session: Session) -> None:
-                _keep_for_undo(session, current, "deleted", stored)
+                keep_for_undo(session, current, "deleted", stored)
                 session.execute(
                     delete(IdempotencyRecord).where(
                         IdempotencyRecord.game_id == current.id, IdempotencyRecord.manche_number == number
@@ -621,7 +457,7 @@ class GameService:
         compared and bumped, the manche put back, the undo recorded so that a replay is known."""
         if kind not in UNDO_KINDS:
             raise ValidationError(N_("There is nothing to undo."), field="kind")
-        number = _existing_number(number)
+        number = existing_number(number)
         if isinstance(revision, bool) or not isinstance(revision, int) or revision < 0:
             raise ValidationError(N_("There is nothing to undo."), field="revision")
         current = self._loaded(game)
@@ -632,10 +468,10 @@ class GameService:
         if current.revision != revision:
             raise changed
         if kind == "saved":
-            stored = _stored(current, number)
+            stored = stored_row(current, number)
             if number != current.rows.manches[-1][1]:
                 raise changed
-            _check_no_change_after(current, number)
+            check_no_change_after(current, number)
             rows = current.rows.without_manche(number)
 
             def put_back(session: Session) -> None:
@@ -653,12 +489,12 @@ class GameService:
             columns = {k: kept[k] for k in ("winner_seat", "blocked", "last_card")}
             hands = [tuple(hand) for hand in kept["hands"]]
             if kind == "edited":
-                stored = _stored(current, number)
+                stored = stored_row(current, number)
 
                 def put_back(session: Session) -> None:
                     session.execute(update(Manche).where(Manche.id == stored[0]).values(**columns))
                     session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
-                    session.execute(insert(Hand.__table__), _hand_rows(stored[0], hands))
+                    session.execute(insert(Hand.__table__), hand_rows(stored[0], hands))
 
                 rows = current.rows.with_manche((stored[0], number, *columns.values()), hands)
             else:
@@ -671,7 +507,7 @@ class GameService:
                         insert(Manche.__table__).returning(Manche.id),
                         [{**columns, "game_id": current.id, "number": number, "created_at": record.created_at}],
                     ).scalar_one()
-                    session.execute(insert(Hand.__table__), _hand_rows(created["id"], hands))
+                    session.execute(insert(Hand.__table__), hand_rows(created["id"], hands))
 
                 rows = None
         try:

@@ -18,7 +18,7 @@ from flask import Blueprint, current_app, render_template, request, url_for
 
 from models import history
 from models.errors import N_, NotFound
-from models.games import MAX_NAME
+from models.game_input import MAX_NAME
 
 from .kit import database, lang
 from .kit import games as game_service
