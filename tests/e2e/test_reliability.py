@@ -15,6 +15,8 @@ from sqlalchemy import inspect, text
 from app import create_app
 from models.db import Database, migrate
 
+from .test_server import redis_reachable
+
 PLAYERS = ["Ana", "Bob", "Chloé"]
 NEW_GAME_FORM = {"variant": "classique", "shown_variant": "classique", "players": PLAYERS, "end": "target",
                  "first_dealer": "0"}  # fmt: skip
@@ -536,9 +538,8 @@ def test_backup_and_restore_are_idempotent(app, games, tmp_path, app_config):
 # --- migrations ------------------------------------------------------------------------------------
 
 
-def test_migrations_from_empty_and_from_the_previous_revision_with_data(tmp_path):
-    database = Database(f"sqlite:///{tmp_path / 'm.db'}")
-    migrate(database, "0001")
+def old_game(database: Database, with_invite: bool = False) -> None:
+    """A game "g1" of two players (and an invite) written as an older schema stores them."""
     with database.writer.begin() as conn:
         conn.execute(text(
             "INSERT INTO game (id, variant, options_json, mode, table_id, target, rounds, first_dealer, edit_token_hash,"
@@ -546,6 +547,16 @@ def test_migrations_from_empty_and_from_the_previous_revision_with_data(tmp_path
             " NULL, 0, 'h', 's1', 0, '2026-01-01 00:00:00', '2026-01-01 00:00:00')"
         ))  # fmt: skip
         conn.execute(text("INSERT INTO player (game_id, seat, name) VALUES ('g1', 0, 'Ana'), ('g1', 1, 'Bob')"))
+        if with_invite:
+            conn.execute(
+                text("INSERT INTO invite (id, game_id, token_hash, created_at) VALUES ('i1', 'g1', 't', '2026-01-01')")
+            )
+
+
+def test_migrations_from_empty_and_from_the_previous_revision_with_data(tmp_path):
+    database = Database(f"sqlite:///{tmp_path / 'm.db'}")
+    migrate(database, "0001")
+    old_game(database)
     migrate(database)  # 0001 → head, with data in it
     tables = set(inspect(database.reader).get_table_names())
     assert {"game", "player", "manche", "hand", "idempotency", "invite"} <= tables
@@ -558,16 +569,7 @@ def test_migration_0003_from_0002_with_data(tmp_path):
     """0002 → 0003 (house rules) keeps the games, adds house_variant and an empty game.rules_json."""
     database = Database(f"sqlite:///{tmp_path / 'm3.db'}")
     migrate(database, "0002")
-    with database.writer.begin() as conn:
-        conn.execute(text(
-            "INSERT INTO game (id, variant, options_json, mode, table_id, target, rounds, first_dealer, edit_token_hash,"
-            " share_id, revision, created_at, updated_at) VALUES ('g1', 'classique', '{}', 'penalty', 'classique', 500,"
-            " NULL, 0, 'h', 's1', 0, '2026-01-01 00:00:00', '2026-01-01 00:00:00')"
-        ))  # fmt: skip
-        conn.execute(text("INSERT INTO player (game_id, seat, name) VALUES ('g1', 0, 'Ana'), ('g1', 1, 'Bob')"))
-        conn.execute(
-            text("INSERT INTO invite (id, game_id, token_hash, created_at) VALUES ('i1', 'g1', 't', '2026-01-01')")
-        )
+    old_game(database, with_invite=True)
     migrate(database)
     assert "house_variant" in set(inspect(database.reader).get_table_names())
     assert "rules_json" in {c["name"] for c in inspect(database.reader).get_columns("game")}
@@ -584,14 +586,20 @@ def test_migration_0003_from_0002_with_data(tmp_path):
     database.dispose()
 
 
-def redis_reachable() -> bool:
-    import socket
-
-    try:
-        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
-        return True
-    except OSError:
-        return False
+def test_migration_0004_from_0003_with_data(tmp_path):
+    """0003 → 0004 keeps games and invites; players sit from the start, invites were never used."""
+    database = Database(f"sqlite:///{tmp_path / 'm4.db'}")
+    migrate(database, "0003")
+    old_game(database, with_invite=True)
+    migrate(database)
+    assert "undo_record" in set(inspect(database.reader).get_table_names())
+    with database.reader.connect() as conn:
+        assert conn.execute(text("SELECT joined_after, left_after, start_total FROM player")).all() == [
+            (0, None, 0),
+            (0, None, 0),
+        ]
+        assert conn.execute(text("SELECT last_used_at FROM invite")).scalar_one() is None
+    database.dispose()
 
 
 @pytest.mark.skipif(not redis_reachable() and os.environ.get("CI") != "true", reason="no Redis on 127.0.0.1:6379")

@@ -124,32 +124,3 @@ def test_an_invites_last_use_is_noted_at_most_once_a_minute(app, games):
     finally:
         event.remove(games.db.writer, "before_cursor_execute", seen)
     assert len(updates) == 2  # one statement per write at most (the second matches no row)
-
-
-def test_migration_0004_from_0003_with_data(tmp_path):
-    """0003 → 0004 keeps games and invites; players sit from the start, invites were never used."""
-    from sqlalchemy import inspect, text
-
-    from models.db import Database, migrate
-
-    database = Database(f"sqlite:///{tmp_path / 'm4.db'}")
-    migrate(database, "0003")
-    with database.writer.begin() as conn:
-        conn.execute(text(
-            "INSERT INTO game (id, variant, options_json, mode, table_id, target, rounds, first_dealer, edit_token_hash,"
-            " share_id, revision, created_at, updated_at) VALUES ('g1', 'classique', '{}', 'penalty', 'classique', 500,"
-            " NULL, 0, 'h', 's1', 0, '2026-01-01 00:00:00', '2026-01-01 00:00:00')"
-        ))  # fmt: skip
-        conn.execute(text("INSERT INTO player (game_id, seat, name) VALUES ('g1', 0, 'Ana'), ('g1', 1, 'Bob')"))
-        conn.execute(
-            text("INSERT INTO invite (id, game_id, token_hash, created_at) VALUES ('i1', 'g1', 't', '2026-01-01')")
-        )
-    migrate(database)
-    assert "undo_record" in set(inspect(database.reader).get_table_names())
-    with database.reader.connect() as conn:
-        assert conn.execute(text("SELECT joined_after, left_after, start_total FROM player")).all() == [
-            (0, None, 0),
-            (0, None, 0),
-        ]
-        assert conn.execute(text("SELECT last_used_at FROM invite")).scalar_one() is None
-    database.dispose()
