@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from sqlmodel import Session
 
 from models.db import Game
+from tests.unit.test_scoring import SPEC_POINTS
 
 USE_PG = os.environ.get("DATABASE_URL", "").startswith("postgres")
 
@@ -137,19 +138,9 @@ def test_variants_names_follow_accept_language(client):
     assert one["name"] == "Classic"
 
 
-# SPEC §2 scoring tables, copied by hand: table -> points per rank (None: no joker in that table).
-SPEC_TABLES = {
-    "classique": {"JK": 50, "8": 50, "A": 20, "2": 20, "K": 10, "Q": 10, "J": 20,
-                  "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "9": 9, "10": 10},
-    "54-cartes": {"JK": 50, "8": 25, "A": 15, "2": 15, "K": 10, "Q": 10, "J": 10,
-                  "3": 5, "4": 5, "5": 5, "6": 5, "7": 5, "9": 5, "10": 5, "2S": 25},
-    "huit-americain": {"JK": 50, "8": 32, "A": 20, "2": 2, "K": 10, "Q": 10, "J": 10,
-                       "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "9": 9, "10": 10},
-    "huit-elabore": {"JK": None, "8": 15, "A": 11, "2": 10, "K": 3, "Q": 2, "J": 1,
-                     "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "9": 9, "10": 10},
-    "standard": {"JK": 50, "8": 50, "A": 1, "2": 2, "K": 10, "Q": 10, "J": 10,
-                 "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "9": 9, "10": 10},
-}  # fmt: skip
+# SPEC §2 scoring tables, copied by hand once (tests/unit/test_scoring.py), with 54-cartes' 2 of
+# spades at 25 (the other 2s 15).
+SPEC_TABLES = {**SPEC_POINTS, "54-cartes": {**SPEC_POINTS["54-cartes"], "2S": 25}}
 VARIANT_TABLE = {v: spec[6] for v, spec in SPEC_VARIANTS.items()}
 
 
