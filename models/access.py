@@ -15,15 +15,21 @@ import hmac
 from datetime import timedelta
 from enum import IntEnum
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import or_, select, update
 from sqlmodel import Session
 
-from .db import Database, Game, HouseVariant, Invite, token_hash, utcnow
+from .db import Database, HouseVariant, Invite, token_hash, utcnow
 from .errors import N_, NotFound
 from .ids import checked_house_id, checked_id
 
 MAX_TOKEN = 200
 USE_GRAIN = timedelta(minutes=1)  # an invite's last use is noted to the minute
+
+
+GAME_LEVEL = (
+    "SELECT edit_token_hash, EXISTS (SELECT 1 FROM invite WHERE invite.game_id = game.id"
+    " AND invite.token_hash = ? AND invite.revoked_at IS NULL) FROM game WHERE id = ?"
+)
 
 
 class Level(IntEnum):
@@ -44,13 +50,9 @@ class AccessService:
         """What ``token`` allows on the game: OWNER (its edit token), SCOREKEEPER (an invite not
         revoked) or NONE. A game that does not exist is not found, whatever the token."""
         digest = token_hash(token) if _usable(token) else ""
-        invited = (
-            select(Invite.id)
-            .where(and_(Invite.game_id == Game.id, Invite.token_hash == digest, Invite.revoked_at.is_(None)))
-            .exists()
-        )
-        with self.db.reader.connect() as session:  # plain rows: this runs on every write
-            row = session.execute(select(Game.edit_token_hash, invited).where(Game.id == checked_id(game_id))).first()
+        row = self.db.lookup(
+            GAME_LEVEL, digest, checked_id(game_id)
+        )  # every write asks: a lookup, not a Core statement
         if row is None:
             raise NotFound(N_("No game with this id."), field="id")
         if not digest:

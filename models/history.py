@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import func, select
-from sqlmodel import Session
+from sqlalchemy.engine import Connection
 
 from . import scoring
 from .cards import format_cards
-from .db import Database, Game, Manche, Player
-from .game_view import GAME_COLUMNS, GameView
+from .db import Database, Game, Player
+from .game_view import GAME_COLUMNS, GameView, game_rows
 from .ids import checked_id
 
 GAMES_PER_PAGE = 20
@@ -56,13 +56,29 @@ EVERY_GAME = Scope(everything=True)
 # --- the game page -------------------------------------------------------------------------------
 
 
+PAGE_STATE = (
+    "SELECT revision, (SELECT COALESCE(MAX(number), 0) FROM manche WHERE manche.game_id = game.id)"
+    " FROM game WHERE id = ?"
+)
+
+
 def page_state(database: Database, game_id: str) -> tuple[int, int] | None:
     """A game's revision and the number of its last manche (0 before the first) in one small
     statement — what the game page's cache key needs — or None when there is no such game."""
-    last = select(func.coalesce(func.max(Manche.number), 0)).where(Manche.game_id == Game.id).scalar_subquery()
-    with Session(database.reader) as session:
-        row = session.exec(select(Game.revision, last).where(Game.id == checked_id(game_id))).first()
+    row = database.lookup(PAGE_STATE, checked_id(game_id))
     return None if row is None else (row[0], row[1])
+
+
+# --- pages across games ----------------------------------------------------------------------------
+
+GAME_CHANGES = "SELECT count FROM game_changes WHERE id = 1"
+
+
+def game_changes(database: Database) -> int:
+    """The count of changes to games so far (``db.GameChanges``): it moves whenever any game does,
+    so a page across games kept under it is never stale. One lookup."""
+    row = database.lookup(GAME_CHANGES)
+    return row[0] if row else 0
 
 
 # --- the share view ------------------------------------------------------------------------------
@@ -77,10 +93,12 @@ class SharedState:
     finished: bool
 
 
+SHARED_STATE = "SELECT id, revision, finished_at FROM game WHERE share_id = ?"
+
+
 def shared_state(database: Database, share_id: str) -> SharedState | None:
     """The game behind a share id, its revision (the ETag) and whether it is over, or None."""
-    with Session(database.reader) as session:
-        row = session.exec(select(Game.id, Game.revision, Game.finished_at).where(Game.share_id == share_id)).first()
+    row = database.lookup(SHARED_STATE, share_id)
     if row is None:
         return None
     return SharedState(row[0], row[1], row[2] is not None)
@@ -159,7 +177,7 @@ class Summaries:
         self.entries: OrderedDict = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, session: Session, views, rows: list) -> list[GameSummary]:
+    def get(self, session: Connection, views, rows: list) -> list[GameSummary]:
         """The summaries of the games ``rows`` names, in that order: each row is ``(id, revision)``
         (the games not known at that revision are then read in bulk: four statements) or the
         game's row as a dict of ``GAME_COLUMNS`` (three statements for the ones not known)."""
@@ -174,7 +192,7 @@ class Summaries:
             if isinstance(missing[0], dict):
                 games = views(session, missing)
             else:
-                games = _records(session, views, select(Game).where(Game.id.in_([game_id for game_id, _ in missing])))
+                games = views(session, game_rows(session, Game.id.in_([game_id for game_id, _ in missing])))
             for game in games:
                 summary = GameSummary.of(game)
                 known[(game.id, game.revision)] = summary
@@ -188,21 +206,14 @@ class Summaries:
 SUMMARIES = Summaries()
 
 
-def _names_matching(session: Session, scope: Scope, name: str) -> list[str]:
+def _names_matching(session: Connection, scope: Scope, name: str) -> list[str]:
     """The spellings of a player's name in the scope's games (case and spacing aside: "chloé"
     finds "Chloé")."""
     wanted = " ".join(name.split()).casefold()
     if not wanted:
         return []
-    names = session.exec(scope.restrict(select(Player.name).distinct(), Player.game_id)).scalars().all()
+    names = session.execute(scope.restrict(select(Player.name).distinct(), Player.game_id)).scalars().all()
     return [n for n in names if n.casefold() == wanted]
-
-
-def _records(session: Session, views, games_query) -> list[GameView]:
-    """The games ``games_query`` selects, each with its manches and standing: four statements
-    (``views``: the game service's, which builds views of game rows)."""
-    games = session.exec(games_query).scalars().all()
-    return views(session, [{column: getattr(game, column) for column in GAME_COLUMNS} for game in games])
 
 
 def _of_player(query, names: list[str]):
@@ -231,7 +242,7 @@ def list_page(
     in SQL: three small statements whatever the number of games."""
     if scope.empty:
         return GameListPage((), page, False, 0)
-    with Session(database.reader) as session:
+    with database.reader.connect() as session:  # plain rows: no ORM session
         query = scope.restrict(select(Game.id, Game.revision))
         counted = scope.restrict(select(func.count()).select_from(Game))
         if player:
@@ -247,7 +258,7 @@ def list_page(
 
 def summaries(database: Database, views, rows) -> list[GameSummary]:
     """The summaries of the games ``rows`` names as ``(id, revision)`` (see ``Summaries.get``)."""
-    with Session(database.reader) as session:
+    with database.reader.connect() as session:  # plain rows: no ORM session
         return SUMMARIES.get(session, views, list(rows))
 
 
@@ -262,8 +273,8 @@ def player_names(database: Database, scope: Scope, limit: int = SUGGESTED_NAMES)
         return []
     count = func.count()
     query = scope.restrict(select(Player.name, count), Player.game_id).group_by(Player.name)
-    with Session(database.reader) as session:
-        rows = session.exec(query.order_by(count.desc(), Player.name).limit(limit)).all()
+    with database.reader.connect() as session:  # plain rows: no ORM session
+        rows = session.execute(query.order_by(count.desc(), Player.name).limit(limit)).all()
     return [name for name, _ in rows]
 
 
@@ -328,7 +339,7 @@ def player_games(database: Database, scope: Scope, name: str) -> tuple[tuple, tu
     what their page depends on. None when nobody of that name played in them."""
     if scope.empty:
         return None
-    with Session(database.reader) as session:
+    with database.reader.connect() as session:  # plain rows: no ORM session
         names = _names_matching(session, scope, name)
         if not names:
             return None
@@ -343,7 +354,7 @@ def player_record(database: Database, views, scope: Scope, names: tuple) -> Play
     summed up once per revision (``SUMMARIES``; three statements for those not known yet), and the
     record adds the summaries up."""
     columns = [getattr(Game, name) for name in GAME_COLUMNS]
-    with Session(database.reader) as session:
+    with database.reader.connect() as session:  # plain rows: no ORM session
         query = _of_player(scope.restrict(select(*columns)), list(names)).order_by(Game.created_at.desc(), Game.id)
         rows = [dict(zip(GAME_COLUMNS, row, strict=True)) for row in session.execute(query)]
         games = SUMMARIES.get(session, views, rows)

@@ -13,11 +13,10 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from sqlalchemy import select
-
-from .db import Database, Game
+from .db import Database
 from .game_view import GameView
 
+REVISION = "SELECT revision FROM game WHERE id = ?"
 GAMES_KEPT = 64  # per process: the games being played right now
 
 
@@ -42,6 +41,5 @@ class LatestViews:
             view = self.views.get(game_id)
         if view is None:
             return None
-        with database.reader.connect() as conn:
-            revision = conn.execute(select(Game.revision).where(Game.id == game_id)).scalar()
-        return view if revision == view.revision else None
+        row = database.lookup(REVISION, game_id)
+        return view if row is not None and row[0] == view.revision else None

@@ -57,7 +57,8 @@ def database_url(migrated_database, tmp_path):
     """A URL to an empty, migrated database for one test."""
     if USE_PG:
         database = Database(migrated_database)
-        names = ", ".join(f'"{t.name}"' for t in metadata.sorted_tables)
+        # Every table but game_changes, whose one row the triggers count in (migration 0005).
+        names = ", ".join(f'"{t.name}"' for t in metadata.sorted_tables if t.name != "game_changes")
         with database.writer.begin() as conn:
             conn.execute(text(f"TRUNCATE {names} CASCADE"))
         database.dispose()

@@ -53,17 +53,17 @@ def suggested_names(scope: history.Scope | None = None) -> list[str]:
 @bp.get("/games")
 def game_list():
     """Games in progress first, then finished ones, newest first; ``?player=Ana`` keeps Ana's.
-    Paged in SQL; the page is kept compressed (``views/pagecache.py``) under what it shows: the
-    games of the page at their revisions, the count, the names suggested, the language."""
+    Paged in SQL; the page is kept compressed (``views/pagecache.py``) under the count of changes
+    to games (``history.game_changes``, one lookup), the games this reader may see, the filter,
+    the page and the language: a visit to a page already built asks nothing else."""
     scope = reader_scope()
     player = " ".join(request.args.get("player", "").split())[:MAX_NAME]
-    listed = history.list_page(database(), scope, player or None, page_number(request.args))
-    if listed.page > 1 and not listed.rows:
-        raise NotFound(N_("No such page."), field="page")
-    suggestions = suggested_names(scope)
-    here = url_for("history.game_list", player=player or None, page=listed.page if listed.page > 1 else None)
+    page = page_number(request.args)
 
     def render(_csrf):
+        listed = history.list_page(database(), scope, player or None, page)
+        if listed.page > 1 and not listed.rows:
+            raise NotFound(N_("No such page."), field="page")
         games = history.summaries(database(), game_service().views, listed.rows)
         return render_template(
             "games_list.html",
@@ -71,43 +71,48 @@ def game_list():
             listed=listed,
             page_size=history.GAMES_PER_PAGE,
             player=player,
-            suggestions=suggestions,
+            suggestions=suggested_names(scope),
             everything=scope.everything,
             nothing_yet=scope.empty or not (games or player),
             read_only=True,  # its one form (the filter) is a GET: no CSRF token, no cookie
-            here=here,
+            here=url_for("history.game_list", player=player or None, page=listed.page if listed.page > 1 else None),
         )
 
-    key = ("games", listed, player, tuple(suggestions), scope.everything, scope.empty, lang())
+    key = ("games", history.game_changes(database()), scope, player, page, lang())
     return private(cached_page(key, render))
+
+
+class _Nobody(Exception):
+    """Nobody of that name played in the games this reader may see."""
 
 
 @bp.get("/players/<path:name>")
 def player_page(name):
     """A player's record across this browser's games (every game for the administrator), kept
-    compressed under what it depends on: the spellings of the name, the fingerprint of their games
-    (``history.player_games``), the games this reader may see, the language."""
+    compressed under the count of changes to games (one lookup), the name as asked, the games
+    this reader may see and the language."""
     scope = reader_scope()
     name = name[: MAX_NAME * 2]
-    found = history.player_games(database(), scope, name)
-    if found is None:  # nobody of that name in this browser's games (whether or not elsewhere)
-        page = render_template("player.html", record=None, name=" ".join(name.split())[:MAX_NAME], none_yet=scope.empty)
-        return private(current_app.make_response((page, 404)))
-    names, fingerprint = found
-    here = url_for("history.player_page", name=name)
 
     def render(_csrf):
-        record = history.player_record(database(), game_service().views, scope, names)
+        found = history.player_games(database(), scope, name)
+        if found is None:
+            raise _Nobody
+        record = history.player_record(database(), game_service().views, scope, found[0])
         return render_template(
             "player.html",
             record=record,
             points_chart=points_chart(record.recent),
             cards_chart=cards_chart(record.cards[:CARDS_SHOWN]),
             read_only=True,
-            here=here,
+            here=url_for("history.player_page", name=name),
         )
 
-    return private(cached_page(("player", names, fingerprint, scope, lang()), render))
+    try:
+        return private(cached_page(("player", history.game_changes(database()), name, scope, lang()), render))
+    except _Nobody:  # not kept: a 404 the next game may turn into a page
+        page = render_template("player.html", record=None, name=" ".join(name.split())[:MAX_NAME], none_yet=scope.empty)
+        return private(current_app.make_response((page, 404)))
 
 
 # --- chart geometry ------------------------------------------------------------------------------

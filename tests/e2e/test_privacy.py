@@ -178,11 +178,13 @@ def test_opening_the_same_game_again_sets_no_cookie_and_costs_one_statement(app,
     def count(*_args):
         executed.append(1)
 
-    event.listen(database.reader, "before_cursor_execute", count)
+    for engine in database.engines:
+        event.listen(engine, "before_cursor_execute", count)
     try:
         again = client.get(f"/games/{game.id}")
     finally:
-        event.remove(database.reader, "before_cursor_execute", count)
+        for engine in database.engines:
+            event.remove(engine, "before_cursor_execute", count)
     assert again.status_code == 200 and "Set-Cookie" not in again.headers
     assert len(executed) == 1  # the revision; the visit is noted in the session, not the database
     assert "Set-Cookie" in client.get(f"/s/{share_id}").headers  # the shared view, noted…

@@ -35,7 +35,7 @@ def game_with(games, manches: int):
 
 def statements(app, client, path: str) -> int:
     database = app.extensions["database"]
-    with StatementCounter([database.reader, database.writer]) as counter:
+    with StatementCounter(database.engines) as counter:
         response = client.get(path)
         assert response.status_code == 200, path
     return counter.count
@@ -70,7 +70,7 @@ def import_document(manches: int) -> dict:
 
 def import_statements(app, client, manches: int) -> int:
     database = app.extensions["database"]
-    with StatementCounter([database.reader, database.writer]) as counter:
+    with StatementCounter(database.engines) as counter:
         response = client.post("/api/v1/games/import", json=import_document(manches))
         assert response.status_code == 201, response.get_json()
     return counter.count

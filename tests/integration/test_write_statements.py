@@ -17,7 +17,7 @@ class Statements:
     """The SQL statements the app's engines run while it is open (text of each)."""
 
     def __init__(self, database):
-        self.engines = list(dict.fromkeys([database.reader, database.writer]))
+        self.engines = database.engines
         self.seen: list[str] = []
 
     def _record(self, _conn, _cursor, statement, *_args):

@@ -1,0 +1,61 @@
+"""Pages across games bounded (issue 17): indexes for the list of games and the players' names, and
+the count of changes to games that their cached pages are kept under
+
+Revision ID: 0005
+Revises: 0004
+Create Date: 2026-11-23 08:00:00.000000
+"""
+
+from alembic import op
+import sqlalchemy as sa
+
+
+revision = '0005'
+down_revision = '0004'
+branch_labels = None
+depends_on = None
+
+# The trigger adds one to game_changes.count in the transaction of every change to the game table
+# (a manche, an edit, a join… each bumps its game's revision): the count a reader sees moves with
+# every committed change to any game.
+SQLITE_TRIGGERS = [
+    f"""CREATE TRIGGER game_changes_{event.lower()} AFTER {event} ON game
+    BEGIN UPDATE game_changes SET count = count + 1 WHERE id = 1; END"""
+    for event in ("INSERT", "UPDATE", "DELETE")
+]
+PG_FUNCTION = """CREATE FUNCTION game_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN UPDATE game_changes SET count = count + 1 WHERE id = 1; RETURN NULL; END $$"""
+PG_TRIGGER = """CREATE TRIGGER game_changes AFTER INSERT OR UPDATE OR DELETE ON game
+FOR EACH STATEMENT EXECUTE FUNCTION game_changed()"""
+
+
+def upgrade() -> None:
+    op.create_index(
+        'ix_game_listed', 'game', [sa.text('(finished_at IS NOT NULL)'), sa.text('created_at DESC'), 'id']
+    )
+    op.create_index('ix_player_name', 'player', ['name'])
+    op.create_table(
+        'game_changes',
+        sa.Column('id', sa.Integer(), nullable=False),
+        sa.Column('count', sa.Integer(), nullable=False),
+        sa.PrimaryKeyConstraint('id'),
+    )
+    op.execute("INSERT INTO game_changes (id, count) VALUES (1, 0)")
+    if op.get_bind().dialect.name == 'sqlite':
+        for trigger in SQLITE_TRIGGERS:
+            op.execute(trigger)
+    else:
+        op.execute(PG_FUNCTION)
+        op.execute(PG_TRIGGER)
+
+
+def downgrade() -> None:
+    if op.get_bind().dialect.name == 'sqlite':
+        for event in ("insert", "update", "delete"):
+            op.execute(f"DROP TRIGGER game_changes_{event}")
+    else:
+        op.execute("DROP TRIGGER game_changes ON game")
+        op.execute("DROP FUNCTION game_changed()")
+    op.drop_table('game_changes')
+    op.drop_index('ix_player_name', table_name='player')
+    op.drop_index('ix_game_listed', table_name='game')

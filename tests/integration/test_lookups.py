@@ -1,0 +1,90 @@
+"""What the cached pages are kept under (issue 17): a game's revision and the count of changes to
+games, read as lookups (one indexed statement on a connection of their own), and exact with
+several worker processes — here two apps on one database, as two gunicorn workers."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from sqlalchemy import text
+
+from app import create_app
+from models import history
+from models.db import Database
+from models.games import MancheEntry
+
+USE_PG = os.environ.get("DATABASE_URL", "").startswith("postgres")
+
+THREE = ["Ana", "Bob", "Chloé"]
+# Classique (SPEC §2): Ana goes out; Bob's 3♣ counts 3, Chloé's K♦ 10.
+ANA_OUT = MancheEntry("Ana", {"Bob": ["3C"], "Chloé": ["KD"]})
+# Bob goes out; Ana's 5♥ counts 5, Chloé's 9♣ 9.
+BOB_OUT = MancheEntry("Bob", {"Ana": ["5H"], "Chloé": ["9C"]})
+
+
+def test_every_change_to_a_game_moves_the_count(app, games):
+    database = app.extensions["database"]
+    counts = [history.game_changes(database)]
+
+    def moved():
+        counts.append(history.game_changes(database))
+        return counts[-1] > counts[-2]
+
+    game, _ = games.create_game("classique", THREE, first_dealer=0)
+    assert moved()
+    games.record_manche(game.id, ANA_OUT)
+    assert moved()
+    games.edit_manche(game.id, 1, BOB_OUT)
+    assert moved()
+    games.record_manche(game.id, ANA_OUT)
+    assert moved()
+    games.delete_manche(game.id, 2)
+    assert moved()
+    games.join_player(game.id, "Dan")
+    assert moved()
+    games.create_invite(game.id)
+    assert moved()
+    assert history.game_changes(database) == counts[-1]  # and reading moves nothing
+
+
+@pytest.fixture
+def second_worker(app_config):
+    other = create_app(app_config)
+    yield other
+    other.extensions["database"].dispose()
+
+
+def test_a_page_kept_by_one_worker_shows_what_another_wrote(app, client, second_worker):
+    admin = {"Authorization": "Bearer admin-secret", "Accept-Language": "en"}
+    app.config["ADMIN_TOKEN"] = second_worker.config["ADMIN_TOKEN"] = "admin-secret"
+    other = second_worker.test_client()
+    assert "Zoé" not in client.get("/games", headers=admin).get_data(as_text=True)  # kept by the first
+    created = other.post("/api/v1/games", json={"variant": "classique", "players": ["Zoé", "Yann"]}).get_json()
+    listed = client.get("/games", headers=admin).get_data(as_text=True)
+    assert "Zoé" in listed  # the first worker's page was not served stale
+    player = client.get("/players/Zo%C3%A9", headers=admin).get_data(as_text=True)
+    assert "<dt>Games played</dt><dd>1</dd>" in player
+    share = "/s/" + created["share_url"].rsplit("/s/", 1)[1]
+    pages = (f"/games/{created['id']}", share)
+    for page in pages:  # kept by the first worker before the manche
+        assert ">10<" not in client.get(page).get_data(as_text=True).replace(" ", "")
+    # Zoé goes out; Yann's K♦ counts 10 (SPEC §2)
+    auth = {"Authorization": f"Bearer {created['edit_token']}"}
+    body = {"winner": "Zoé", "hands": {"Yann": ["KD"]}}
+    assert other.post(f"/api/v1/games/{created['id']}/manches", json=body, headers=auth).status_code == 201
+    for page in pages:  # Yann's 10 points, written by the other worker
+        assert ">10<" in client.get(page).get_data(as_text=True).replace(" ", "")
+
+
+@pytest.mark.skipif(not USE_PG, reason="a dropped connection is PostgreSQL's (a server restart)")
+def test_a_lookup_on_a_dropped_connection_is_asked_again(database_url):
+    database = Database(database_url)
+    try:
+        (pid,) = database.lookup("SELECT pg_backend_pid()")
+        with database.writer.begin() as conn:
+            conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        assert database.lookup("SELECT 1") == (1,)
+        assert database.lookup("SELECT pg_backend_pid()")[0] != pid
+    finally:
+        database.dispose()
