@@ -16,12 +16,14 @@ write, ``models/access.py``.
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
 from dataclasses import dataclass, replace
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.dml import Update
 from sqlmodel import Session
 
 from . import scoring
@@ -74,6 +76,23 @@ class _Stale(Exception):
     """The game changed since it was read: read it again and retry."""
 
 
+@functools.cache
+def _bump_statement(compared: bool, columns: tuple) -> Update:
+    """The revision bump, built once per shape (the columns it also sets): a write builds no SQL."""
+    query = update(Game).where(Game.id == bindparam("game_id"))
+    if compared:
+        query = query.where(Game.revision == bindparam("read_revision"))
+    return query.values(revision=Game.revision + 1, **{name: bindparam("new_" + name) for name in columns})
+
+
+NEW_MANCHE = insert(Manche.__table__).returning(Manche.id)
+NEW_HANDS = insert(Hand.__table__)
+NEW_KEY = insert(IdempotencyRecord.__table__)
+REPLAYED = select(IdempotencyRecord.manche_number).where(
+    IdempotencyRecord.game_id == bindparam("game_id"), IdempotencyRecord.key == bindparam("key")
+)
+
+
 # --- the service ----------------------------------------------------------------------------------
 
 
@@ -122,10 +141,6 @@ class GameService:
             return game
         game_id = checked_id(game)
         return self.latest.current(self.db, game_id) or self.latest.remember(self.get(game_id))
-
-    def revision(self, game_id: str) -> int | None:
-        with Session(self.db.reader) as session:
-            return session.execute(select(Game.revision).where(Game.id == checked_id(game_id))).scalar()
 
     # creation
 
@@ -344,14 +359,12 @@ class GameService:
                     self._bump(session, current.id, current.revision, finished_at=finished_at)
                     if key:
                         session.execute(
-                            insert(IdempotencyRecord.__table__),
-                            [{"game_id": current.id, "key": key, "manche_number": expected, "created_at": now}],
+                            NEW_KEY, [{"game_id": current.id, "key": key, "manche_number": expected, "created_at": now}]
                         )
                     manche_id = session.execute(
-                        insert(Manche.__table__).returning(Manche.id),
-                        [{**columns, "game_id": current.id, "number": expected, "created_at": now}],
+                        NEW_MANCHE, [{**columns, "game_id": current.id, "number": expected, "created_at": now}]
                     ).scalar_one()
-                    session.execute(insert(Hand.__table__), hand_rows(manche_id, hands))
+                    session.execute(NEW_HANDS, hand_rows(manche_id, hands))
             except _Stale:
                 current = self.get(current.id)  # another write went through: read again
                 continue
@@ -588,11 +601,11 @@ class GameService:
     def _bump(self, session: Session, game_id: str, revision: int | None = None, **columns) -> None:
         """Bump the game's revision (the shared view's ETag) in one statement; with ``revision``,
         only if it is still the one read (else ``_Stale``: another write went through)."""
-        query = update(Game).where(Game.id == checked_id(game_id))
         if revision is not None:
-            query = query.where(Game.revision == revision)
             columns["updated_at"] = utcnow()
-        if session.execute(query.values(revision=Game.revision + 1, **columns)).rowcount != 1:
+        params = {"game_id": checked_id(game_id), "read_revision": revision}
+        params.update({"new_" + name: value for name, value in columns.items()})
+        if session.execute(_bump_statement(revision is not None, tuple(sorted(columns))), params).rowcount != 1:
             if revision is None:
                 raise NotFound(N_("No game with this id."), field="id")
             raise _Stale
@@ -600,11 +613,7 @@ class GameService:
     def _replayed(self, game_id: str, key: str) -> int | None:
         """The number of the manche recorded with this key, if any."""
         with self.db.reader.connect() as session:
-            return session.execute(
-                select(IdempotencyRecord.manche_number).where(
-                    IdempotencyRecord.game_id == game_id, IdempotencyRecord.key == key
-                )
-            ).scalar()
+            return session.execute(REPLAYED, {"game_id": game_id, "key": key}).scalar()
 
     @staticmethod
     def _replay(game: GameView, number: int) -> Recorded:

@@ -521,6 +521,8 @@ def next_seated(players: list[str], roster: dict | None, number: int, after: int
     """The seat of the first player dealt in manche ``number`` going left from seat ``after``
     (``after`` itself last: the same dealer when nobody else sits there)."""
     count = len(players)
+    if not roster:  # everybody sits: the next seat (this runs for every manche of every game read)
+        return (after + 1) % count
     order = [(after + step) % count for step in range(1, count + 1)]
     playing = set(seated(players, roster, number))
     return next((seat for seat in order if players[seat] in playing), after % count)
