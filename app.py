@@ -12,6 +12,7 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
+from babel import Locale
 from flask import Flask, request
 from flask.globals import request_ctx
 from flask_babel import Babel
@@ -53,12 +54,16 @@ babel = Babel()
 csrf = CSRFProtect()
 
 
-def select_locale() -> str:
+# Parsed once: Flask-Babel takes a Locale as it is (a language code it parses on every request).
+LOCALES = {language: Locale.parse(language) for language in LANGUAGES}
+
+
+def select_locale() -> Locale:
     """The user's language: their explicit choice (cookie), else the browser's, else French."""
     chosen = request.cookies.get("lang")
-    if chosen in LANGUAGES:
-        return chosen
-    return request.accept_languages.best_match(LANGUAGES, default="fr")
+    if chosen not in LANGUAGES:
+        chosen = request.accept_languages.best_match(LANGUAGES, default="fr")
+    return LOCALES[chosen]
 
 
 def _secret_key(instance_path: Path) -> str:

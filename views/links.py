@@ -12,6 +12,7 @@ import io
 import ipaddress
 import socket
 import struct
+import time
 from urllib.parse import urlsplit
 
 import qrcode
@@ -22,7 +23,23 @@ SIOCGIFADDR = 0x8915
 LOCAL_NAMES = {"localhost", "127.0.0.1", "::1", "[::1]"}
 
 
+LAN_SECONDS = 10.0  # how long the interfaces' addresses are kept (a laptop joining a Wi-Fi is seen after this)
+_lan: tuple[float, list[str]] = (float("-inf"), [])
+
+
 def lan_addresses() -> list[str]:
+    """This machine's LAN addresses, asked of the system at most every ``LAN_SECONDS`` (issue 17:
+    a game page opened on the host itself asked on every request)."""
+    global _lan
+    asked_at, addresses = _lan
+    now = time.monotonic()
+    if now - asked_at > LAN_SECONDS:
+        addresses = interface_addresses()
+        _lan = (now, addresses)
+    return addresses
+
+
+def interface_addresses() -> list[str]:
     """IPv4 addresses of this machine's network interfaces, loopback excluded (Linux ioctl;
     nothing is sent on the network)."""
     found = []
