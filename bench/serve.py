@@ -21,8 +21,8 @@ def gunicorn(database_url: str, port: int, app: str = "app:create_app()", **env)
     until the block ends; yields its base URL."""
     environment = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": SECRET_KEY, "AUTO_MIGRATE": "0", **env}
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{port}", "--log-level", "warning",
-         app],
+        [sys.executable, "-m", "gunicorn", "-w", os.environ.get("BENCH_WORKERS", "2"), "-b", f"127.0.0.1:{port}",
+         "--log-level", "warning", app],
         cwd=ROOT, env=environment, start_new_session=True, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
