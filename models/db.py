@@ -45,6 +45,10 @@ class Game(SQLModel, table=True):
     edit_token_hash: str = Field(max_length=64)
     share_id: str = Field(max_length=32, unique=True)
     revision: int = 0
+    # Bumped with the revision by every change but a manche added (an edit, a deletion, an undo, a
+    # player joining or leaving): a write that kept the game's view and finds it unchanged here
+    # reads only the manches added since (issue 17, migration 0005).
+    reshaped: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
     finished_at: datetime | None = None

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlmodel import Session
 
 from . import scoring
@@ -25,8 +25,19 @@ from .variant import Ruleset
 # The columns of a game's row that its view needs (no token hash).
 GAME_COLUMNS = (
     "id", "share_id", "variant", "options_json", "mode", "table_id", "target", "rounds", "first_dealer",
-    "revision", "created_at", "finished_at", "rules_json",
+    "revision", "reshaped", "created_at", "finished_at", "rules_json",
 )  # fmt: skip
+APPENDED_MANCHES = (
+    select(Manche.id, Manche.number, Manche.winner_seat, Manche.blocked, Manche.last_card)
+    .where(Manche.game_id == bindparam("game_id"), Manche.number > bindparam("after"))
+    .order_by(Manche.number)
+)
+APPENDED_HANDS = (
+    select(Hand.manche_id, Hand.seat, Hand.cards, Hand.typed, Hand.value)
+    .join(Manche, Hand.manche_id == Manche.id)
+    .where(Manche.game_id == bindparam("game_id"), Manche.number > bindparam("after"))
+    .order_by(Hand.manche_id, Hand.seat)
+)
 
 
 @dataclass(frozen=True)
@@ -108,6 +119,7 @@ class GameView:
     rules: dict | None = None  # the house-rules document the game was created with
     after_end: list = field(default_factory=list)  # manches stored after the end: shown, never counted
     roster: dict = field(default_factory=dict)  # player -> scoring.Seat, for those who joined or left
+    progress: scoring.Progress | None = field(default=None, repr=False, compare=False)  # what play_through found
 
     @property
     def seated(self) -> list:
@@ -242,10 +254,51 @@ def load_rows(session: Session, games: list[dict]) -> list[GameRows]:
     return out
 
 
+def appended_rows(session: Session, rows: GameRows) -> GameRows | None:
+    """``rows`` with the game's row as it now stands and the manches added after its last one
+    (three statements), or None if the game is gone. The game's row is read first: a manche
+    added meanwhile shows as one more than its revision says, which the next write's revision
+    check refuses (it then reads the game whole)."""
+    found = game_rows(session, Game.id == rows.game["id"])
+    if not found:
+        return None
+    params = {"game_id": rows.game["id"], "after": rows.manches[-1][1] if rows.manches else 0}
+    manches = tuple(tuple(row) for row in session.execute(APPENDED_MANCHES, params))
+    hands_of: dict = {}
+    for row in session.execute(APPENDED_HANDS, params):
+        hands_of.setdefault(row[0], []).append(tuple(row[1:]))
+    hands = {**rows.hands, **{m[0]: tuple(hands_of.get(m[0], ())) for m in manches}}
+    return GameRows(found[0], rows.players, rows.manches + manches, hands)
+
+
 def game_rows(session: Session, condition) -> list[dict]:
     """The game rows (``GAME_COLUMNS``) that ``condition`` selects."""
     columns = [getattr(Game, name) for name in GAME_COLUMNS]
     return [dict(zip(GAME_COLUMNS, row, strict=True)) for row in session.execute(select(*columns).where(condition))]
+
+
+def _shown(rows: GameRows, players: list, manches) -> tuple[list, list]:
+    """The results ``play_through`` takes and what each manche shows, for ``manches`` (rows)."""
+    results, shown = [], []
+    for manche_id, number, winner_seat, blocked, last_card in manches:
+        hands = {}
+        for seat, cards, typed, value in rows.hands.get(manche_id, ()):
+            name = players[seat]
+            hands[name] = HandView(name, stored_cards(cards) if cards is not None else None, typed, value)
+        winner = players[winner_seat] if winner_seat is not None else None
+        results.append((winner, {name: hand.value for name, hand in hands.items()}))
+        shown.append((number, winner, blocked, last_card, hands))
+    return results, shown
+
+
+def _manche_views(players: list, shown: list, progress: scoring.Progress, first: int) -> list:
+    """The views of the manches ``shown``, the ``first``-th of the game (from 0) onwards."""
+    return [
+        MancheView(number, winner, blocked, last_card, hands, points, players[seat])
+        for (number, winner, blocked, last_card, hands), points, seat in zip(
+            shown, progress.points[first:], progress.dealers[first:], strict=True
+        )
+    ]
 
 
 def build_view(rows: GameRows, ruleset: Ruleset) -> GameView:
@@ -262,22 +315,9 @@ def build_view(rows: GameRows, ruleset: Ruleset) -> GameView:
         for name, _, joined, left, start in rows.players
         if joined or left is not None
     }
-    results, shown = [], []
-    for manche_id, number, winner_seat, blocked, last_card in rows.manches:
-        hands = {}
-        for seat, cards, typed, value in rows.hands.get(manche_id, ()):
-            name = players[seat]
-            hands[name] = HandView(name, stored_cards(cards) if cards is not None else None, typed, value)
-        winner = players[winner_seat] if winner_seat is not None else None
-        results.append((winner, {name: hand.value for name, hand in hands.items()}))
-        shown.append((number, winner, blocked, last_card, hands))
+    results, shown = _shown(rows, players, rows.manches)
     progress = scoring.play_through(ruleset, players, teams, game["first_dealer"], results, roster)
-    manches = [
-        MancheView(number, winner, blocked, last_card, hands, points, players[seat])
-        for (number, winner, blocked, last_card, hands), points, seat in zip(
-            shown, progress.points, progress.dealers, strict=True
-        )
-    ]
+    manches = _manche_views(players, shown, progress, 0)
     return GameView(
         id=game["id"],
         share_id=game["share_id"],
@@ -298,6 +338,36 @@ def build_view(rows: GameRows, ruleset: Ruleset) -> GameView:
         rules=json.loads(game["rules_json"]) if game["rules_json"] else None,
         after_end=manches[progress.counted :],
         roster=roster,
+        progress=progress,
+    )
+
+
+def extend_view(view: GameView, rows: GameRows) -> GameView:
+    """The view of ``rows``: ``view``'s rows with manches added after its last one (a write just
+    made, or the manches another process added since) and the game's row as it now stands. Built
+    by going on from ``view``'s progress, its cost is that of the manches added, not of the game;
+    where going on does not hold (somebody joined or left, a manche after the end, other manches
+    before), it is built whole."""
+    before = view.rows.manches
+    if view.roster or view.after_end or view.progress is None or rows.manches[: len(before)] != before:
+        return build_view(rows, view.ruleset)
+    players = view.players
+    results, shown = _shown(rows, players, rows.manches[len(before) :])
+    progress = scoring.play_through(view.ruleset, players, view.teams, view.first_dealer, results, since=view.progress)
+    manches = view.manches + _manche_views(players, shown, progress, len(before))
+    game = rows.game
+    return replace(
+        view,
+        manches=manches[: progress.counted],
+        totals=progress.totals,
+        standing=progress.standing,
+        progression=progress.progression,
+        revision=game["revision"],
+        finished_at=game["finished_at"],
+        dealer=progress.next_dealer,
+        rows=rows,
+        after_end=manches[progress.counted :],
+        progress=progress,
     )
 
 

@@ -46,7 +46,7 @@ from .game_input import (
     stored_manche,
     stored_row,
 )
-from .game_view import GameRows, GameView, build_view, game_rows, load_rows
+from .game_view import GameRows, GameView, build_view, extend_view, game_rows, load_rows
 from .ids import checked_id, new_id
 from .latest import LatestViews
 from .names import clean_name
@@ -77,12 +77,15 @@ class _Stale(Exception):
 
 
 @functools.cache
-def _bump_statement(compared: bool, columns: tuple) -> Update:
+def _bump_statement(compared: bool, reshaped: bool, columns: tuple) -> Update:
     """The revision bump, built once per shape (the columns it also sets): a write builds no SQL."""
     query = update(Game).where(Game.id == bindparam("game_id"))
     if compared:
         query = query.where(Game.revision == bindparam("read_revision"))
-    return query.values(revision=Game.revision + 1, **{name: bindparam("new_" + name) for name in columns})
+    values = {name: bindparam("new_" + name) for name in columns}
+    if reshaped:
+        values["reshaped"] = Game.reshaped + 1
+    return query.values(revision=Game.revision + 1, **values)
 
 
 NEW_MANCHE = insert(Manche.__table__).returning(Manche.id)
@@ -356,7 +359,7 @@ class GameService:
             finished_at = (current.finished_at or now) if finished else None
             try:
                 with self.db.writer.begin() as session:  # one Core transaction: no ORM unit of work
-                    self._bump(session, current.id, current.revision, finished_at=finished_at)
+                    self._bump(session, current.id, current.revision, appended=True, finished_at=finished_at)
                     if key:
                         session.execute(
                             NEW_KEY, [{"game_id": current.id, "key": key, "manche_number": expected, "created_at": now}]
@@ -376,7 +379,7 @@ class GameService:
             rows = current.rows.with_manche(manche, hands).with_game(
                 revision=current.revision + 1, finished_at=finished_at
             )
-            view = self.latest.remember(build_view(rows, current.ruleset))
+            view = self.latest.remember(extend_view(current, rows))  # from the view's progress: no replay
             return Recorded(expected, view.manches[-1].points, view.totals, view.standing, False, view)
         raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now."))
 
@@ -454,7 +457,14 @@ class GameService:
             except _Stale:
                 current = self.get(current.id)
                 continue
-            done = build_view(view.rows.with_game(revision=current.revision + 1, finished_at=finished_at), view.ruleset)
+            done = build_view(
+                view.rows.with_game(
+                    revision=current.revision + 1,
+                    reshaped=current.rows.game["reshaped"] + 1,
+                    finished_at=finished_at,
+                ),
+                view.ruleset,
+            )
             return self.latest.remember(done)
         raise Conflict(N_("Another phone changed this game at the same moment; it is shown now."))
 
@@ -598,14 +608,19 @@ class GameService:
 
     # internals
 
-    def _bump(self, session: Session, game_id: str, revision: int | None = None, **columns) -> None:
+    def _bump(
+        self, session: Session, game_id: str, revision: int | None = None, appended: bool = False, **columns
+    ) -> None:
         """Bump the game's revision (the shared view's ETag) in one statement; with ``revision``,
-        only if it is still the one read (else ``_Stale``: another write went through)."""
+        only if it is still the one read (else ``_Stale``: another write went through), and its
+        count of reshapes too unless the write only ``appended`` a manche (``Game.reshaped``)."""
         if revision is not None:
             columns["updated_at"] = utcnow()
         params = {"game_id": checked_id(game_id), "read_revision": revision}
         params.update({"new_" + name: value for name, value in columns.items()})
-        if session.execute(_bump_statement(revision is not None, tuple(sorted(columns))), params).rowcount != 1:
+        reshaped = revision is not None and not appended
+        statement = _bump_statement(revision is not None, reshaped, tuple(sorted(columns)))
+        if session.execute(statement, params).rowcount != 1:
             if revision is None:
                 raise NotFound(N_("No game with this id."), field="id")
             raise _Stale

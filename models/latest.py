@@ -1,6 +1,8 @@
 """The latest view of the games this process wrote or read for a write (issue 17): a write that
 finds its game here at the revision the database holds skips reading the game again — one small
-indexed statement instead of four and the whole game recomputed.
+indexed statement instead of four and the whole game recomputed. When another process has only
+added manches since (the game's count of reshapes unchanged: ``Game.reshaped``), the view is
+brought up to date with those manches alone (``game_view.appended_rows``, ``extend_view``).
 
 Correct with several worker processes and PostgreSQL: the revision is read from the database
 before the memo is trusted, and the write itself still compares and bumps it in one statement
@@ -14,9 +16,9 @@ import threading
 from collections import OrderedDict
 
 from .db import Database
-from .game_view import GameView
+from .game_view import GameView, appended_rows, extend_view
 
-REVISION = "SELECT revision FROM game WHERE id = ?"
+REVISION = "SELECT revision, reshaped FROM game WHERE id = ?"
 GAMES_KEPT = 64  # per process: the games being played right now
 
 
@@ -36,10 +38,21 @@ class LatestViews:
 
     def current(self, database: Database, game_id: str) -> GameView | None:
         """The view kept for ``game_id`` if the game is still at its revision (one statement when
-        a view is kept, none otherwise), else None."""
+        a view is kept, none otherwise); brought up to date if manches were only added since
+        (three more); else None."""
         with self.lock:
             view = self.views.get(game_id)
         if view is None:
             return None
         row = database.lookup(REVISION, game_id)
-        return view if row is not None and row[0] == view.revision else None
+        if row is None:
+            return None
+        if row[0] == view.revision:
+            return view
+        if row[1] != view.rows.game["reshaped"] or view.roster or view.after_end:
+            return None
+        with database.reader.connect() as session:  # only manches were added since: read those
+            rows = appended_rows(session, view.rows)
+        if rows is None or rows.game["reshaped"] != view.rows.game["reshaped"]:
+            return None
+        return self.remember(extend_view(view, rows))

@@ -540,10 +540,17 @@ class Progress:
     totals: dict
     standing: Standing
     next_dealer: int
+    loser: int | None = None  # the seat that lost the last manche that counts (it deals next if "the loser deals")
 
 
 def play_through(
-    ruleset: Ruleset, players: list[str], teams: dict | None, first_dealer: int, results, roster: dict | None = None
+    ruleset: Ruleset,
+    players: list[str],
+    teams: dict | None,
+    first_dealer: int,
+    results,
+    roster: dict | None = None,
+    since: Progress | None = None,
 ) -> Progress:
     """Every derived number of a game from its manches' results, ``[(winner or None, {player:
     hand value})]`` in order (SPEC §2): each manche's points (``side_points``, among the players
@@ -556,13 +563,25 @@ def play_through(
     The deal passes to the left (the next seat, the way play goes) each manche, skipping the
     seats nobody sits in (interpretation: the sources say who starts, not who deals next); when
     "the loser deals" is on, the loser of the previous manche deals (or, gone, the next player
-    on their left)."""
+    on their left).
+
+    ``since`` is the progress through the manches before ``results``, to go on from instead of
+    starting over (a manche just added to a long game: its cost is that manche's). Only for a game
+    nobody joined or left: a newcomer's start is added as they sit down, which only a full pass
+    places right."""
     sides = side_names(players, teams)
     roster = roster or {}
+    if since is not None and roster:
+        raise ValueError("play_through goes on from a progress only where nobody joined or left")
     running = {side: 0 for side in sides}
     points_of, dealers, progression = [], [], []
     counted = 0
     previous, loser = None, None
+    if since is not None:
+        running = dict(since.totals)
+        points_of, dealers, progression = list(since.points), list(since.dealers), list(since.progression)
+        counted, loser = since.counted, since.loser
+        previous = dealers[-1] if dealers else None
 
     def dealer_of(number: int) -> int:
         if previous is None or (ruleset.loser_deals and loser is not None):
@@ -576,7 +595,7 @@ def play_through(
             if seat.joined == number - 1 and seat.joined > 0 and name in running:
                 running = {**running, name: running[name] + seat.start}
 
-    for number, (winner, values) in enumerate(results, start=1):
+    for number, (winner, values) in enumerate(results, start=len(points_of) + 1):
         at_table = seated(players, roster, number)
         table_teams = teams if len(at_table) == len(players) else None
         points = side_points(ruleset, at_table, table_teams, winner, values)
@@ -597,7 +616,14 @@ def play_through(
     gone = {name for name, seat in roster.items() if seat.left is not None and seat.left <= counted}
     next_dealer = dealer_of(counted + 1)
     return Progress(
-        points_of, dealers, counted, progression, dict(running), standing(ruleset, running, counted, gone), next_dealer
+        points_of,
+        dealers,
+        counted,
+        progression,
+        dict(running),
+        standing(ruleset, running, counted, gone),
+        next_dealer,
+        loser,
     )
 
 

@@ -1,5 +1,5 @@
-"""Pages across games bounded (issue 17): indexes for the list of games and the players' names, and
-the count of changes to games that their cached pages are kept under
+"""Issue 17: indexes for the list of games and the players' names, the count of changes to games
+that the pages across games are kept under, and a game's count of changes other than a manche added
 
 Revision ID: 0005
 Revises: 0004
@@ -30,6 +30,8 @@ FOR EACH STATEMENT EXECUTE FUNCTION game_changed()"""
 
 
 def upgrade() -> None:
+    with op.batch_alter_table('game', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('reshaped', sa.Integer(), nullable=False, server_default='0'))
     op.create_index(
         'ix_game_listed', 'game', [sa.text('(finished_at IS NOT NULL)'), sa.text('created_at DESC'), 'id']
     )
@@ -59,3 +61,5 @@ def downgrade() -> None:
     op.drop_table('game_changes')
     op.drop_index('ix_player_name', table_name='player')
     op.drop_index('ix_game_listed', table_name='game')
+    with op.batch_alter_table('game', schema=None) as batch_op:
+        batch_op.drop_column('reshaped')

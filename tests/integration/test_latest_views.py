@@ -57,6 +57,75 @@ def test_a_kept_view_spares_reading_the_game(database_url):
         for engine in engines:
             event.remove(engine, "before_cursor_execute", record)
         selects = [s for s in seen if s.startswith("SELECT")]
-        assert len(selects) == 1 and selects[0].startswith("SELECT revision FROM game"), selects
+        assert len(selects) == 1 and selects[0].startswith("SELECT revision, reshaped FROM game"), selects
     finally:
         service.db.dispose()
+
+
+# Classique (SPEC §2): an 8 counts 50, a Queen 10, a 5 its face value.
+CHLOE_OUT = MancheEntry("Chloé", {"Ana": ["8H"], "Bob": ["QS", "5D"]})  # Ana 50, Bob 10 + 5 = 15
+
+
+def test_a_write_answers_the_game_as_a_fresh_read_shows_it(database_url):
+    """The view a write answers goes on from the view it kept (issue 17): the same as reading the
+    game again, manche after manche, to the end of the game (classique: 500 ends it)."""
+    service = worker(database_url)
+    try:
+        game, _ = service.create_game("classique", ["Ana", "Bob", "Chloé"], first_dealer=1)
+        recorded = None
+        # A round of three: Ana 50, Bob 3 + 30 + 15 = 48, Chloé 10 + 3 = 13; Ana reaches 500 (SPEC §2:
+        # the game ends after the manche in which a total reaches the target) in the 30th manche.
+        for entry in [BOB_3, BOB_K2, CHLOE_OUT] * 11:
+            recorded = service.record_manche(game.id, entry)
+            assert recorded.game == service.get(game.id)
+            if recorded.standing.finished:
+                break
+        assert recorded.number == 30 and recorded.standing.finished
+        assert recorded.game.totals == {"Ana": 500, "Bob": 480, "Chloé": 130}
+    finally:
+        service.db.dispose()
+
+
+def test_a_kept_view_reads_only_the_manches_another_worker_added(database_url):
+    first, second = worker(database_url), worker(database_url)
+    try:
+        game, _ = first.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
+        first.record_manche(game.id, BOB_3)  # the first keeps its view
+        second.record_manche(game.id, BOB_K2)
+        second.record_manche(game.id, CHLOE_OUT)
+        seen: list[str] = []
+
+        def record(_conn, _cursor, statement, *_args):
+            seen.append(" ".join(statement.split()))
+
+        for engine in first.db.engines:
+            event.listen(engine, "before_cursor_execute", record)
+        fourth = first.record_manche(game.id, BOB_3)
+        for engine in first.db.engines:
+            event.remove(engine, "before_cursor_execute", record)
+        assert fourth.number == 4
+        # Bob 3 + 30 + 15 + 3, Chloé 10 + 3 + 0 + 10, Ana 0 + 0 + 50 + 0
+        assert fourth.totals == {"Ana": 50, "Bob": 51, "Chloé": 23} == second.get(game.id).totals
+        assert fourth.game == second.get(game.id)
+        reads = [s for s in seen if s.startswith("SELECT")]
+        assert not any("FROM player" in s for s in reads), reads  # not the whole game again
+        assert sum("manche.number >" in s for s in reads) == 2, reads  # the manches added, their hands
+    finally:
+        first.db.dispose()
+        second.db.dispose()
+
+
+def test_a_kept_view_is_read_whole_after_an_edit_elsewhere(database_url):
+    first, second = worker(database_url), worker(database_url)
+    try:
+        game, _ = first.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
+        first.record_manche(game.id, BOB_3)
+        first.record_manche(game.id, BOB_3)
+        second.edit_manche(game.id, 1, CHLOE_OUT)  # manche 1 becomes Ana 50, Bob 15
+        third = first.record_manche(game.id, BOB_K2)
+        # manche 1 as edited (Ana 50, Bob 15), manche 2 (Bob 3, Chloé 10), manche 3 (Bob 30, Chloé 3)
+        assert third.totals == {"Ana": 50, "Bob": 48, "Chloé": 13} == second.get(game.id).totals
+        assert third.game == second.get(game.id)
+    finally:
+        first.db.dispose()
+        second.db.dispose()

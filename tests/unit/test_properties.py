@@ -1,5 +1,7 @@
 """Property tests: hand values, totals and the card notation round trip."""
 
+from dataclasses import replace
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -137,6 +139,24 @@ def test_totals_add_up_each_side(results):
     progress = play_through(ruleset, PLAYERS, None, 0, results)
     for player in PLAYERS:
         assert progress.totals[player] == sum(side_points(ruleset, PLAYERS, None, w, v)[player] for w, v in results)
+
+
+@given(games(), st.booleans(), st.integers(min_value=0, max_value=2), st.data())
+def test_going_on_from_a_progress_is_playing_through(game, loser_deals, first_dealer, data):
+    """A write goes on from the game's progress instead of playing it through again (issue 17):
+    whatever the split, the totals, dealers, standing and what comes after the end are the same."""
+    ruleset, manches = game
+    ruleset = replace(ruleset, loser_deals=loser_deals)
+    scored, _ = played(ruleset, manches)
+    results = [(s.winner, s.values) for s in scored]
+    whole = play_through(ruleset, PLAYERS, None, first_dealer, results)
+    split = data.draw(st.integers(min_value=0, max_value=len(results)))
+    head = play_through(ruleset, PLAYERS, None, first_dealer, results[:split])
+    assert play_through(ruleset, PLAYERS, None, first_dealer, results[split:], since=head) == whole
+    one_by_one = play_through(ruleset, PLAYERS, None, first_dealer, [])
+    for result in results:
+        one_by_one = play_through(ruleset, PLAYERS, None, first_dealer, [result], since=one_by_one)
+    assert one_by_one == whole
 
 
 # --- parse ∘ format is the identity -------------------------------------------------------------------
