@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .errors import N_, InvalidCard, TooManyCopies
 
@@ -121,8 +122,14 @@ class Deck:
 
     def cards(self) -> list[Card]:
         """Every card of the deck, each as many times as it exists."""
-        one = [Card(r, s) for s in SUITS for r in RANKS]
-        return one * self.decks + [Card(JOKER)] * self.jokers
+        return list(_deck_cards(self.decks, self.jokers))
+
+
+@lru_cache(maxsize=16)
+def _deck_cards(decks: int, jokers: int) -> tuple:
+    """The cards of a deck, made once per kind of deck (every manche entered asks)."""
+    one = [Card(r, s) for s in SUITS for r in RANKS]
+    return tuple(one * decks + [Card(JOKER)] * jokers)
 
 
 def check_deck(hands, deck: Deck) -> None:

@@ -259,8 +259,8 @@ def appended_rows(session: Session, rows: GameRows) -> GameRows | None:
     (three statements), or None if the game is gone. The game's row is read first: a manche
     added meanwhile shows as one more than its revision says, which the next write's revision
     check refuses (it then reads the game whole)."""
-    found = game_rows(session, Game.id == rows.game["id"])
-    if not found:
+    game = game_row(session, rows.game["id"])
+    if game is None:
         return None
     params = {"game_id": rows.game["id"], "after": rows.manches[-1][1] if rows.manches else 0}
     manches = tuple(tuple(row) for row in session.execute(APPENDED_MANCHES, params))
@@ -268,13 +268,24 @@ def appended_rows(session: Session, rows: GameRows) -> GameRows | None:
     for row in session.execute(APPENDED_HANDS, params):
         hands_of.setdefault(row[0], []).append(tuple(row[1:]))
     hands = {**rows.hands, **{m[0]: tuple(hands_of.get(m[0], ())) for m in manches}}
-    return GameRows(found[0], rows.players, rows.manches + manches, hands)
+    return GameRows(game, rows.players, rows.manches + manches, hands)
+
+
+GAME_ROWS = select(*[getattr(Game, name) for name in GAME_COLUMNS])
 
 
 def game_rows(session: Session, condition) -> list[dict]:
     """The game rows (``GAME_COLUMNS``) that ``condition`` selects."""
-    columns = [getattr(Game, name) for name in GAME_COLUMNS]
-    return [dict(zip(GAME_COLUMNS, row, strict=True)) for row in session.execute(select(*columns).where(condition))]
+    return [dict(zip(GAME_COLUMNS, row, strict=True)) for row in session.execute(GAME_ROWS.where(condition))]
+
+
+GAME_BY_ID = GAME_ROWS.where(Game.id == bindparam("game_id"))  # built once: every write that reads its game asks
+
+
+def game_row(session: Session, game_id: str) -> dict | None:
+    """The row (``GAME_COLUMNS``) of the game ``game_id``, or None."""
+    row = session.execute(GAME_BY_ID, {"game_id": game_id}).first()
+    return None if row is None else dict(zip(GAME_COLUMNS, row, strict=True))
 
 
 def _shown(rows: GameRows, players: list, manches) -> tuple[list, list]:

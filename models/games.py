@@ -46,7 +46,7 @@ from .game_input import (
     stored_manche,
     stored_row,
 )
-from .game_view import GameRows, GameView, build_view, extend_view, game_rows, load_rows
+from .game_view import GameRows, GameView, build_view, extend_view, game_row, game_rows, load_rows
 from .ids import checked_id, new_id
 from .latest import LatestViews
 from .names import clean_name
@@ -125,18 +125,20 @@ class GameService:
         """The views of game rows already read (three more statements for all of them)."""
         return [self.view(rows) for rows in load_rows(session, games)]
 
-    def _one(self, condition) -> GameView:
+    def _one(self, read) -> GameView:
+        """The view of the game row ``read(session)`` finds (a list of at most one)."""
         with self.db.reader.connect() as session:  # plain rows: no ORM session on the hot path
-            found = self.views(session, game_rows(session, condition))
+            found = self.views(session, read(session))
         if not found:
             raise NotFound(N_("No game with this id."), field="id")
         return found[0]
 
     def get(self, game_id: str) -> GameView:
-        return self._one(Game.id == checked_id(game_id))
+        game_id = checked_id(game_id)
+        return self._one(lambda session: [row] if (row := game_row(session, game_id)) else [])
 
     def get_shared(self, share_id: str) -> GameView:
-        return self._one(Game.share_id == checked_id(share_id))
+        return self._one(lambda session: game_rows(session, Game.share_id == checked_id(share_id)))
 
     def _loaded(self, game) -> GameView:
         """The game a write starts from: the view given, the one kept if still current, or read."""
