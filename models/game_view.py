@@ -34,8 +34,7 @@ APPENDED_MANCHES = (
 )
 APPENDED_HANDS = (
     select(Hand.manche_id, Hand.seat, Hand.cards, Hand.typed, Hand.value)
-    .join(Manche, Hand.manche_id == Manche.id)
-    .where(Manche.game_id == bindparam("game_id"), Manche.number > bindparam("after"))
+    .where(Hand.manche_id.in_(bindparam("manche_ids", expanding=True)))
     .order_by(Hand.manche_id, Hand.seat)
 )
 
@@ -256,7 +255,8 @@ def load_rows(session: Session, games: list[dict]) -> list[GameRows]:
 
 def appended_rows(session: Session, rows: GameRows) -> GameRows | None:
     """``rows`` with the game's row as it now stands and the manches added after its last one
-    (three statements), or None if the game is gone. The game's row is read first: a manche
+    (three statements at most: the hands by their manches' ids, found by index), or None if the
+    game is gone. The game's row is read first: a manche
     added meanwhile shows as one more than its revision says, which the next write's revision
     check refuses (it then reads the game whole)."""
     game = game_row(session, rows.game["id"])
@@ -265,8 +265,9 @@ def appended_rows(session: Session, rows: GameRows) -> GameRows | None:
     params = {"game_id": rows.game["id"], "after": rows.manches[-1][1] if rows.manches else 0}
     manches = tuple(tuple(row) for row in session.execute(APPENDED_MANCHES, params))
     hands_of: dict = {}
-    for row in session.execute(APPENDED_HANDS, params):
-        hands_of.setdefault(row[0], []).append(tuple(row[1:]))
+    if manches:
+        for row in session.execute(APPENDED_HANDS, {"manche_ids": [m[0] for m in manches]}):
+            hands_of.setdefault(row[0], []).append(tuple(row[1:]))
     hands = {**rows.hands, **{m[0]: tuple(hands_of.get(m[0], ())) for m in manches}}
     return GameRows(game, rows.players, rows.manches + manches, hands)
 

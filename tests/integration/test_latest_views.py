@@ -109,7 +109,10 @@ def test_a_kept_view_reads_only_the_manches_another_worker_added(database_url):
         assert fourth.game == second.get(game.id)
         reads = [s for s in seen if s.startswith("SELECT")]
         assert not any("FROM player" in s for s in reads), reads  # not the whole game again
-        assert sum("manche.number >" in s for s in reads) == 2, reads  # the manches added, their hands
+        assert sum("manche.number >" in s for s in reads) == 1, reads  # the manches added…
+        by_id = [s for s in reads if "FROM hand WHERE hand.manche_id IN (" in s]
+        placeholders = by_id[0].count("?") + by_id[0].count("manche_ids_") if by_id else 0
+        assert len(by_id) == 1 and placeholders == 2, reads  # …and their hands, by the two manches' ids
     finally:
         first.db.dispose()
         second.db.dispose()
