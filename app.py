@@ -44,6 +44,7 @@ from views import (
     pages,
     referee_page,
     rule_pages,
+    sessions,
     share,
 )
 
@@ -239,6 +240,7 @@ def create_app(config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
     app.json.ensure_ascii = False
+    app.session_interface = sessions.RememberedCookieSessions()  # this app's own memo of verified cookies
     _trust_proxies(app)
 
     # A malformed variant file stops the app here, naming the file and the field; so does a

@@ -198,3 +198,49 @@ def test_healthz_and_static_files_set_no_cookie_even_for_a_browser_with_a_sessio
         response = client.get(url)
         assert response.status_code == 200, url
         assert "Set-Cookie" not in response.headers, url
+
+
+# --- the session cookies a worker verified lately (views/sessions.py, issue 17) --------------------
+
+
+def test_a_remembered_cookie_is_opened_as_its_own_copy(app, client, games):
+    """A cookie opened from the memo is a copy: what one visit adds to its session (a game opened)
+    is not in the session the same old cookie opens next time."""
+    first, _ = games.create_game("classique", PLAYERS, first_dealer=0)
+    second, _ = games.create_game("classique", PLAYERS, first_dealer=0)
+    client.get(f"/games/{first.id}")
+    old = client.get_cookie("session").value
+    assert "Set-Cookie" not in client.get(f"/games/{first.id}").headers  # opened from the memo
+    assert "Set-Cookie" in client.get(f"/games/{second.id}").headers  # the second is noted: a new cookie
+    client.set_cookie("session", old)  # the old cookie again: the first game in it, the second not
+    assert "Set-Cookie" not in client.get(f"/games/{first.id}").headers
+    assert "Set-Cookie" in client.get(f"/games/{second.id}").headers
+
+
+def test_a_changed_cookie_is_not_believed_for_being_like_a_remembered_one(app, client):
+    game_id = create_in(client)
+    cookie = client.get_cookie("session").value
+    assert client.get(f"/games/{game_id}/manches/new").status_code == 200  # its writer, remembered now
+    payload, _, signature = cookie.rpartition(".")
+    forged = payload + "." + ("A" if signature[0] != "A" else "B") + signature[1:]
+    client.set_cookie("session", forged)
+    assert client.get(f"/games/{game_id}/manches/new").status_code in (401, 403)  # no rights from it
+    client.set_cookie("session", cookie)
+    assert client.get(f"/games/{game_id}/manches/new").status_code == 200  # the real one still opens
+
+
+def test_a_remembered_cookie_is_not_believed_under_another_secret(app_config, games):
+    one = create_app(app_config)
+    two = create_app({**app_config, "SECRET_KEY": "another-secret"})
+    try:
+        writer = browser(one)
+        game_id = create_in(writer)
+        cookie = writer.get_cookie("session").value
+        assert writer.get(f"/games/{game_id}/manches/new").status_code == 200
+        two.session_interface = one.session_interface  # even sharing the memo
+        stranger = browser(two)
+        stranger.set_cookie("session", cookie)
+        assert stranger.get(f"/games/{game_id}/manches/new").status_code in (401, 403)
+    finally:
+        one.extensions["database"].dispose()
+        two.extensions["database"].dispose()
