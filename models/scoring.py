@@ -61,8 +61,20 @@ def hand_value(cards, table: ScoringTable) -> int:
 
 
 def max_hand_value(ruleset: Ruleset) -> int:
-    """The most a hand could be worth: every card of the deck in one hand."""
-    return hand_value(ruleset.deck.cards(), ruleset.table)
+    """The most a hand could be worth: every card of the deck in one hand (worked out once per
+    deck and table: every manche entered asks)."""
+    table = ruleset.table
+    key = (ruleset.deck, tuple(table.ranks.items()), tuple(table.cards.items()))
+    most = _MOST.get(key)
+    if most is None:
+        if len(_MOST) >= MOST_KEPT:  # house rules may bring many tables: start again
+            _MOST.clear()
+        most = _MOST[key] = hand_value(ruleset.deck.cards(), table)
+    return most
+
+
+MOST_KEPT = 256
+_MOST: dict = {}  # (deck, table's points) -> the most a hand is worth
 
 
 @dataclass(frozen=True)
