@@ -6,10 +6,12 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -25,15 +27,16 @@ from models.db import Database
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+LISTENING = re.compile(rb"Listening at: http://127\.0\.0\.1:(\d+)")
 
 
 class Server:
     """gunicorn serving create_app() on 127.0.0.1 with ``workers`` processes (of ``threads`` threads),
-    run from the project's directory (so it reads gunicorn.conf.py); its log goes to ``log``."""
+    run from the project's directory (so it reads gunicorn.conf.py); its log goes to ``log``.
+
+    gunicorn binds a port the system chooses (``:0``) and says which in its log: a port picked
+    here and let go before gunicorn binds it could be taken meanwhile (by another suite's server
+    or an outgoing connection), and the test would then fail, or talk to somebody else's server."""
 
     def __init__(self, database_url: str, workers: int = 3, threads: int = 1, env: dict | None = None, log=None):
         self.database_url = database_url
@@ -41,8 +44,9 @@ class Server:
         self.threads = threads
         self.extra_env = env or {}
         self.log = log
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.own_log = log is None  # a temporary file, removed when the server stops
+        self.port = None
+        self.url = None
         self.process = None
 
     def start(self):
@@ -55,16 +59,27 @@ class Server:
             "CREATE_LIMIT": "100000 per minute",
             **self.extra_env,
         }
-        log = open(self.log, "wb") if self.log else subprocess.DEVNULL  # noqa: SIM115 (the child writes to it)
+        if not self.log:
+            handle, self.log = tempfile.mkstemp(prefix="carte-gunicorn-", suffix=".log")
+            os.close(handle)
+        log = open(self.log, "wb")  # noqa: SIM115 (the child writes to it)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-w", str(self.workers), "--threads", str(self.threads),
-             "-b", f"127.0.0.1:{self.port}", "--timeout", "30", "app:create_app()"],
+             "-b", "127.0.0.1:0", "--log-level", "info", "--timeout", "30", "app:create_app()"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True,
         )  # fmt: skip
-        if self.log:
-            log.close()
+        log.close()
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        while self.port is None and time.monotonic() < deadline:
+            found = LISTENING.search(Path(self.log).read_bytes())
+            if found:
+                self.port = int(found.group(1))
+                self.url = f"http://127.0.0.1:{self.port}"
+            elif self.process.poll() is not None:
+                break
+            else:
+                time.sleep(0.05)
+        while self.url and time.monotonic() < deadline:
             try:
                 with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
                     if r.status == 200:
@@ -76,11 +91,17 @@ class Server:
     def kill(self):
         os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(timeout=10)
+        self.forget_log()
 
     def stop(self):
         if self.process and self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
             self.process.wait(timeout=15)
+        self.forget_log()
+
+    def forget_log(self):
+        if self.own_log and self.log:
+            Path(self.log).unlink(missing_ok=True)
 
 
 def call(url: str, method: str = "GET", body=None, headers=None, timeout: float = 15):
