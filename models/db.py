@@ -16,6 +16,7 @@ from pathlib import Path
 
 from sqlalchemy import Index, event, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Column, Field, SQLModel, Text, UniqueConstraint, create_engine
 
 
@@ -278,11 +279,13 @@ class Database:
 
     def lookup(self, sql: str, *params):
         """The first row of a small read-only statement (``?`` for each parameter), or None. No
-        transaction, no statement compiled, no ping: a connection found dropped (PostgreSQL
-        restarted) is let go and the statement asked once more on a new one."""
+        transaction, no statement compiled, no ping: when a connection is found dropped (the
+        server restarted, an idle connection cut), every connection kept for lookups is let go
+        and the statement asked once more on a new one. Errors are SQLAlchemy's, as elsewhere."""
         if self.placeholder != "?":
             sql = sql.replace("?", self.placeholder)
         listeners = self.lookups.dispatch.before_cursor_execute  # those who count statements see lookups too
+        dbapi = self.lookups.dialect.loaded_dbapi
         for attempt in (1, 2):
             connection = self.lookups.raw_connection()
             try:
@@ -293,10 +296,15 @@ class Database:
                 row = cursor.fetchone()
                 cursor.close()
                 return row
-            except self.lookups.dialect.loaded_dbapi.Error as error:
-                if attempt == 2 or not self.lookups.dialect.is_disconnect(error, connection.dbapi_connection, None):
-                    raise
-                connection.invalidate()
+            except dbapi.Error as error:
+                dropped = self.lookups.dialect.is_disconnect(error, connection.dbapi_connection, None)
+                if dropped:
+                    connection.invalidate()
+                    self.lookups.dispose()  # the others were opened before the drop too
+                if attempt == 2 or not dropped:
+                    raise DBAPIError.instance(
+                        sql, params, error, dbapi.Error, connection_invalidated=dropped
+                    ) from error
             finally:
                 connection.close()
 

@@ -191,6 +191,7 @@ class GameService:
             "edit_token_hash": token_hash(token),
             "share_id": new_id(),
             "revision": 0,
+            "reshaped": 0,
             "created_at": now,
             "updated_at": now,
             "finished_at": None,

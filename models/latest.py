@@ -55,4 +55,8 @@ class LatestViews:
             rows = appended_rows(session, view.rows)
         if rows is None or rows.game["reshaped"] != view.rows.game["reshaped"]:
             return None
+        # Read in several statements: trusted only if no write came in between (a player who
+        # joined, then a manche, would be a manche with a seat the kept players lack).
+        if database.lookup(REVISION, game_id) != (rows.game["revision"], rows.game["reshaped"]):
+            return None
         return self.remember(extend_view(view, rows))

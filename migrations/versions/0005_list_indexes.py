@@ -23,7 +23,9 @@ SQLITE_TRIGGERS = [
     BEGIN UPDATE game_changes SET count = count + 1 WHERE id = 1; END"""
     for event in ("INSERT", "UPDATE", "DELETE")
 ]
-PG_FUNCTION = """CREATE FUNCTION game_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+# SET search_path FROM CURRENT: the function finds game_changes in the schema it was made in,
+# whatever the search path of the session that changes a game.
+PG_FUNCTION = """CREATE FUNCTION game_changed() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN UPDATE game_changes SET count = count + 1 WHERE id = 1; RETURN NULL; END $$"""
 PG_TRIGGER = """CREATE TRIGGER game_changes AFTER INSERT OR UPDATE OR DELETE ON game
 FOR EACH STATEMENT EXECUTE FUNCTION game_changed()"""

@@ -132,3 +132,45 @@ def test_a_kept_view_is_read_whole_after_an_edit_elsewhere(database_url):
     finally:
         first.db.dispose()
         second.db.dispose()
+
+
+def test_a_view_brought_up_to_date_while_another_worker_writes_is_not_trusted(database_url):
+    """The manches added since are read in a few statements: a player joining and a manche saved
+    by another worker in between would give a manche with a seat the kept view lacks. The kept
+    view is then read whole (the write answers right), never half updated."""
+    first, second = worker(database_url), worker(database_url)
+    try:
+        game, _ = first.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
+        first.record_manche(game.id, BOB_3)  # the first keeps its view
+        second.record_manche(game.id, BOB_K2)  # only a manche added: the first will read it alone
+        meddled = []
+
+        def meanwhile(_conn, _cursor, statement, *_args):
+            if "manche.number >" in statement and not meddled:
+                meddled.append(1)  # between the game's row and its new manches: Dan sits down, plays
+                second.join_player(game.id, "Dan")
+                second.record_manche(game.id, MancheEntry("Dan", {"Ana": ["5H"], "Bob": ["9C"], "Chloé": ["3C"]}))
+
+        event.listen(first.db.reader, "before_cursor_execute", meanwhile)
+        try:
+            # Dan is at the table now: the first's entry has his hand, as the phone shows it
+            fourth = first.record_manche(game.id, MancheEntry("Ana", {"Bob": ["3C"], "Chloé": ["KD"], "Dan": ["4D"]}))
+        finally:
+            event.remove(first.db.reader, "before_cursor_execute", meanwhile)
+        assert meddled and fourth.number == 4
+        assert fourth.game == second.get(game.id)
+    finally:
+        first.db.dispose()
+        second.db.dispose()
+
+
+def test_a_view_answered_by_create_game_can_be_written_from(database_url):
+    service = worker(database_url)
+    try:
+        game, _ = service.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
+        service.record_manche(game, BOB_3)  # the view create_game answered, kept
+        service.create_invite(game.id)  # the revision moves, nothing else
+        # Ana out twice; Bob 3 + 3, Chloé 10 + 10 (SPEC §2)
+        assert service.record_manche(game.id, BOB_3).totals == {"Ana": 0, "Bob": 6, "Chloé": 20}
+    finally:
+        service.db.dispose()

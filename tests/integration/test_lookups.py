@@ -8,6 +8,7 @@ import os
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 
 from app import create_app
 from models import history
@@ -63,8 +64,10 @@ def test_a_page_kept_by_one_worker_shows_what_another_wrote(app, client, second_
     created = other.post("/api/v1/games", json={"variant": "classique", "players": ["Zoé", "Yann"]}).get_json()
     listed = client.get("/games", headers=admin).get_data(as_text=True)
     assert "Zoé" in listed  # the first worker's page was not served stale
+    assert "<dt>Games played</dt><dd>1</dd>" in client.get("/players/Zo%C3%A9", headers=admin).get_data(as_text=True)
+    other.post("/api/v1/games", json={"variant": "classique", "players": ["Zoé", "Xavier"]})  # her page is kept…
     player = client.get("/players/Zo%C3%A9", headers=admin).get_data(as_text=True)
-    assert "<dt>Games played</dt><dd>1</dd>" in player
+    assert "<dt>Games played</dt><dd>2</dd>" in player  # …and shows the second game
     share = "/s/" + created["share_url"].rsplit("/s/", 1)[1]
     pages = (f"/games/{created['id']}", share)
     for page in pages:  # kept by the first worker before the manche
@@ -78,13 +81,28 @@ def test_a_page_kept_by_one_worker_shows_what_another_wrote(app, client, second_
 
 
 @pytest.mark.skipif(not USE_PG, reason="a dropped connection is PostgreSQL's (a server restart)")
-def test_a_lookup_on_a_dropped_connection_is_asked_again(database_url):
+def test_lookups_go_on_when_every_kept_connection_was_dropped(database_url):
+    """After a restart every connection kept for lookups is dead, not only the first one tried."""
     database = Database(database_url)
     try:
-        (pid,) = database.lookup("SELECT pg_backend_pid()")
+        held = [database.lookups.raw_connection() for _ in range(2)]  # two kept in the pool
+        pids = []
+        for connection in held:
+            cursor = connection.cursor()
+            cursor.execute("SELECT pg_backend_pid()")
+            pids.append(cursor.fetchone()[0])
+            connection.close()  # back to the pool
         with database.writer.begin() as conn:
-            conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+            for pid in pids:
+                conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
         assert database.lookup("SELECT 1") == (1,)
-        assert database.lookup("SELECT pg_backend_pid()")[0] != pid
+        assert database.lookup("SELECT pg_backend_pid()")[0] not in pids
     finally:
         database.dispose()
+
+
+def test_a_failed_lookup_is_sqlalchemys_error(app):
+    """A lookup that fails for another reason says so as every other statement does (SQLAlchemy's
+    error, which the error pages know), not as the driver's own."""
+    with pytest.raises(DBAPIError):
+        app.extensions["database"].lookup("SELECT no_such_column FROM game")
