@@ -27,8 +27,10 @@ SQLITE_TRIGGERS = [
 # whatever the search path of the session that changes a game.
 PG_FUNCTION = """CREATE FUNCTION game_changed() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN UPDATE game_changes SET count = count + 1 WHERE id = 1; RETURN NULL; END $$"""
-PG_TRIGGER = """CREATE TRIGGER game_changes AFTER INSERT OR UPDATE OR DELETE ON game
-FOR EACH STATEMENT EXECUTE FUNCTION game_changed()"""
+# Deferred to the commit: the one row is locked only while the transaction commits, so writes to
+# different games wait on each other for that moment, not for their whole transaction.
+PG_TRIGGER = """CREATE CONSTRAINT TRIGGER game_changes AFTER INSERT OR UPDATE OR DELETE ON game
+DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION game_changed()"""
 
 
 def upgrade() -> None:
