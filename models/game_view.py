@@ -337,21 +337,29 @@ def build_view(rows: GameRows, ruleset: Ruleset) -> GameView:
         players=players,
         teams=teams,
         first_dealer=game["first_dealer"],
-        manches=manches[: progress.counted],
-        totals=progress.totals,
-        standing=progress.standing,
-        progression=progress.progression,
-        revision=game["revision"],
         created_at=game["created_at"],
-        finished_at=game["finished_at"],
-        dealer=progress.next_dealer,
         rows=rows,
         custom_teams=bool(teams) and teams != scoring.default_teams(players),
         rules=json.loads(game["rules_json"]) if game["rules_json"] else None,
-        after_end=manches[progress.counted :],
         roster=roster,
-        progress=progress,
+        **_played(progress, manches, game),
     )
+
+
+def _played(progress: scoring.Progress, manches: list, game: dict) -> dict:
+    """What a view takes from ``play_through`` (every manche's view given) and from the game's
+    row as it now stands."""
+    return {
+        "manches": manches[: progress.counted],
+        "after_end": manches[progress.counted :],
+        "totals": progress.totals,
+        "standing": progress.standing,
+        "progression": progress.progression,
+        "dealer": progress.next_dealer,
+        "progress": progress,
+        "revision": game["revision"],
+        "finished_at": game["finished_at"],
+    }
 
 
 def extend_view(view: GameView, rows: GameRows) -> GameView:
@@ -367,20 +375,7 @@ def extend_view(view: GameView, rows: GameRows) -> GameView:
     results, shown = _shown(rows, players, rows.manches[len(before) :])
     progress = scoring.play_through(view.ruleset, players, view.teams, view.first_dealer, results, since=view.progress)
     manches = view.manches + _manche_views(players, shown, progress, len(before))
-    game = rows.game
-    return replace(
-        view,
-        manches=manches[: progress.counted],
-        totals=progress.totals,
-        standing=progress.standing,
-        progression=progress.progression,
-        revision=game["revision"],
-        finished_at=game["finished_at"],
-        dealer=progress.next_dealer,
-        rows=rows,
-        after_end=manches[progress.counted :],
-        progress=progress,
-    )
+    return replace(view, rows=rows, **_played(progress, manches, rows.game))
 
 
 @lru_cache(maxsize=4096)

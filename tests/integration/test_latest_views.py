@@ -4,6 +4,7 @@ the same game each see the other's manches, and a kept view spares the read of t
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import event
 
 from models.db import Database
@@ -22,155 +23,142 @@ def worker(url: str) -> GameService:
     return GameService(database, Registry(catalog(), HouseService(database, catalog())))
 
 
-def test_two_workers_writing_one_game_each_see_the_other(database_url):
-    first, second = worker(database_url), worker(database_url)
-    try:
-        game, _ = first.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
-        assert first.record_manche(game.id, BOB_3).number == 1  # the first keeps its view (revision 1)
-        assert second.record_manche(game.id, BOB_K2).number == 2  # the second writes: revision 2
-        third = first.record_manche(game.id, BOB_3)  # the first's view is stale: it reads the game again
-        assert third.number == 3
-        assert third.totals == {"Ana": 0, "Bob": 3 + 30 + 3, "Chloé": 10 + 3 + 10}
-        assert second.get(game.id).totals == third.totals
-        # the second's view is stale too: deleting "the last manche" must delete manche 3, not 2
-        assert len(second.delete_manche(game.id, 3).manches) == 2
-        assert first.record_manche(game.id, BOB_3).totals == {"Ana": 0, "Bob": 36, "Chloé": 23}
-    finally:
-        first.db.dispose()
-        second.db.dispose()
+@pytest.fixture
+def workers(database_url):
+    """``workers()``: a new game service on the test's database, as one more gunicorn worker."""
+    made = []
 
+    def make() -> GameService:
+        made.append(worker(database_url))
+        return made[-1]
 
-def test_a_kept_view_spares_reading_the_game(database_url):
-    service = worker(database_url)
-    try:
-        game, _ = service.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
-        service.record_manche(game.id, BOB_3)
-        seen: list[str] = []
-
-        def record(_conn, _cursor, statement, *_args):
-            seen.append(" ".join(statement.split()))
-
-        engines = service.db.engines
-        for engine in engines:
-            event.listen(engine, "before_cursor_execute", record)
-        service.record_manche(game.id, BOB_K2)
-        for engine in engines:
-            event.remove(engine, "before_cursor_execute", record)
-        selects = [s for s in seen if s.startswith("SELECT")]
-        assert len(selects) == 1 and selects[0].startswith("SELECT revision, reshaped FROM game"), selects
-    finally:
+    yield make
+    for service in made:
         service.db.dispose()
+
+
+def selects_while(service: GameService, do) -> list[str]:
+    """The SELECT statements ``service`` runs while ``do()`` does (lookups included)."""
+    seen: list[str] = []
+
+    def record(_conn, _cursor, statement, *_args):
+        seen.append(" ".join(statement.split()))
+
+    for engine in service.db.engines:
+        event.listen(engine, "before_cursor_execute", record)
+    try:
+        do()
+    finally:
+        for engine in service.db.engines:
+            event.remove(engine, "before_cursor_execute", record)
+    return [statement for statement in seen if statement.startswith("SELECT")]
+
+
+def test_two_workers_writing_one_game_each_see_the_other(workers):
+    first, second = workers(), workers()
+    game, _ = first.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
+    assert first.record_manche(game.id, BOB_3).number == 1  # the first keeps its view (revision 1)
+    assert second.record_manche(game.id, BOB_K2).number == 2  # the second writes: revision 2
+    third = first.record_manche(game.id, BOB_3)  # the first's view is stale: it reads the game again
+    assert third.number == 3
+    assert third.totals == {"Ana": 0, "Bob": 3 + 30 + 3, "Chloé": 10 + 3 + 10}
+    assert second.get(game.id).totals == third.totals
+    # the second's view is stale too: deleting "the last manche" must delete manche 3, not 2
+    assert len(second.delete_manche(game.id, 3).manches) == 2
+    assert first.record_manche(game.id, BOB_3).totals == {"Ana": 0, "Bob": 36, "Chloé": 23}
+
+
+def test_a_kept_view_spares_reading_the_game(workers):
+    service = workers()
+    game, _ = service.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
+    service.record_manche(game.id, BOB_3)
+    selects = selects_while(service, lambda: service.record_manche(game.id, BOB_K2))
+    assert len(selects) == 1 and selects[0].startswith("SELECT revision, reshaped FROM game"), selects
 
 
 # Classique (SPEC §2): an 8 counts 50, a Queen 10, a 5 its face value.
 CHLOE_OUT = MancheEntry("Chloé", {"Ana": ["8H"], "Bob": ["QS", "5D"]})  # Ana 50, Bob 10 + 5 = 15
 
 
-def test_a_write_answers_the_game_as_a_fresh_read_shows_it(database_url):
+def test_a_write_answers_the_game_as_a_fresh_read_shows_it(workers):
     """The view a write answers goes on from the view it kept (issue 17): the same as reading the
     game again, manche after manche, to the end of the game (classique: 500 ends it)."""
-    service = worker(database_url)
-    try:
-        game, _ = service.create_game("classique", ["Ana", "Bob", "Chloé"], first_dealer=1)
-        recorded = None
-        # A round of three: Ana 50, Bob 3 + 30 + 15 = 48, Chloé 10 + 3 = 13; Ana reaches 500 (SPEC §2:
-        # the game ends after the manche in which a total reaches the target) in the 30th manche.
-        for entry in [BOB_3, BOB_K2, CHLOE_OUT] * 11:
-            recorded = service.record_manche(game.id, entry)
-            assert recorded.game == service.get(game.id)
-            if recorded.standing.finished:
-                break
-        assert recorded.number == 30 and recorded.standing.finished
-        assert recorded.game.totals == {"Ana": 500, "Bob": 480, "Chloé": 130}
-    finally:
-        service.db.dispose()
+    service = workers()
+    game, _ = service.create_game("classique", ["Ana", "Bob", "Chloé"], first_dealer=1)
+    recorded = None
+    # A round of three: Ana 50, Bob 3 + 30 + 15 = 48, Chloé 10 + 3 = 13; Ana reaches 500 (SPEC §2:
+    # the game ends after the manche in which a total reaches the target) in the 30th manche.
+    for entry in [BOB_3, BOB_K2, CHLOE_OUT] * 11:
+        recorded = service.record_manche(game.id, entry)
+        assert recorded.game == service.get(game.id)
+        if recorded.standing.finished:
+            break
+    assert recorded.number == 30 and recorded.standing.finished
+    assert recorded.game.totals == {"Ana": 500, "Bob": 480, "Chloé": 130}
 
 
-def test_a_kept_view_reads_only_the_manches_another_worker_added(database_url):
-    first, second = worker(database_url), worker(database_url)
-    try:
-        game, _ = first.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
-        first.record_manche(game.id, BOB_3)  # the first keeps its view
-        second.record_manche(game.id, BOB_K2)
-        second.record_manche(game.id, CHLOE_OUT)
-        seen: list[str] = []
-
-        def record(_conn, _cursor, statement, *_args):
-            seen.append(" ".join(statement.split()))
-
-        for engine in first.db.engines:
-            event.listen(engine, "before_cursor_execute", record)
-        fourth = first.record_manche(game.id, BOB_3)
-        for engine in first.db.engines:
-            event.remove(engine, "before_cursor_execute", record)
-        assert fourth.number == 4
-        # Bob 3 + 30 + 15 + 3, Chloé 10 + 3 + 0 + 10, Ana 0 + 0 + 50 + 0
-        assert fourth.totals == {"Ana": 50, "Bob": 51, "Chloé": 23} == second.get(game.id).totals
-        assert fourth.game == second.get(game.id)
-        reads = [s for s in seen if s.startswith("SELECT")]
-        assert not any("FROM player" in s for s in reads), reads  # not the whole game again
-        assert sum("manche.number >" in s for s in reads) == 1, reads  # the manches added…
-        by_id = [s for s in reads if "FROM hand WHERE hand.manche_id IN (" in s]
-        placeholders = by_id[0].count("?") + by_id[0].count("manche_ids_") if by_id else 0
-        assert len(by_id) == 1 and placeholders == 2, reads  # …and their hands, by the two manches' ids
-    finally:
-        first.db.dispose()
-        second.db.dispose()
+def test_a_kept_view_reads_only_the_manches_another_worker_added(workers):
+    first, second = workers(), workers()
+    game, _ = first.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
+    first.record_manche(game.id, BOB_3)  # the first keeps its view
+    second.record_manche(game.id, BOB_K2)
+    second.record_manche(game.id, CHLOE_OUT)
+    written = []
+    reads = selects_while(first, lambda: written.append(first.record_manche(game.id, BOB_3)))
+    fourth = written[0]
+    assert fourth.number == 4
+    # Bob 3 + 30 + 15 + 3, Chloé 10 + 3 + 0 + 10, Ana 0 + 0 + 50 + 0
+    assert fourth.totals == {"Ana": 50, "Bob": 51, "Chloé": 23} == second.get(game.id).totals
+    assert fourth.game == second.get(game.id)
+    assert not any("FROM player" in s for s in reads), reads  # not the whole game again
+    assert sum("manche.number >" in s for s in reads) == 1, reads  # the manches added…
+    by_id = [s for s in reads if "FROM hand WHERE hand.manche_id IN (" in s]
+    placeholders = by_id[0].count("?") + by_id[0].count("manche_ids_") if by_id else 0
+    assert len(by_id) == 1 and placeholders == 2, reads  # …and their hands, by the two manches' ids
 
 
-def test_a_kept_view_is_read_whole_after_an_edit_elsewhere(database_url):
-    first, second = worker(database_url), worker(database_url)
-    try:
-        game, _ = first.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
-        first.record_manche(game.id, BOB_3)
-        first.record_manche(game.id, BOB_3)
-        second.edit_manche(game.id, 1, CHLOE_OUT)  # manche 1 becomes Ana 50, Bob 15
-        third = first.record_manche(game.id, BOB_K2)
-        # manche 1 as edited (Ana 50, Bob 15), manche 2 (Bob 3, Chloé 10), manche 3 (Bob 30, Chloé 3)
-        assert third.totals == {"Ana": 50, "Bob": 48, "Chloé": 13} == second.get(game.id).totals
-        assert third.game == second.get(game.id)
-    finally:
-        first.db.dispose()
-        second.db.dispose()
+def test_a_kept_view_is_read_whole_after_an_edit_elsewhere(workers):
+    first, second = workers(), workers()
+    game, _ = first.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
+    first.record_manche(game.id, BOB_3)
+    first.record_manche(game.id, BOB_3)
+    second.edit_manche(game.id, 1, CHLOE_OUT)  # manche 1 becomes Ana 50, Bob 15
+    third = first.record_manche(game.id, BOB_K2)
+    # manche 1 as edited (Ana 50, Bob 15), manche 2 (Bob 3, Chloé 10), manche 3 (Bob 30, Chloé 3)
+    assert third.totals == {"Ana": 50, "Bob": 48, "Chloé": 13} == second.get(game.id).totals
+    assert third.game == second.get(game.id)
 
 
-def test_a_view_brought_up_to_date_while_another_worker_writes_is_not_trusted(database_url):
+def test_a_view_brought_up_to_date_while_another_worker_writes_is_not_trusted(workers):
     """The manches added since are read in a few statements: a player joining and a manche saved
     by another worker in between would give a manche with a seat the kept view lacks. The kept
     view is then read whole (the write answers right), never half updated."""
-    first, second = worker(database_url), worker(database_url)
+    first, second = workers(), workers()
+    game, _ = first.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
+    first.record_manche(game.id, BOB_3)  # the first keeps its view
+    second.record_manche(game.id, BOB_K2)  # only a manche added: the first will read it alone
+    meddled = []
+
+    def meanwhile(_conn, _cursor, statement, *_args):
+        if "manche.number >" in statement and not meddled:
+            meddled.append(1)  # between the game's row and its new manches: Dan sits down, plays
+            second.join_player(game.id, "Dan")
+            second.record_manche(game.id, MancheEntry("Dan", {"Ana": ["5H"], "Bob": ["9C"], "Chloé": ["3C"]}))
+
+    event.listen(first.db.reader, "before_cursor_execute", meanwhile)
     try:
-        game, _ = first.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
-        first.record_manche(game.id, BOB_3)  # the first keeps its view
-        second.record_manche(game.id, BOB_K2)  # only a manche added: the first will read it alone
-        meddled = []
-
-        def meanwhile(_conn, _cursor, statement, *_args):
-            if "manche.number >" in statement and not meddled:
-                meddled.append(1)  # between the game's row and its new manches: Dan sits down, plays
-                second.join_player(game.id, "Dan")
-                second.record_manche(game.id, MancheEntry("Dan", {"Ana": ["5H"], "Bob": ["9C"], "Chloé": ["3C"]}))
-
-        event.listen(first.db.reader, "before_cursor_execute", meanwhile)
-        try:
-            # Dan is at the table now: the first's entry has his hand, as the phone shows it
-            fourth = first.record_manche(game.id, MancheEntry("Ana", {"Bob": ["3C"], "Chloé": ["KD"], "Dan": ["4D"]}))
-        finally:
-            event.remove(first.db.reader, "before_cursor_execute", meanwhile)
-        assert meddled and fourth.number == 4
-        assert fourth.game == second.get(game.id)
+        # Dan is at the table now: the first's entry has his hand, as the phone shows it
+        fourth = first.record_manche(game.id, MancheEntry("Ana", {"Bob": ["3C"], "Chloé": ["KD"], "Dan": ["4D"]}))
     finally:
-        first.db.dispose()
-        second.db.dispose()
+        event.remove(first.db.reader, "before_cursor_execute", meanwhile)
+    assert meddled and fourth.number == 4
+    assert fourth.game == second.get(game.id)
 
 
-def test_a_view_answered_by_create_game_can_be_written_from(database_url):
-    service = worker(database_url)
-    try:
-        game, _ = service.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
-        service.record_manche(game, BOB_3)  # the view create_game answered, kept
-        service.create_invite(game.id)  # the revision moves, nothing else
-        # Ana out twice; Bob 3 + 3, Chloé 10 + 10 (SPEC §2)
-        assert service.record_manche(game.id, BOB_3).totals == {"Ana": 0, "Bob": 6, "Chloé": 20}
-    finally:
-        service.db.dispose()
+def test_a_view_answered_by_create_game_can_be_written_from(workers):
+    service = workers()
+    game, _ = service.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
+    service.record_manche(game, BOB_3)  # the view create_game answered, kept
+    service.create_invite(game.id)  # the revision moves, nothing else
+    # Ana out twice; Bob 3 + 3, Chloé 10 + 10 (SPEC §2)
+    assert service.record_manche(game.id, BOB_3).totals == {"Ana": 0, "Bob": 6, "Chloé": 20}
