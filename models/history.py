@@ -332,20 +332,13 @@ def _result(game: GameSummary, picked: tuple) -> MancheResult:
     return MancheResult(game.id, game.variant, game.created_at, number, points, game.lower_is_better)
 
 
-def player_games(database: Database, scope: Scope, name: str) -> tuple[tuple, tuple] | None:
-    """The spellings of a player's name in the scope's games and a fingerprint of their games —
-    how many, the sum of their revisions, the last change — that changes whenever one of them
-    does (a write bumps its game's revision) or one joins or leaves the set: two small statements,
-    what their page depends on. None when nobody of that name played in them."""
+def player_spellings(database: Database, scope: Scope, name: str) -> tuple[str, ...]:
+    """The spellings of a player's name in the scope's games (none: nobody of that name played in
+    them). One statement."""
     if scope.empty:
-        return None
+        return ()
     with database.reader.connect() as session:  # plain rows: no ORM session
-        names = _names_matching(session, scope, name)
-        if not names:
-            return None
-        fingerprint = select(func.count(), func.coalesce(func.sum(Game.revision), 0), func.max(Game.updated_at))
-        found = tuple(session.execute(_of_player(scope.restrict(fingerprint), names)).one())
-    return (tuple(names), found) if found[0] else None
+        return tuple(_names_matching(session, scope, name))
 
 
 def player_record(database: Database, views, scope: Scope, names: tuple) -> PlayerRecord:

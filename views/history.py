@@ -95,10 +95,10 @@ def player_page(name):
     name = name[: MAX_NAME * 2]
 
     def render(_csrf):
-        found = history.player_games(database(), scope, name)
-        if found is None:
+        names = history.player_spellings(database(), scope, name)
+        if not names:
             raise _Nobody
-        record = history.player_record(database(), game_service().views, scope, found[0])
+        record = history.player_record(database(), game_service().views, scope, names)
         return render_template(
             "player.html",
             record=record,
