@@ -50,9 +50,7 @@ class AccessService:
         """What ``token`` allows on the game: OWNER (its edit token), SCOREKEEPER (an invite not
         revoked) or NONE. A game that does not exist is not found, whatever the token."""
         digest = token_hash(token) if _usable(token) else ""
-        row = self.db.lookup(
-            GAME_LEVEL, digest, checked_id(game_id)
-        )  # every write asks: a lookup, not a Core statement
+        row = self.db.lookup(GAME_LEVEL, digest, checked_id(game_id))  # every write asks: a lookup
         if row is None:
             raise NotFound(N_("No game with this id."), field="id")
         if not digest:

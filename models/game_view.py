@@ -256,9 +256,8 @@ def load_rows(session: Session, games: list[dict]) -> list[GameRows]:
 def appended_rows(session: Session, rows: GameRows) -> GameRows | None:
     """``rows`` with the game's row as it now stands and the manches added after its last one
     (three statements at most: the hands by their manches' ids, found by index), or None if the
-    game is gone. The game's row is read first: a manche
-    added meanwhile shows as one more than its revision says, which the next write's revision
-    check refuses (it then reads the game whole)."""
+    game is gone. The statements see what was committed when each starts: the caller trusts the
+    result only if the game's revision did not move meanwhile (``LatestViews.current``)."""
     game = game_row(session, rows.game["id"])
     if game is None:
         return None

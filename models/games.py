@@ -91,6 +91,15 @@ def _bump_statement(compared: bool, reshaped: bool, columns: tuple) -> Update:
 NEW_MANCHE = insert(Manche.__table__).returning(Manche.id)
 NEW_HANDS = insert(Hand.__table__)
 NEW_KEY = insert(IdempotencyRecord.__table__)
+
+
+def replace_manche(session: Session, manche_id: int, columns: dict, hands: list[tuple]) -> None:
+    """A recorded manche's columns and hands replaced (an edit, or its undo)."""
+    session.execute(update(Manche).where(Manche.id == manche_id).values(**columns))
+    session.execute(delete(Hand).where(Hand.manche_id == manche_id))
+    session.execute(NEW_HANDS, hand_rows(manche_id, hands))
+
+
 REPLAYED = select(IdempotencyRecord.manche_number).where(
     IdempotencyRecord.game_id == bindparam("game_id"), IdempotencyRecord.key == bindparam("key")
 )
@@ -282,7 +291,7 @@ class GameService:
                 ids = session.execute(insert(Manche.__table__).returning(Manche.id, Manche.number), manche_rows).all()
                 id_of = {number: manche_id for manche_id, number in ids}
                 session.execute(
-                    insert(Hand.__table__),
+                    NEW_HANDS,
                     [
                         row
                         for m, hands in zip(manche_rows, hands_of, strict=True)
@@ -413,9 +422,7 @@ class GameService:
 
             def write(session: Session) -> None:
                 keep_for_undo(session, current, "edited", stored)
-                session.execute(update(Manche).where(Manche.id == stored[0]).values(**columns))
-                session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
-                session.execute(insert(Hand.__table__), hand_rows(stored[0], hands))
+                replace_manche(session, stored[0], columns, hands)
 
             return view, write
 
@@ -518,9 +525,7 @@ class GameService:
                 stored = stored_row(current, number)
 
                 def put_back(session: Session) -> None:
-                    session.execute(update(Manche).where(Manche.id == stored[0]).values(**columns))
-                    session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
-                    session.execute(insert(Hand.__table__), hand_rows(stored[0], hands))
+                    replace_manche(session, stored[0], columns, hands)
 
                 rows = current.rows.with_manche((stored[0], number, *columns.values()), hands)
             else:
@@ -530,10 +535,10 @@ class GameService:
 
                 def put_back(session: Session) -> None:
                     created["id"] = session.execute(
-                        insert(Manche.__table__).returning(Manche.id),
+                        NEW_MANCHE,
                         [{**columns, "game_id": current.id, "number": number, "created_at": record.created_at}],
                     ).scalar_one()
-                    session.execute(insert(Hand.__table__), hand_rows(created["id"], hands))
+                    session.execute(NEW_HANDS, hand_rows(created["id"], hands))
 
                 rows = None
         try:
@@ -542,8 +547,7 @@ class GameService:
                 finished_at = (current.finished_at or utcnow()) if build_view(probe, current.ruleset).finished else None
                 self._bump(session, current.id, revision, finished_at=finished_at)
                 session.execute(
-                    insert(IdempotencyRecord.__table__),
-                    [{"game_id": current.id, "key": key, "manche_number": number, "created_at": utcnow()}],
+                    NEW_KEY, [{"game_id": current.id, "key": key, "manche_number": number, "created_at": utcnow()}]
                 )
                 put_back(session)
                 session.execute(delete(UndoRecord).where(UndoRecord.game_id == current.id))
