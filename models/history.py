@@ -14,8 +14,6 @@ rights to or opened), or every game for the administrator (issue 12).
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -27,6 +25,7 @@ from .cards import format_cards
 from .db import Database, Game, Player
 from .game_view import GAME_COLUMNS, GameView, game_rows
 from .ids import checked_id
+from .lru import LRU
 
 GAMES_PER_PAGE = 20
 PLAYER_GAMES = 20  # the games a player's page lists (the list of games, filtered by them, has the rest)
@@ -173,20 +172,14 @@ class Summaries:
     worker it lands on."""
 
     def __init__(self, size: int = 20_000):
-        self.size = size
-        self.entries: OrderedDict = OrderedDict()
-        self.lock = threading.Lock()
+        self.entries = LRU(size)
 
     def get(self, session: Connection, views, rows: list) -> list[GameSummary]:
         """The summaries of the games ``rows`` names, in that order: each row is ``(id, revision)``
         (the games not known at that revision are then read in bulk: four statements) or the
         game's row as a dict of ``GAME_COLUMNS`` (three statements for the ones not known)."""
         keys = [(row["id"], row["revision"]) if isinstance(row, dict) else tuple(row) for row in rows]
-        with self.lock:
-            known = {key: self.entries.get(key) for key in keys}
-            for key, summary in known.items():
-                if summary is not None:
-                    self.entries.move_to_end(key)
+        known = {key: self.entries.get(key) for key in keys}
         missing = [row for row, key in zip(rows, keys, strict=True) if known[key] is None]
         if missing:
             if isinstance(missing[0], dict):
@@ -194,12 +187,7 @@ class Summaries:
             else:
                 games = views(session, game_rows(session, Game.id.in_([game_id for game_id, _ in missing])))
             for game in games:
-                summary = GameSummary.of(game)
-                known[(game.id, game.revision)] = summary
-                with self.lock:
-                    self.entries[(game.id, game.revision)] = summary
-                    while len(self.entries) > self.size:
-                        self.entries.popitem(last=False)
+                known[(game.id, game.revision)] = self.entries.put((game.id, game.revision), GameSummary.of(game))
         return [summary for summary in (known.get(key) for key in keys) if summary is not None]
 
 

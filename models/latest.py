@@ -12,11 +12,9 @@ change to a game bumps its revision (the shared view's ETag and the page cache r
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 from .db import Database
 from .game_view import GameView, appended_rows, extend_view
+from .lru import LRU
 
 REVISION = "SELECT revision, reshaped FROM game WHERE id = ?"
 GAMES_KEPT = 64  # per process: the games being played right now
@@ -24,24 +22,16 @@ GAMES_KEPT = 64  # per process: the games being played right now
 
 class LatestViews:
     def __init__(self, size: int = GAMES_KEPT):
-        self.size = size
-        self.views: OrderedDict = OrderedDict()
-        self.lock = threading.Lock()
+        self.views = LRU(size)
 
     def remember(self, view: GameView) -> GameView:
-        with self.lock:
-            self.views[view.id] = view
-            self.views.move_to_end(view.id)
-            while len(self.views) > self.size:
-                self.views.popitem(last=False)
-        return view
+        return self.views.put(view.id, view)
 
     def current(self, database: Database, game_id: str) -> GameView | None:
         """The view kept for ``game_id`` if the game is still at its revision (one statement when
         a view is kept, none otherwise); brought up to date if manches were only added since
         (three more); else None."""
-        with self.lock:
-            view = self.views.get(game_id)
+        view = self.views.get(game_id)
         if view is None:
             return None
         row = database.lookup(REVISION, game_id)

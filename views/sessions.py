@@ -11,11 +11,11 @@ its own copy to change.
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
 
 from flask.sessions import SecureCookieSessionInterface
+
+from models.lru import LRU
 
 REMEMBERED = 1024  # cookies per worker
 REMEMBERED_SECONDS = 60.0
@@ -23,26 +23,18 @@ REMEMBERED_SECONDS = 60.0
 
 class RememberedCookieSessions(SecureCookieSessionInterface):
     def __init__(self, size: int = REMEMBERED, seconds: float = REMEMBERED_SECONDS):
-        self.size = size
         self.seconds = seconds
-        self.verified: OrderedDict = OrderedDict()  # cookie -> (when checked, secret key, data as text)
-        self.lock = threading.Lock()
+        self.verified = LRU(size)  # cookie -> (when checked, secret key, data as text)
 
     def open_session(self, app, request):
         value = request.cookies.get(self.get_cookie_name(app))
         if not value:
             return super().open_session(app, request)
         now = time.monotonic()
-        with self.lock:
-            found = self.verified.get(value)
-            if found is not None:
-                self.verified.move_to_end(value)
+        found = self.verified.get(value)
         if found is not None and now - found[0] < self.seconds and found[1] == app.secret_key:
             return self.session_class(self.serializer.loads(found[2]))
         session = super().open_session(app, request)
         if session:  # the signature held (a cookie that does not opens as an empty session)
-            with self.lock:
-                self.verified[value] = (now, app.secret_key, self.serializer.dumps(dict(session)))
-                while len(self.verified) > self.size:
-                    self.verified.popitem(last=False)
+            self.verified.put(value, (now, app.secret_key, self.serializer.dumps(dict(session))))
         return session
