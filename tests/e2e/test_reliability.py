@@ -553,11 +553,17 @@ def old_game(database: Database, with_invite: bool = False) -> None:
             )
 
 
+def upgraded(tmp_path, start: str, with_invite: bool = False) -> Database:
+    """A database at ``start`` with the old game "g1" written in it, then migrated to the head."""
+    database = Database(f"sqlite:///{tmp_path / f'from-{start}.db'}")
+    migrate(database, start)
+    old_game(database, with_invite)
+    migrate(database)
+    return database
+
+
 def test_migrations_from_empty_and_from_the_previous_revision_with_data(tmp_path):
-    database = Database(f"sqlite:///{tmp_path / 'm.db'}")
-    migrate(database, "0001")
-    old_game(database)
-    migrate(database)  # 0001 → head, with data in it
+    database = upgraded(tmp_path, "0001")  # 0001 → head, with data in it
     tables = set(inspect(database.reader).get_table_names())
     assert {"game", "player", "manche", "hand", "idempotency", "invite"} <= tables
     with database.reader.connect() as conn:
@@ -567,10 +573,7 @@ def test_migrations_from_empty_and_from_the_previous_revision_with_data(tmp_path
 
 def test_migration_0003_from_0002_with_data(tmp_path):
     """0002 → 0003 (house rules) keeps the games, adds house_variant and an empty game.rules_json."""
-    database = Database(f"sqlite:///{tmp_path / 'm3.db'}")
-    migrate(database, "0002")
-    old_game(database, with_invite=True)
-    migrate(database)
+    database = upgraded(tmp_path, "0002", with_invite=True)
     assert "house_variant" in set(inspect(database.reader).get_table_names())
     assert "rules_json" in {c["name"] for c in inspect(database.reader).get_columns("game")}
     with database.reader.connect() as conn:
@@ -588,10 +591,7 @@ def test_migration_0003_from_0002_with_data(tmp_path):
 
 def test_migration_0004_from_0003_with_data(tmp_path):
     """0003 → 0004 keeps games and invites; players sit from the start, invites were never used."""
-    database = Database(f"sqlite:///{tmp_path / 'm4.db'}")
-    migrate(database, "0003")
-    old_game(database, with_invite=True)
-    migrate(database)
+    database = upgraded(tmp_path, "0003", with_invite=True)
     assert "undo_record" in set(inspect(database.reader).get_table_names())
     with database.reader.connect() as conn:
         assert conn.execute(text("SELECT joined_after, left_after, start_total FROM player")).all() == [
@@ -599,6 +599,20 @@ def test_migration_0004_from_0003_with_data(tmp_path):
             (0, None, 0),
         ]
         assert conn.execute(text("SELECT last_used_at FROM invite")).scalar_one() is None
+    database.dispose()
+
+
+def test_migration_0005_from_0004_with_data(tmp_path):
+    """0004 → 0005 keeps the games: each starts unreshaped, the count of changes exists and the
+    triggers move it with every change to a game (issue 17)."""
+    database = upgraded(tmp_path, "0004", with_invite=True)
+    with database.writer.begin() as conn:
+        indexes = set(conn.execute(text("SELECT name FROM sqlite_master WHERE type = 'index'")).scalars())
+        assert {"ix_game_listed", "ix_player_name"} <= indexes  # (an index on an expression is not reflected)
+        assert conn.execute(text("SELECT reshaped FROM game WHERE id = 'g1'")).scalar_one() == 0
+        before = conn.execute(text("SELECT count FROM game_changes")).scalar_one()
+        conn.execute(text("UPDATE game SET revision = revision + 1 WHERE id = 'g1'"))
+    assert database.lookup("SELECT count FROM game_changes") == (before + 1,)
     database.dispose()
 
 
