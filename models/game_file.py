@@ -81,6 +81,7 @@ def read_document(document) -> tuple[dict, list, dict | None]:
         "rounds": game.get("rounds"),
         "first_dealer": first_dealer if isinstance(first_dealer, int) and not isinstance(first_dealer, bool) else 0,
         "rules": game.get("rules"),
+        "no_teams": "teams" in game and game["teams"] is None,
     }
     entries = []
     for index, m in enumerate(manches):

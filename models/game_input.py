@@ -68,9 +68,10 @@ def seat_columns(seat: scoring.Seat) -> tuple:
 # --- checks of a new game -------------------------------------------------------------------------
 
 
-def clean_players(names, ruleset: Ruleset) -> list[str]:
+def clean_players(names, ruleset: Ruleset, roster: dict | None = None) -> list[str]:
     """The players' names, each through the one rule for names (``names.clean_name``); two names
-    that differ only by case are refused."""
+    that differ only by case are refused. The variant's number of players counts those at the
+    table when the first manche is dealt (``roster``: an imported game where some joined later)."""
     variant = ruleset.variant
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise ValidationError(N_("Players must be a list of names."), field="players")
@@ -84,7 +85,8 @@ def clean_players(names, ruleset: Ruleset) -> list[str]:
             raise ValidationError(
                 N_("Player %(seat)s has no name."), field=f"players.{index}", seat=index + 1
             ) from None
-    if not variant.min_players <= len(players) <= variant.max_players:
+    at_start = len(scoring.seated(players, roster, 1)) if roster else len(players)
+    if not variant.min_players <= at_start <= variant.max_players:
         raise ValidationError(
             N_("This variant is played by %(min)s to %(max)s players."),
             field="players",

@@ -177,15 +177,23 @@ class GameService:
         return build_view(new.rows(), new.ruleset), new.token
 
     def _new_game(
-        self, variant, players, teams, options, table, mode, target, rounds, first_dealer, rules=None
+        self, variant, players, teams, options, table, mode, target, rounds, first_dealer, rules=None, roster=None
     ) -> NewGame:
-        """A new game checked and ready to write (nothing is written): its row, players and rules."""
+        """A new game checked and ready to write (nothing is written): its row, players and rules.
+
+        ``roster`` (an imported game where players joined or left) says who sat down when: the
+        variant's count of players is the table's at the first manche, and such a game is never
+        played in teams (nobody may join or leave a team game), whatever its count of players."""
         found, rules_json = self.registry.for_new_game(variant, rules)
         ruleset = resolve(self.registry.tables, found, options, table, mode, target, rounds)
-        names = clean_players(players, ruleset)
+        names = clean_players(players, ruleset, roster)
         if teams is not None and not isinstance(teams, dict):
             raise ValidationError(N_("Teams must map a team name to its two players."), field="teams")
-        layout = scoring.team_layout(ruleset, names, teams or None)
+        if roster is not None and teams:
+            raise ValidationError(
+                N_("The file is damaged: who joined or left the table is unreadable."), field="game.roster"
+            )
+        layout = None if roster is not None else scoring.team_layout(ruleset, names, teams or None)
         token = secrets.token_urlsafe(24)
         now = utcnow()
         row = {
@@ -246,9 +254,13 @@ class GameService:
         number of manches: the game, its players, its manches (their ids returned), their hands."""
         settings, entries, totals = read_document(document)
         roster = settings.pop("roster")
-        new = self._new_game(**settings)
+        # A file that says "no teams" (``"teams": null``, as every export writes it) is played
+        # without partners even at the count where the variant pairs them: a game of three that a
+        # fourth joined before the first manche.
+        no_teams = settings.pop("no_teams")
+        new = self._new_game(**settings, roster=roster if roster or no_teams else None)
         if roster:
-            if new.teams or any(name not in new.players for name in roster):
+            if any(name not in new.players for name in roster):
                 raise ValidationError(
                     N_("The file is damaged: who joined or left the table is unreadable."), field="game.roster"
                 )

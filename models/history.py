@@ -148,7 +148,9 @@ class GameSummary:
         parts = {}
         for me in game.players:
             side = game.side_of[me]
-            manches = tuple((m.number, m.points[side]) for m in game.manches)
+            # A newcomer's side is absent from the manches before they sat down (and a leaver's
+            # from those after): only the manches they were dealt in are theirs.
+            manches = tuple((m.number, m.points[side]) for m in game.manches if side in m.points)
             costs: dict = {}
             for m in game.manches:
                 hand = m.hands.get(me)

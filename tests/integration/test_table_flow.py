@@ -124,3 +124,39 @@ def test_an_invites_last_use_is_noted_at_most_once_a_minute(app, games):
     finally:
         event.remove(games.db.writer, "before_cursor_execute", seen)
     assert len(updates) == 2  # one statement per write at most (the second matches no row)
+
+
+# --- a game file keeps the table as it was (issue 27, item 2: found by tests/e2e/test_every_shape.py)
+
+
+def test_a_fourth_player_who_joined_les_huit_before_the_first_manche_comes_back_without_partners(games):
+    """Les-huit pairs partners at four (seed 004); a game of three that a fourth joined before any
+    manche was dealt is played without them, and its file says ``"teams": null``. Seed 004: « Il
+    marque alors des points pour les cartes que détiennent encore ses adversaires : 50 points pour
+    chaque huit, 10 points pour chaque figure et, pour les autres cartes, le nombre de points
+    correspondant à leur valeur nominale. »"""
+    created, _ = games.create_game("les-huit", THREE, first_dealer=0)
+    games.join_player(created.id, "Dan")
+    # Ana out; she collects Bob's 3♣ (3) + Chloé's K♦ (10) + Dan's 5♠ (5) = 18.
+    played = games.record_manche(created.id, MancheEntry("Ana", {"Bob": ["3C"], "Chloé": ["KD"], "Dan": ["5S"]})).game
+    assert played.teams is None and played.totals == {"Ana": 18, "Bob": 0, "Chloé": 0, "Dan": 0}
+    document = games.export_game(created.id)
+    assert document["game"]["teams"] is None
+    imported, _ = games.import_game(document)
+    assert imported.teams is None and imported.totals == played.totals
+
+
+def test_a_game_whose_table_changed_past_the_variants_count_comes_back_from_its_file(games):
+    """Les-huit is played by 2 to 4 (seed 004's table); Ana leaves, then Xavier and Yann join: five
+    names in all, never more than four at the table. The file holds them all and imports."""
+    created, _ = games.create_game("les-huit", THREE[:2] + ["Dan"], first_dealer=0)
+    # Ana out; she collects Bob's K♦ (10) and Dan's 3♣ (3): 13.
+    games.record_manche(created.id, MancheEntry("Ana", {"Bob": ["KD"], "Dan": ["3C"]}))
+    games.leave_player(created.id, "Ana")
+    games.join_player(created.id, "Xavier", "zero")
+    played = games.join_player(created.id, "Yann", "zero")
+    assert played.players == ["Ana", "Bob", "Dan", "Xavier", "Yann"]
+    assert played.seated == ["Bob", "Dan", "Xavier", "Yann"]
+    imported, _ = games.import_game(games.export_game(created.id))
+    assert imported.players == played.players and imported.seated == played.seated
+    assert imported.totals == {"Ana": 13, "Bob": 0, "Dan": 0, "Xavier": 0, "Yann": 0}
