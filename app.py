@@ -22,12 +22,13 @@ from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import BadHost
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from models import rulebook, rules
-from models.access import AccessService
-from models.db import LOCK_TIMEOUT, Database, migrate
-from models.games import GameService
-from models.house import HouseService
-from models.registry import Registry
+from models.core import rulebook, rules
+from models.services.access import AccessService
+from models.services.db import LOCK_TIMEOUT, Database
+from models.services.games import GameService
+from models.services.house import HouseService
+from models.services.registry import Registry
+from models.services.schema import migrate
 from views import (
     api,
     assets,

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from app import create_app  # noqa: E402
 from bench.serve import SECRET_KEY, gunicorn  # noqa: E402
-from models.games import MancheEntry  # noqa: E402
+from models.services.games import MancheEntry  # noqa: E402
 
 FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking "
          "--disable-component-update --disable-sync --no-first-run --disable-quic")  # fmt: skip

@@ -104,7 +104,7 @@ def database_url(workdir: Path) -> tuple[str, str, str]:
         return f"sqlite:///{workdir / 'bench.db'}", f"sqlite:///{workdir / 'tiny.db'}", "SQLite"
     from sqlalchemy import text
 
-    from models.db import Database
+    from models.services.db import Database
 
     admin = Database(url)
     with admin.writer.begin() as conn:

@@ -16,22 +16,22 @@ from sqlmodel import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from models.cards import format_cards  # noqa: E402
-from models.db import (  # noqa: E402
+from models.core.cards import format_cards  # noqa: E402
+from models.core.rules import catalog  # noqa: E402
+from models.core.scoring import hand_value  # noqa: E402
+from models.services.db import (  # noqa: E402
     Database,
     Game,
     Hand,
     Manche,
     Player,
-    migrate,
-    token_hash,  # noqa: E402
+    token_hash,
 )
-from models.games import GameService  # noqa: E402
-from models.house import HouseService  # noqa: E402
-from models.ids import new_id  # noqa: E402
-from models.registry import Registry  # noqa: E402
-from models.rules import catalog  # noqa: E402
-from models.scoring import hand_value  # noqa: E402
+from models.services.games import GameService  # noqa: E402
+from models.services.house import HouseService  # noqa: E402
+from models.services.ids import new_id  # noqa: E402
+from models.services.registry import Registry  # noqa: E402
+from models.services.schema import migrate  # noqa: E402
 
 NAMES = ["Ana", "Bob", "Chloé", "Dan", "Émile", "Fanny", "Gus", "Hélène"]
 

@@ -1,5 +1,5 @@
 """The tiny baseline (issue 17): a Flask app on the app's own stack — gunicorn, Flask, Jinja,
-SQLAlchemy with the app's engine settings (``models.db.make_engine``: on SQLite WAL, synchronous
+SQLAlchemy with the app's engine settings (``models.services.db.make_engine``: on SQLite WAL, synchronous
 FULL, BEGIN IMMEDIATE for writes) — doing the least a page or a write can do:
 
 - ``POST /insert``: one INSERT in one transaction;
@@ -17,7 +17,7 @@ import os
 from flask import Flask
 from sqlalchemy import text
 
-from models.db import Database
+from models.services.db import Database
 
 TEMPLATE = """<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>{{ title }}</title></head>
 <body><main><h1>{{ title }}</h1><ul>{% for row in rows %}<li>{{ row.id }} — {{ row.label }}</li>{% endfor %}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from alembic import context
 
-from models.db import make_engine, metadata
+from models.services.db import make_engine, metadata
 
 config = context.config
 

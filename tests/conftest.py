@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, settings
 from sqlalchemy import text
 
 from app import create_app
-from models.db import Database, metadata, migrate
+from models.services.db import Database, metadata
+from models.services.schema import migrate
 
 # Property tests check what is computed, never how fast: no deadline and no "too slow" health
 # check, which a busy CI machine (two cores shared with the browser tests) trips now and then.

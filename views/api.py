@@ -5,12 +5,12 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 from werkzeug.exceptions import UnsupportedMediaType
 
-from models import house as house_module
-from models import referee, scoring
-from models.cards import check_deck, format_card, parse_cards
-from models.errors import N_, DomainError, ValidationError
-from models.games import MancheEntry
-from models.variant import localized, resolve
+from models.core import referee, scoring
+from models.core.cards import check_deck, format_card, parse_cards
+from models.core.errors import N_, DomainError, ValidationError
+from models.core.variant import localized, resolve
+from models.services import house as house_module
+from models.services.games import MancheEntry
 
 from .jsontext import refuse_unencodable
 from .kit import games, house, lang, registry

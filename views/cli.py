@@ -11,8 +11,8 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from models import backup
-from models.db import migrate
+from models.services import backup
+from models.services.schema import migrate
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "translations"

@@ -8,9 +8,9 @@ from flask_babel import gettext
 from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import BadHost, HTTPException
 
-from models.db import is_busy
-from models.errors import DomainError
+from models.core.errors import DomainError
 
+from .kit import database
 from .texts import error_json, error_message
 
 # Seconds a client is asked to wait before trying again when the database was busy.
@@ -66,20 +66,20 @@ def init_app(app):
     def domain_error(error: DomainError):
         if wants_json():
             return jsonify({"error": error_json(error)}), error.status
-        return render_template("error.html", status=error.status, message=error_message(error)), error.status
+        return render_template("parts/error.html", status=error.status, message=error_message(error)), error.status
 
     @app.errorhandler(DBAPIError)
     def database_busy(error: DBAPIError):
         """A lock not had in time (another write held it too long): 503 with Retry-After, never a
         500; the transaction was rolled back, so nothing is half-written. Other database errors
         stay errors."""
-        if not is_busy(error):
+        if not database().is_busy(error):
             raise error
         message = gettext("The server is busy: try again in a moment.")
         headers = {"Retry-After": str(BUSY_RETRY_AFTER), "Cache-Control": "no-store"}
         if wants_json():
             return jsonify(error_body("busy", message)), 503, headers
-        return render_template("error.html", status=503, message=message), 503, headers
+        return render_template("parts/error.html", status=503, message=message), 503, headers
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
@@ -95,4 +95,4 @@ def init_app(app):
             return jsonify(error_body(HTTP_CODES.get(status, "validation_error"), message)), status
         if not can_build_urls():
             return message, status, {"Content-Type": "text/plain; charset=utf-8"}
-        return render_template("error.html", status=status, message=message), status
+        return render_template("parts/error.html", status=status, message=message), status

@@ -5,9 +5,9 @@ They only word and shape for display (``views/texts.py``); no rule of the game l
 
 from __future__ import annotations
 
-from models.cards import SUIT_SYMBOLS, Card
-from models.rulepage import option_value_label
-from models.variant import localized
+from models.core.cards import SUIT_SYMBOLS, Card
+from models.core.rulepage import option_value_label
+from models.core.variant import localized
 
 from . import texts
 from .kit import lang

@@ -15,12 +15,13 @@ from functools import wraps
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from models import history, scoring
-from models.access import Level
-from models.cards import parse_card
-from models.errors import N_, Conflict, DomainError, GameFinished, NotFound
-from models.games import MancheEntry
-from models.variant import MODES
+from models.core import scoring
+from models.core.cards import parse_card
+from models.core.errors import N_, Conflict, DomainError, GameFinished, NotFound
+from models.core.variant import MODES
+from models.services import history
+from models.services.access import Level
+from models.services.games import MancheEntry
 
 from . import links, present
 from .keypad import read_keypad
@@ -132,7 +133,7 @@ def new_game_context(form: NewGameForm, errors: dict | None = None) -> dict:
 
 def render_new_game(form: NewGameForm, errors: dict | None = None, status: int = 200):
     context = new_game_context(form, errors)
-    return fragment_or_page("_new_game_settings.html", "new_game.html", **context), status
+    return fragment_or_page("games/_new_settings.html", "games/new.html", **context), status
 
 
 @bp.get("/games/new")
@@ -227,7 +228,7 @@ def game_page(game_id):
         game = games().get(game_id)
         here = url_for("games.game_page", game_id=game_id, **here_args)  # the language switch comes back here
         context = game_context(game, notice=notice, share_open=share_open, read_only=not editable, here=here)
-        return render_template("game.html", csrf_token=csrf_token, **context)
+        return render_template("games/game.html", csrf_token=csrf_token, **context)
 
     key = ("game", game_id, revision, editable, owner, notice, share_open, lang(), links.public_base())
     return cached_page(key, render)
@@ -251,7 +252,7 @@ def rounds(game_id):
         if context["history"] is None or not game.manches:
             raise NotFound(N_("No such page."), field="page")
         back = url_for("games.game_page", game_id=game_id, _anchor="history")
-        return render_template("rounds.html", csrf_token=csrf_token, back=back, **context)
+        return render_template("parts/rounds.html", csrf_token=csrf_token, back=back, **context)
 
     key = ("rounds", game_id, state[0], editable, owner, page, lang(), links.public_base())
     return cached_page(key, render)
@@ -275,7 +276,7 @@ def render_players_error(game_id: str, error: DomainError, name: str = ""):
     """The game page again, the refusal said in the players' panel (open), what was typed kept."""
     game = games().get(game_id)
     context = game_context(game, players_error=error_message(error), players_open=True, newcomer=name)
-    return render_template("game.html", **context), error.status
+    return render_template("games/game.html", **context), error.status
 
 
 @bp.post("/games/<game_id>/players")
@@ -434,7 +435,7 @@ def render_manche(game, form: MancheForm, manche_number: int | None = None, erro
     selected_hand = next(hand for hand in hands if hand["selected"])
     return (
         render_template(
-            "manche_form.html",
+            "games/manche.html",
             game=game,
             form=form,
             keys=keys,
@@ -452,7 +453,7 @@ def render_manche(game, form: MancheForm, manche_number: int | None = None, erro
 def render_conflict(game_id: str, error: DomainError):
     game = games().get(game_id)  # as it stands now, after the other phone's write
     headers = {"HX-Retarget": "#main", "HX-Reswap": "outerHTML", "HX-Reselect": "#main"} if is_htmx() else {}
-    page = render_template("game_conflict.html", message=error_message(error), **game_context(game))
+    page = render_template("games/conflict.html", message=error_message(error), **game_context(game))
     return page, error.status, headers
 
 
@@ -513,7 +514,7 @@ def lands_when_revoked(view):
         game = games().get(game_id)
         form = read_manche(request.form, game, scoring.keypad(game.ruleset))
         context = game_context(game, revoked_entry=entry_kept(game, form), read_only=True)
-        return render_template("game.html", **context), 403
+        return render_template("games/game.html", **context), 403
 
     return landing
 
@@ -584,7 +585,7 @@ def delete_manche(game_id, number):
     find_manche(game, number)  # a 404 for any number not recorded, however large
     if request.form.get("confirm") != "1":
         return render_template(
-            "error.html", status=422, message=gettext("Tick “Yes, delete it” to delete the round.")
+            "parts/error.html", status=422, message=gettext("Tick “Yes, delete it” to delete the round.")
         ), 422
     try:
         games().delete_manche(game, number)

@@ -1,6 +1,6 @@
 """Pages across games: the list of games (filter by player) and a page per player name.
 
-Read-only; the numbers come from ``models/history.py`` (a constant number of queries per page).
+Read-only; the numbers come from ``models/services/history.py`` (a constant number of queries per page).
 The small charts are SVG drawn on the server: this module only turns numbers into coordinates.
 
 A browser sees its own games only: those it created or holds rights to, and those it opened
@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from flask import Blueprint, current_app, render_template, request, url_for
 
-from models import history
-from models.errors import N_, NotFound
-from models.game_input import MAX_NAME
+from models.core.errors import N_, NotFound
+from models.services import history
+from models.services.game_input import MAX_NAME
 
 from .kit import database, lang
 from .kit import games as game_service
@@ -66,7 +66,7 @@ def game_list():
             raise NotFound(N_("No such page."), field="page")
         games = history.summaries(database(), game_service().views, listed.rows)
         return render_template(
-            "games_list.html",
+            "history/games.html",
             games=games,
             listed=listed,
             page_size=history.GAMES_PER_PAGE,
@@ -100,7 +100,7 @@ def player_page(name):
             raise _Nobody
         record = history.player_record(database(), game_service().views, scope, names)
         return render_template(
-            "player.html",
+            "history/player.html",
             record=record,
             points_chart=points_chart(record.recent),
             cards_chart=cards_chart(record.cards[:CARDS_SHOWN]),
@@ -111,7 +111,9 @@ def player_page(name):
     try:
         return private(cached_page(("player", history.game_changes(database()), name, scope, lang()), render))
     except _Nobody:  # not kept: a 404 the next game may turn into a page
-        page = render_template("player.html", record=None, name=" ".join(name.split())[:MAX_NAME], none_yet=scope.empty)
+        page = render_template(
+            "history/player.html", record=None, name=" ".join(name.split())[:MAX_NAME], none_yet=scope.empty
+        )
         return private(current_app.make_response((page, 404)))
 
 

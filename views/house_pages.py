@@ -1,7 +1,7 @@
 """House rules on the web: the editor, the read-only shared page, its QR code and JSON file.
 
 The editor is a plain form (it works without JavaScript): its fields are read here as plain values
-(``Edits``) and the document is made from them by ``models/house_editor.py``, then checked exactly
+(``Edits``) and the document is made from them by ``models/core/house_editor.py``, then checked exactly
 like the API's; "Preview" shows the scoring table on a sample hand without saving anything. The
 browser that saves house rules keeps their edit token in its signed session, as for games.
 """
@@ -14,10 +14,9 @@ import json
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from models import house as house_model
-from models.cards import JOKER, RANKS, format_card, parse_card
-from models.errors import N_, DomainError, ValidationError
-from models.house_editor import (
+from models.core.cards import JOKER, RANKS, format_card, parse_card
+from models.core.errors import N_, DomainError, ValidationError
+from models.core.house_editor import (
     DRAW_RANGE,
     EFFECTS,
     KEEP,
@@ -30,8 +29,9 @@ from models.house_editor import (
     needs_draw,
     table_values,
 )
-from models.house_rules import sample_value
-from models.variant import MAX_CARD_POINTS, MAX_MANCHES, MAX_TARGET, MODES
+from models.core.house_rules import sample_value
+from models.core.variant import MAX_CARD_POINTS, MAX_MANCHES, MAX_TARGET, MODES
+from models.services import house as house_model
 
 from . import links, rights
 from .jsontext import refuse_unencodable
@@ -122,7 +122,7 @@ def editor(document: dict, *, entry=None, errors=None, preview=None, sample=SAMP
         preview = sample_preview(document, sample)
     return (
         render_template(
-            "variant_edit.html",
+            "house/edit.html",
             doc=document,
             entry=entry,
             base=registry().get(document["base"]),
@@ -235,7 +235,7 @@ def show_variant(variant_id):
     variant = entry.variant
     rows = [r for r in card_rows(entry.document) if r["rule"]]
     return render_template(
-        "variant_house.html",
+        "house/show.html",
         entry=entry,
         v=variant,
         table=variant.table,
@@ -277,6 +277,6 @@ def import_variant():
         refuse_unencodable(document, field="file")
         saved, token = house().create(house_model.read_export(document))
     except DomainError as e:
-        return render_template("error.html", status=422, message=error_message(e)), 422
+        return render_template("parts/error.html", status=422, message=error_message(e)), 422
     remember_token(saved.id, token)
     return redirect(url_for("house.show_variant", variant_id=saved.id), 303)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from models.errors import N_, ValidationError
+from models.core.errors import N_, ValidationError
 
 SURROGATE = re.compile("[\ud800-\udfff]")
 

@@ -9,7 +9,7 @@ unchanged (a string where the contract says integer is the service's validation_
 
 from __future__ import annotations
 
-from models.errors import N_, NotFound, ValidationError
+from models.core.errors import N_, NotFound, ValidationError
 
 MAX_DIGITS = 9  # far above every bound the app has; keeps int() away from huge inputs
 

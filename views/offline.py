@@ -19,7 +19,7 @@ from pathlib import Path
 from flask import Blueprint, current_app, render_template, url_for
 from markupsafe import Markup
 
-from models import scoring
+from models.core import scoring
 
 bp = Blueprint("offline", __name__)
 
@@ -56,13 +56,13 @@ def worker():
 
 @bp.get("/offline")
 def offline_page():
-    return render_template("offline.html", read_only=True)
+    return render_template("offline/page.html", read_only=True)
 
 
 @bp.get("/offline/texts.json")
 def texts():
     """The words of the offline script, in this browser's language (the worker keeps the last)."""
-    response = current_app.response_class(render_template("_offline_texts.html"), mimetype="application/json")
+    response = current_app.response_class(render_template("offline/_texts.html"), mimetype="application/json")
     response.vary.add("Cookie")
     response.vary.add("Accept-Language")
     response.cache_control.no_cache = True

@@ -6,9 +6,10 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
 
-from models import history, scoring
-from models.cards import Card, check_deck, format_card, parse_cards
-from models.errors import DomainError
+from models.core import scoring
+from models.core.cards import Card, check_deck, format_card, parse_cards
+from models.core.errors import DomainError
+from models.services import history
 
 from .keypad import read_keypad
 from .kit import database, games, registry
@@ -47,7 +48,7 @@ def games_in_play() -> list:
 @bp.get("/")
 def home():
     playing = games_in_play()
-    page = make_response(render_template("home.html", variants=registry().all(), playing=playing))
+    page = make_response(render_template("pages/home.html", variants=registry().all(), playing=playing))
     if playing:
         page.headers["Cache-Control"] = "private, no-store"  # this browser's games
     return page
@@ -99,7 +100,7 @@ def calculette():
     except DomainError as e:
         error = error_message(e)
     return render_template(
-        "calculette.html",
+        "pages/calculette.html",
         variants=variants,
         variant=variant,
         ruleset=ruleset,

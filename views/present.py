@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 from flask import url_for
 
-from models import scoring
-from models.cards import JOKER, RANKS, Card, format_card
+from models.core import scoring
+from models.core.cards import JOKER, RANKS, Card, format_card
 
 from . import links
 from .kit import games

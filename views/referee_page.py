@@ -2,7 +2,7 @@
 card keypads, say whether a penalty is pending and whether it is the last card, read the verdict.
 
 A plain form (works without JavaScript); htmx swaps only the verdict. The answer comes from
-``models.referee.check``, worded by ``views/texts.py`` as for the JSON API.
+``models.core.referee.check``, worded by ``views/texts.py`` as for the JSON API.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from flask import Blueprint, request
 from flask_babel import gettext
 
-from models import referee
-from models import rulepage as facts
-from models.cards import JOKER, RANKS, SUITS, parse_card
-from models.errors import N_, DomainError
-from models.variant import Variant, resolve
+from models.core import referee
+from models.core import rulepage as facts
+from models.core.cards import JOKER, RANKS, SUITS, parse_card
+from models.core.errors import N_, DomainError
+from models.core.variant import Variant, resolve
 
 from .kit import fragment_or_page, games, registry
 from .numbers import whole_number
@@ -145,7 +145,7 @@ def render_checker(game=None):
         "suit_naming": facts.suit_naming_cards(form.variant),
         "covering": facts.covering_cards(form.variant),
     }
-    return fragment_or_page("_referee_verdict.html", "referee.html", **context)
+    return fragment_or_page("referee/_verdict.html", "referee/checker.html", **context)
 
 
 @bp.route("/referee", methods=["GET", "POST"])

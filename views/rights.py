@@ -3,7 +3,7 @@ which games a browser knows.
 
 A request's token is the API's ``Authorization: Bearer <token>``, or, for the web pages, the
 token this browser keeps in its signed session cookie for that game (it created the game, or
-scanned an invite) or those house rules. What the token allows is ``models/access.py``'s answer
+scanned an invite) or those house rules. What the token allows is ``models/services/access.py``'s answer
 (owner, scorekeeper or nothing), asked once per request and kept for it (``g``). The write views
 carry ``@writes_game`` (a scorekeeper may), ``@owns_game`` (invites: the owner only) or
 ``@owns_house``, as flaskr's views carry ``login_required``.
@@ -22,8 +22,8 @@ from functools import wraps
 
 from flask import current_app, g, request, session
 
-from models.access import Level
-from models.errors import N_, Forbidden, Unauthorized
+from models.core.errors import N_, Forbidden, Unauthorized
+from models.services.access import Level
 
 from .kit import access
 

@@ -1,6 +1,6 @@
 """Rule pages (issue 4): each variant's rules (built-in or house rules), a game's rules as it
 plays them, search as you type, and the variants side by side. The texts come from
-``models/variants/rules/`` and the variant data (``models/rulepage.py``, ``comparison.py``,
+``models/core/variants/rules/`` and the variant data (``models/core/rulepage.py``, ``comparison.py``,
 ``rulesearch.py``); the variants from the registry. These views only parse the request and render.
 """
 
@@ -9,10 +9,10 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from models import comparison as comparing
-from models import rulepage, rulesearch
-from models.errors import DomainError
-from models.house_editor import differences
+from models.core import comparison as comparing
+from models.core import rulepage, rulesearch
+from models.core.errors import DomainError
+from models.core.house_editor import differences
 
 from .kit import fragment_or_page, games, lang, registry
 from .pagecache import cached_page
@@ -33,7 +33,7 @@ def book():
 
 @bp.get("/rules")
 def index():
-    return render_template("rules_index.html", variants=list(registry().builtins.variants.values()), book=book())
+    return render_template("rules/index.html", variants=list(registry().builtins.variants.values()), book=book())
 
 
 @bp.get("/rules/<variant_id>")
@@ -78,7 +78,7 @@ def render_rule_page(variant, game=None, here=None):
         house_note = {"base": registry().get(variant.base), "changes": changes}
     # read-only: no form posts from a rule page (its search is a GET), so no CSRF token, no cookie
     return render_template(
-        "rules_variant.html",
+        "rules/variant.html",
         page=page,
         game=game,
         house_note=house_note,
@@ -105,7 +105,7 @@ def compare():
         for hid, base in bases.items()
         if row.cells[index[hid]] != row.cells[index[base]]
     }
-    return render_template("rules_compare.html", variants=variants, rows=rows, marks=marks)
+    return render_template("rules/compare.html", variants=variants, rows=rows, marks=marks)
 
 
 # --- search ------------------------------------------------------------------------------------------
@@ -146,4 +146,4 @@ def search():
         "scope_game": game,
         "scope_variant": variant,
     }
-    return fragment_or_page("_rule_hits.html", "rules_search.html", **context)
+    return fragment_or_page("rules/_hits.html", "rules/search.html", **context)

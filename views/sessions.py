@@ -15,7 +15,7 @@ import time
 
 from flask.sessions import SecureCookieSessionInterface
 
-from models.lru import LRU
+from models.services.lru import LRU
 
 REMEMBERED = 1024  # cookies per worker
 REMEMBERED_SECONDS = 60.0

@@ -16,10 +16,10 @@ import json
 from flask import Blueprint, Response, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from models import history
-from models.access import Level
-from models.errors import N_, DomainError, Forbidden, NotFound, ValidationError
-from models.ids import checked_id
+from models.core.errors import N_, DomainError, Forbidden, NotFound, ValidationError
+from models.services import history
+from models.services.access import Level
+from models.services.ids import checked_id
 
 from . import links
 from .api import game_json
@@ -88,7 +88,7 @@ def shared(share_id):
 
     def render(csrf_token):
         context = shared_context(games().get_shared(share_id))
-        return render_template("share.html", csrf_token=csrf_token, read_only=True, here=request.path, **context)
+        return render_template("share/shared.html", csrf_token=csrf_token, read_only=True, here=request.path, **context)
 
     return cached_page(("shared", share_id, state.revision, lang()), render)
 
@@ -106,7 +106,7 @@ def rounds(share_id):
         if context["history"] is None or not game.manches:
             raise NotFound(N_("No such page."), field="page")
         back = url_for("share.shared", share_id=share_id, _anchor="history")
-        return render_template("rounds.html", csrf_token=csrf_token, read_only=True, back=back, **context)
+        return render_template("parts/rounds.html", csrf_token=csrf_token, read_only=True, back=back, **context)
 
     return cached_page(("shared-rounds", share_id, state.revision, page, lang()), render)
 
@@ -121,7 +121,7 @@ def live(share_id):
         response.set_etag(live_etag(state.revision), weak=True)
     else:
         game = games().get_shared(share_id)
-        response = make_response(render_template("_share_live.html", **shared_context(game)))
+        response = make_response(render_template("share/_live.html", **shared_context(game)))
         response.set_etag(live_etag(game.revision), weak=True)
     response.headers["Cache-Control"] = "no-cache"
     response.vary.update(("Cookie", "Accept-Language"))
@@ -161,7 +161,7 @@ def create_invite(game_id):
     qr = "data:image/svg+xml;base64," + base64.b64encode(links.qr_svg(url)).decode()
     game = games().get(game_id)
     context = {"game": game, "share": share_panel(game), "new_invite": NewInvite(url, qr)}
-    return no_store(make_response(fragment_or_page("_share_invites.html", "invite.html", **context), 201))
+    return no_store(make_response(fragment_or_page("share/_invites.html", "share/invite.html", **context), 201))
 
 
 @bp.post("/games/<game_id>/invites/<invite_id>/revoke")
@@ -242,7 +242,7 @@ def read_upload(upload) -> object:
 
 @bp.get("/games/import")
 def import_form():
-    return render_template("import.html", error=None)
+    return render_template("share/import.html", error=None)
 
 
 @bp.post("/games/import")
@@ -253,6 +253,6 @@ def import_game():
     except DomainError as error:
         if error.status != 422:
             raise
-        return render_template("import.html", error=error_message(error)), 422
+        return render_template("share/import.html", error=error_message(error)), 422
     remember_token(game.id, token)
     return redirect(url_for("games.game_page", game_id=game.id), 303)

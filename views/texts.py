@@ -1,7 +1,7 @@
 """How it is said in French and in English: the one place that words what the core returns.
 
 The core speaks in ``Message`` objects (an English msgid and its parameters as data, see
-``models/text.py``) and in texts of the variant files (``{"fr": …, "en": …}``). Here they become
+``models/core/text.py``) and in texts of the variant files (``{"fr": …, "en": …}``). Here they become
 sentences in the request's language: templates translated by Flask-Babel, cards named with their
 article where a sentence asks for one (« l'As de cœur », "an 8"), suits, lists ("un As ou un 8"),
 French contractions (« à le 8 » → « au 8 »). Pages, forms and the JSON API all word through
@@ -15,11 +15,11 @@ from functools import lru_cache
 
 from flask_babel import gettext, lazy_gettext
 
-from models.cards import JOKER, SUIT_SYMBOLS, Card, parse_cards
-from models.errors import DomainError
-from models.referee import Verdict
-from models.text import N_, DataText, Message, SuitRef
-from models.variant import localized
+from models.core.cards import JOKER, SUIT_SYMBOLS, Card, parse_cards
+from models.core.errors import DomainError
+from models.core.referee import Verdict
+from models.core.text import N_, DataText, Message, SuitRef
+from models.core.variant import localized
 
 from .kit import lang
 
@@ -44,7 +44,7 @@ MODE_LABELS = {  # (name, how it counts)
     "winner": (N_("Winner collects"), N_("The winner scores the cards left in the others' hands.")),
     "wins": (N_("Rounds won"), N_("One point per round won.")),
 }
-CHANGE_LABELS = {  # what house rules change from their base (models/house_editor.py differences)
+CHANGE_LABELS = {  # what house rules change from their base (models/core/house_editor.py differences)
     "deck": N_("Deck"),
     "players": N_("Players"),
     "deal": N_("Cards dealt"),
@@ -96,7 +96,7 @@ def suit_name(suit: str) -> str:
     return str(SUIT_NAMES[suit])
 
 
-# Articles before a card's name (the form a message asks for, see models/text.py Message).
+# Articles before a card's name (the form a message asks for, see models/core/text.py Message).
 # French: l'As / un As, la Dame / une Dame, le Roi / un Roi; English: the Ace / an Ace, a King.
 FRENCH_ARTICLES = {"the": {"A": "l'", "Q": "la "}, "a": {"Q": "une "}}
 FRENCH_DEFAULT = {"the": "le ", "a": "un "}

@@ -1,5 +1,5 @@
 // Offline at the table (issue 15), loaded by app.js once the page is interactive, after queue.js.
-// - CarteScore: the provisional scorer, models/scoring.py's play_through in JavaScript (fed the
+// - CarteScore: the provisional scorer, models/core/scoring.py's play_through in JavaScript (fed the
 //   game's data by the page; tests/browser/test_offline_scorer.py checks that they agree);
 // - a page the worker served from its cache says so, with the time it was fetched;
 // - the manche entry makes its own key and number (a cached entry never hands out the same two);
@@ -10,7 +10,7 @@
 (function () {
   "use strict";
 
-  // --- the provisional scorer (models/scoring.py) --------------------------------------------
+  // --- the provisional scorer (models/core/scoring.py) --------------------------------------------
 
   function sidesOf(m) {
     var of = {};

@@ -8,7 +8,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from models.games import MancheEntry
+from models.services.games import MancheEntry
 
 AXE = Axe()
 

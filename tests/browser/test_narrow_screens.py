@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from models.games import MancheEntry
+from models.services.games import MancheEntry
 
 from .conftest import ARTIFACTS
 from .test_games_flow import create_game

@@ -1,5 +1,5 @@
 """The phone's provisional scorer (static/js/offline.js, CarteScore.playThrough) agrees with the
-core's ``models.scoring.play_through`` on many games made up by hypothesis: every mode, a target
+core's ``models.core.scoring.play_through`` on many games made up by hypothesis: every mode, a target
 or a number of manches, teams, blocked manches, "the loser deals", games played past their end, players joining and
 leaving.
 It runs in Chromium, fed the same data the game page embeds (``views/offline.offline_model``)."""
@@ -9,8 +9,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from models import rules, scoring
-from models.variant import resolve
+from models.core import rules, scoring
+from models.core.variant import resolve
 
 CATALOG = rules.catalog()
 NAMES = ["Ana", "Bob", "Chloé", "Dan", "Éloïse", "Fred"]

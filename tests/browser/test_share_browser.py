@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from models.games import MancheEntry
+from models.services.games import MancheEntry
 
 pytestmark = pytest.mark.skipif(
     not (shutil.which("zbarimg") and shutil.which("rsvg-convert")), reason="zbar-tools and librsvg2-bin needed"

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlmodel import Session
 
-from models.db import Game
+from models.services.db import Game
 from tests.unit.test_scoring import SPEC_POINTS
 
 USE_PG = os.environ.get("DATABASE_URL", "").startswith("postgres")

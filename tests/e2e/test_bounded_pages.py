@@ -12,7 +12,7 @@ import time
 import pytest
 
 from app import create_app
-from models.games import MancheEntry
+from models.services.games import MancheEntry
 from views.limiting import SweptMemoryStorage
 
 # Classique (SPEC §2, the penalty table): a 3 counts 3 points, a King 10, a 2 is a special card

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from models.games import MancheEntry
+from models.services.games import MancheEntry
 
 BUDGET = 30 * 1024
 ACCEPT = {"Accept-Encoding": "br, gzip"}

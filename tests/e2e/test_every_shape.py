@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from models.errors import DomainError
-from models.games import MancheEntry
+from models.core.errors import DomainError
+from models.services.games import MancheEntry
 
 # (variant, players, teams?, mode, end): small targets so that games also reach their end.
 SETUPS = [

@@ -9,8 +9,8 @@ from html.parser import HTMLParser
 import pytest
 from sqlalchemy import text
 
-from models import house_rules
-from models.rules import catalog
+from models.core import house_rules
+from models.core.rules import catalog
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
@@ -53,7 +53,7 @@ def test_document_fills_from_its_base_and_validates_like_a_file():
     variant = house_rules.compile_document(full, "h0123456789abcdef")
     assert variant.deal.cards_for(4) == 6
     assert variant.table.ranks["8"] == 40 and variant.table.cards["2S"] == 19
-    assert variant.card_rule(__import__("models.cards").cards.parse_card("5H")).names_suit
+    assert variant.card_rule(__import__("models.core.cards").core.cards.parse_card("5H")).names_suit
 
 
 @pytest.mark.parametrize(
@@ -352,8 +352,9 @@ def test_rule_page_and_comparison_show_house_rules(client):
 
 
 def test_backup_and_restore_keep_house_rules_and_their_games(client, app, tmp_path):
-    from models import backup
-    from models.db import Database, migrate
+    from models.services import backup
+    from models.services.db import Database
+    from models.services.schema import migrate
 
     variant_id, _ = create(client)
     game = client.post("/api/v1/games", json={"variant": variant_id, "players": ["Ana", "Bob"]}).get_json()
@@ -362,9 +363,9 @@ def test_backup_and_restore_keep_house_rules_and_their_games(client, app, tmp_pa
     other = Database(f"sqlite:///{tmp_path / 'other.db'}")
     migrate(other)
     assert backup.restore(other, document) == (1, 0)
-    from models.games import GameService
-    from models.house import HouseService
-    from models.registry import Registry
+    from models.services.games import GameService
+    from models.services.house import HouseService
+    from models.services.registry import Registry
 
     house = HouseService(other, catalog())
     assert GameService(other, Registry(catalog(), house)).get(game["id"]).totals == {"Ana": 0, "Bob": 59}

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 from sqlmodel import Session
 
-from models.db import Game, HouseVariant
-from models.house_rules import base_document
-from models.variant import MAX_CARD_POINTS
+from models.core.house_rules import base_document
+from models.core.variant import MAX_CARD_POINTS
+from models.services.db import Game, HouseVariant
 
 FOUR = ["Ana", "Bob", "Chloé", "Dan"]
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]

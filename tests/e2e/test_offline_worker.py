@@ -8,7 +8,7 @@ import json
 import re
 from html import unescape as html_unescape
 
-from models.games import MancheEntry
+from models.services.games import MancheEntry
 from views import assets
 
 ACCEPT = {"Accept-Encoding": "br, gzip"}

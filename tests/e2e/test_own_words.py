@@ -107,7 +107,7 @@ def test_the_detector_finds_a_copied_sentence(seed_runs):
 
 
 def test_rule_pages_and_comparison_are_in_our_own_words(client, seed_runs):
-    from models.rules import catalog
+    from models.core.rules import catalog
 
     urls = ["/rules", "/rules/compare"] + [f"/rules/{v}" for v in catalog().variants]
     texts = {}
@@ -122,10 +122,10 @@ def test_rule_pages_and_comparison_are_in_our_own_words(client, seed_runs):
 def referee_answers(app) -> dict[str, str]:
     """Every distinct answer of the dispute checker over the variants' cards, in both languages."""
 
-    from models import referee
-    from models.cards import RANKS
-    from models.errors import DomainError
-    from models.rules import catalog
+    from models.core import referee
+    from models.core.cards import RANKS
+    from models.core.errors import DomainError
+    from models.core.rules import catalog
     from views.texts import error_message, verdict_json
 
     cat = catalog()

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import event
 
 from app import create_app
-from models.games import MancheEntry
+from models.services.games import MancheEntry
 from views import rights
 
 PLAYERS = ["Ana", "Bob", "Chloé"]

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from sqlalchemy import inspect, text
 
 from app import create_app
-from models.db import Database, migrate
+from models.services.db import Database
+from models.services.schema import migrate
 
 from .test_server import redis_reachable
 
@@ -195,7 +196,7 @@ def test_absurd_values_are_refused(client):
 
 
 def test_a_game_has_at_most_1000_manches(games):
-    from models.errors import ValidationError
+    from models.core.errors import ValidationError
 
     with pytest.raises(ValidationError) as info:
         games.create_game("classique", ["Ana", "Bob"], rounds=1001)
@@ -509,7 +510,7 @@ def test_retry_after_only_on_a_refusal(app_config):
 
 
 def test_backup_and_restore_are_idempotent(app, games, tmp_path, app_config):
-    from models.games import MancheEntry
+    from models.services.games import MancheEntry
 
     game, _ = games.create_game("les-huit", ["Ana", "Bob", "Chloé", "Dan"], first_dealer=0)
     games.record_manche(game.id, MancheEntry("Ana", {"Bob": ["8H", "KS"], "Dan": ["3C"]}), key="k1")
@@ -579,10 +580,10 @@ def test_migration_0003_from_0002_with_data(tmp_path):
     with database.reader.connect() as conn:
         assert conn.execute(text("SELECT rules_json FROM game WHERE id = 'g1'")).scalar_one() is None
         assert conn.execute(text("SELECT count(*) FROM invite")).scalar_one() == 1
-    from models.games import GameService
-    from models.house import HouseService
-    from models.registry import Registry
-    from models.rules import catalog
+    from models.core.rules import catalog
+    from models.services.games import GameService
+    from models.services.house import HouseService
+    from models.services.registry import Registry
 
     registry = Registry(catalog(), HouseService(database, catalog()))
     assert GameService(database, registry).get("g1").players == ["Ana", "Bob"]

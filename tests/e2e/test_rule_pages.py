@@ -1,6 +1,6 @@
 """Rule pages, search, comparison and the dispute checker screen (issue 4).
 
-The rule texts live in models/variants/rules/*.toml; the special cards, points, finishing,
+The rule texts live in models/core/variants/rules/*.toml; the special cards, points, finishing,
 end of game and house options are generated from the variant data. Expected values below come
 from SPEC §2–§3 (tables, special cards) and the seeds.
 """
@@ -13,9 +13,9 @@ import re
 import pytest
 from markupsafe import escape
 
-from models import rulebook
-from models.rules import catalog
-from models.rulesearch import search
+from models.core import rulebook
+from models.core.rules import catalog
+from models.core.rulesearch import search
 
 
 def scope(variant_ids=None) -> list:

@@ -13,7 +13,8 @@ from app import create_app
 
 @pytest.fixture(scope="module")
 def fuzz_app(tmp_path_factory):
-    from models.db import Database, migrate
+    from models.services.db import Database
+    from models.services.schema import migrate
 
     path = tmp_path_factory.mktemp("fuzz") / "fuzz.db"
     database = Database(f"sqlite:///{path}")

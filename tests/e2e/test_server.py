@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from models.db import Database
+from models.services.db import Database
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -24,7 +24,7 @@ import pytest
 from sqlalchemy import event
 
 from app import create_app
-from models.games import MancheEntry
+from models.services.games import MancheEntry
 from views import banner, pagecache
 
 PLAYERS = ["Ana", "Bob", "Chloé"]

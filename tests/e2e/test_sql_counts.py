@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import event
 
-from models.games import MancheEntry
+from models.services.games import MancheEntry
 
 
 class StatementCounter:

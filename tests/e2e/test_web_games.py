@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from models.games import MancheEntry
+from models.services.games import MancheEntry
 
 
 @pytest.fixture

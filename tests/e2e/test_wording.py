@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from models.cards import Card, parse_card
-from models.rules import catalog
+from models.core.cards import Card, parse_card
+from models.core.rules import catalog
 from tests.e2e.test_own_words import page_text
 
 URL = "/api/v1/referee/check"
@@ -230,7 +230,7 @@ def test_les_huit_says_manche_bloquee(client):
 
 def test_house_rules_with_a_new_forbidden_card_say_it_once(client):
     """The house editor used to write « Interdit de finir sur : 8. » after « … finir sur 8. »."""
-    from models.house_editor import HOUSE_FINISH_RULE
+    from models.core.house_editor import HOUSE_FINISH_RULE
 
     assert "8" not in HOUSE_FINISH_RULE["fr"] and "8" not in HOUSE_FINISH_RULE["en"]
     document = {"base": "les-huit", "name": "Chez nous", "finish": {"forbidden": ["8"], "rule": HOUSE_FINISH_RULE}}

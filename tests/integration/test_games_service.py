@@ -15,10 +15,8 @@ import pytest
 from sqlalchemy import select
 from sqlmodel import Session
 
-from models.access import Level
-from models.cards import format_cards
-from models.db import Game, Hand, IdempotencyRecord, Manche
-from models.errors import (
+from models.core.cards import format_cards
+from models.core.errors import (
     Conflict,
     GameFinished,
     MissingHand,
@@ -26,7 +24,9 @@ from models.errors import (
     UnknownVariant,
     ValidationError,
 )
-from models.games import MancheEntry, Recorded
+from models.services.access import Level
+from models.services.db import Game, Hand, IdempotencyRecord, Manche
+from models.services.games import MancheEntry, Recorded
 
 
 def unpack(recorded):

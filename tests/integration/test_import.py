@@ -17,8 +17,8 @@ from sqlalchemy import create_engine, event, func, select, text
 from sqlmodel import Session
 
 from app import create_app
-from models.db import Game, Manche, is_busy
-from models.variant import MAX_MANCHES
+from models.core.variant import MAX_MANCHES
+from models.services.db import Game, Manche, is_busy
 
 USE_PG = os.environ.get("DATABASE_URL", "").startswith("postgres")
 THREE = ["Ana", "Bob", "Chloé"]

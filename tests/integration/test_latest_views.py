@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import event
 
-from models.db import Database
-from models.games import GameService, MancheEntry
-from models.house import HouseService
-from models.registry import Registry
-from models.rules import catalog
+from models.core.rules import catalog
+from models.services.db import Database
+from models.services.games import GameService, MancheEntry
+from models.services.house import HouseService
+from models.services.registry import Registry
 
 # Classique (SPEC §2): a 3 counts 3, a King 10, a 2 is worth 20. Ana goes out each time.
 BOB_3 = MancheEntry("Ana", {"Bob": ["3C"], "Chloé": ["KD"]})  # Bob 3, Chloé 10

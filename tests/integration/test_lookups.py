@@ -11,9 +11,9 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from app import create_app
-from models import history
-from models.db import Database
-from models.games import MancheEntry
+from models.services import history
+from models.services.db import Database
+from models.services.games import MancheEntry
 
 USE_PG = os.environ.get("DATABASE_URL", "").startswith("postgres")
 

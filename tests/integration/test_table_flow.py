@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from models.errors import Conflict, ValidationError
-from models.games import MancheEntry
+from models.core.errors import Conflict, ValidationError
+from models.services.games import MancheEntry
 
 THREE = ["Ana", "Bob", "Chloé"]
 # Ana out; Bob 3♣ = 3; Chloé K♦ 2♠ = 10 + 20 = 30

@@ -2,9 +2,20 @@
 
 import pytest
 
-from models.cards import JOKER, RANKS, SUITS, Card, Deck, check_deck, format_card, format_cards, parse_card, parse_cards
-from models.errors import InvalidCard, TooManyCopies
-from models.text import plain
+from models.core.cards import (
+    JOKER,
+    RANKS,
+    SUITS,
+    Card,
+    Deck,
+    check_deck,
+    format_card,
+    format_cards,
+    parse_card,
+    parse_cards,
+)
+from models.core.errors import InvalidCard, TooManyCopies
+from models.core.text import plain
 
 # --- parse_card ---------------------------------------------------------------------------------
 

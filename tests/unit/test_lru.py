@@ -1,6 +1,6 @@
-"""The one bounded memo (models/lru.py): at most ``size`` entries, the least recently used first out."""
+"""The one bounded memo (models/services/lru.py): at most ``size`` entries, the least recently used first out."""
 
-from models.lru import LRU
+from models.services.lru import LRU
 
 
 def test_the_least_recently_used_goes_first():

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 from sqlmodel import Session
 
-from models.names import InvalidName, clean_name
-from models.problems import VariantFileError
-from models.rules import validate_table
-from models.variant import MAX_CARD_POINTS
+from models.core.names import InvalidName, clean_name
+from models.core.problems import VariantFileError
+from models.core.rules import validate_table
+from models.core.variant import MAX_CARD_POINTS
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 

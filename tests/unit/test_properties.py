@@ -5,9 +5,9 @@ from dataclasses import replace
 from hypothesis import given
 from hypothesis import strategies as st
 
-from models.cards import JOKER, RANKS, SUITS, Card, format_card, format_cards, parse_card, parse_cards
-from models.rules import load_catalog
-from models.scoring import card_points, hand_value, play_through, score_manche, side_points, standing
+from models.core.cards import JOKER, RANKS, SUITS, Card, format_card, format_cards, parse_card, parse_cards
+from models.core.rules import load_catalog
+from models.core.scoring import card_points, hand_value, play_through, score_manche, side_points, standing
 
 CAT = load_catalog()
 TABLES = CAT.tables

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from models.cards import format_card
-from models.errors import DomainError
-from models.referee import Verdict, check
-from models.rules import catalog
-from models.text import plain
+from models.core.cards import format_card
+from models.core.errors import DomainError
+from models.core.referee import Verdict, check
+from models.core.rules import catalog
+from models.core.text import plain
 
 # Keywords of the effect templates (English msgids) that stand for one effect each.
 EFFECT_WORDS = {
@@ -699,7 +699,7 @@ def test_the_rule_page_and_the_checker_agree_on_the_lost_turn(variant):
     is what the checker says to the player who pays it. huit-elabore's Ace: 003 « As : Jouera un as ou
     prendra deux cartes », the turn lost as in Huit américain (« on pioche deux cartes et on passe son
     tour »), an interpretation shown on the page."""
-    from models.rulepage import card_entries
+    from models.core.rulepage import card_entries
 
     rs = ruleset(variant)
     for entry in card_entries(rs):

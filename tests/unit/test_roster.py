@@ -8,9 +8,9 @@ from the total the group chose when they sit down.
 
 import pytest
 
-from models.errors import ValidationError
-from models.rules import load_catalog
-from models.scoring import Seat, check_roster_change, play_through, seated, standing, start_total
+from models.core.errors import ValidationError
+from models.core.rules import load_catalog
+from models.core.scoring import Seat, check_roster_change, play_through, seated, standing, start_total
 
 CAT = load_catalog()
 CLASSIQUE = CAT.resolve("classique")  # penalty mode, to 500, 2 to 5 players

@@ -1,6 +1,6 @@
 """Rule pages, search, comparison and the dispute checker screen (issue 4).
 
-The rule texts live in models/variants/rules/*.toml; the special cards, points, finishing,
+The rule texts live in models/core/variants/rules/*.toml; the special cards, points, finishing,
 end of game and house options are generated from the variant data. Expected values below come
 from SPEC §2–§3 (tables, special cards) and the seeds.
 """
@@ -11,12 +11,12 @@ import shutil
 
 import pytest
 
-from models import rulebook
-from models.comparison import comparison
-from models.problems import VariantFileError
-from models.rules import catalog
-from models.rulesearch import search
-from models.text import plain
+from models.core import rulebook
+from models.core.comparison import comparison
+from models.core.problems import VariantFileError
+from models.core.rules import catalog
+from models.core.rulesearch import search
+from models.core.text import plain
 
 
 def scope(variant_ids=None) -> list:

@@ -4,9 +4,9 @@ import shutil
 
 import pytest
 
-from models import rules
-from models.errors import UnknownVariant, ValidationError
-from models.problems import VariantFileError
+from models.core import rules
+from models.core.errors import UnknownVariant, ValidationError
+from models.core.problems import VariantFileError
 
 CAT = rules.load_catalog()
 

@@ -5,8 +5,8 @@ Every expected number below is computed by hand from SPEC §2's scoring table.
 
 import pytest
 
-from models.cards import JOKER, Card, parse_card, parse_cards
-from models.errors import (
+from models.core.cards import JOKER, Card, parse_card, parse_cards
+from models.core.errors import (
     AmbiguousCard,
     FinishForbidden,
     InvalidCard,
@@ -15,8 +15,8 @@ from models.errors import (
     UnknownPlayer,
     ValidationError,
 )
-from models.rules import load_catalog
-from models.scoring import (
+from models.core.rules import load_catalog
+from models.core.scoring import (
     card_points,
     default_teams,
     hand_value,
@@ -29,7 +29,7 @@ from models.scoring import (
     standing,
     team_layout,
 )
-from models.text import plain
+from models.core.text import plain
 
 CAT = load_catalog()
 TABLES = CAT.tables

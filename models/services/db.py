@@ -1,0 +1,321 @@
+"""Persistence: SQLModel tables, the engine, sessions.
+
+SQLite (one file under ``instance/``, WAL, synchronous FULL, foreign keys on) by default;
+PostgreSQL when ``DATABASE_URL`` says so; on both a write waits at most ``LOCK_TIMEOUT`` for a
+lock (``is_busy`` tells that error from others). The schema is managed by Alembic (``migrations/``).
+Stored: what was entered (players, each hand's cards or typed total and its value). Manche
+points, totals, ranking and dealer are derived from them on reading.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from datetime import UTC, datetime
+
+from sqlalchemy import Index, event, text
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
+from sqlmodel import Column, Field, SQLModel, Text, UniqueConstraint, create_engine
+
+
+def token_hash(token: str) -> str:
+    """What is stored of an edit or invite token: its SHA-256 (the token itself never is)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Game(SQLModel, table=True):
+    __tablename__ = "game"
+    # The list of games' order (in progress first, newest first): its first page is read from
+    # this index, never sorted (issue 17, migration 0005).
+    __table_args__ = (Index("ix_game_listed", text("(finished_at IS NOT NULL)"), text("created_at DESC"), "id"),)
+
+    id: str = Field(primary_key=True, max_length=32)
+    variant: str = Field(max_length=64)
+    options_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    mode: str = Field(max_length=16)
+    table_id: str = Field(max_length=64)
+    target: int | None = None
+    rounds: int | None = None
+    first_dealer: int = 0
+    edit_token_hash: str = Field(max_length=64)
+    share_id: str = Field(max_length=32, unique=True)
+    revision: int = 0
+    # Bumped with the revision by every change but a manche added (an edit, a deletion, an undo, a
+    # player joining or leaving): a write that kept the game's view and finds it unchanged here
+    # reads only the manches added since (issue 17, migration 0005).
+    reshaped: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+    finished_at: datetime | None = None
+    # The rules of a game played with house rules: the house variant's document when the game was
+    # created (the house variant may be edited or deleted later; the game keeps these).
+    rules_json: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+
+
+class Player(SQLModel, table=True):
+    __tablename__ = "player"
+    # ix_player_name: the names suggested and a player's games are found through it (migration 0005).
+    __table_args__ = (UniqueConstraint("game_id", "seat"), Index("ix_player_name", "name"))
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=32, ondelete="CASCADE")
+    seat: int
+    name: str = Field(max_length=40)
+    team: str | None = Field(default=None, max_length=90)
+    # A player who sat down mid-game: the number of manches played before (0: from the start) and
+    # the total the group chose for them; one who left: the number played when they left.
+    joined_after: int = 0
+    start_total: int = 0
+    left_after: int | None = None
+
+
+class Manche(SQLModel, table=True):
+    __tablename__ = "manche"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=32, ondelete="CASCADE")
+    number: int
+    winner_seat: int | None = None
+    blocked: bool = False
+    last_card: str | None = Field(default=None, max_length=8)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Hand(SQLModel, table=True):
+    __tablename__ = "hand"
+    __table_args__ = (UniqueConstraint("manche_id", "seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    manche_id: int = Field(foreign_key="manche.id", index=True, ondelete="CASCADE")
+    seat: int
+    cards: str | None = Field(default=None, sa_column=Column(Text, nullable=True))  # canonical text, or None
+    typed: int | None = None  # a total typed instead of cards
+    value: int = 0  # the hand's value under the game's table
+
+
+class Invite(SQLModel, table=True):
+    """A scorekeeper's invite: its token (stored hashed) gives edit rights until revoked."""
+
+    __tablename__ = "invite"
+
+    id: str = Field(primary_key=True, max_length=32)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=32, ondelete="CASCADE")
+    token_hash: str = Field(max_length=64, unique=True)
+    created_at: datetime = Field(default_factory=utcnow)
+    revoked_at: datetime | None = None
+    last_used_at: datetime | None = None  # the last write made with it (updated at most once a minute)
+
+
+class HouseVariant(SQLModel, table=True):
+    """A variant written by a group ("house rules"): a validated variant document, editable by
+    the holder of its edit token (stored hashed)."""
+
+    __tablename__ = "house_variant"
+
+    id: str = Field(primary_key=True, max_length=32)
+    document_json: str = Field(sa_column=Column(Text, nullable=False))
+    edit_token_hash: str = Field(max_length=64)
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class GameChanges(SQLModel, table=True):
+    """One row counting the changes to the ``game`` table: a trigger adds one in the transaction
+    of every insert, update or deletion of a game (and every write bumps its game's revision), so
+    the count moves whenever any game does. The pages across games (the list, a player's record)
+    are kept under it: one lookup per visit, whatever the number of games (issue 17, migration 0005)."""
+
+    __tablename__ = "game_changes"
+
+    id: int = Field(default=1, primary_key=True)
+    count: int = 0
+
+
+class IdempotencyRecord(SQLModel, table=True):
+    """The first answer to a write, kept so that a retry (same key) returns it instead of writing twice."""
+
+    __tablename__ = "idempotency"
+    __table_args__ = (UniqueConstraint("game_id", "key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=32, ondelete="CASCADE")
+    key: str = Field(max_length=128)
+    manche_number: int
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class UndoRecord(SQLModel, table=True):
+    """What an edit or a deletion of a manche replaced, kept so that its "Undo" can put it back:
+    the manche as it was (its columns and hands, JSON), valid only while the game is still at the
+    ``revision`` that write made. One per game: each such write replaces the previous one."""
+
+    __tablename__ = "undo_record"
+
+    game_id: str = Field(primary_key=True, foreign_key="game.id", max_length=32, ondelete="CASCADE")
+    revision: int
+    kind: str = Field(max_length=16)  # "edited" or "deleted"
+    number: int
+    manche_json: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+# How long a write waits for a lock another write holds before giving up (seconds): SQLite's busy
+# timeout, PostgreSQL's lock_timeout. A request that cannot have it in time answers 503 with
+# Retry-After (views/errors.py) and has written nothing; it never hangs for long, nor answers 500.
+LOCK_TIMEOUT = 5.0
+# The errors that mean "the lock could not be had in time, try again": SQLite's SQLITE_BUSY and
+# SQLITE_LOCKED ("database is locked"); PostgreSQL's lock_not_available (lock_timeout),
+# serialization_failure and deadlock_detected.
+SQLITE_BUSY_CODES = (5, 6)
+PG_BUSY_SQLSTATES = ("55P03", "40001", "40P01")
+
+
+def is_busy(error: BaseException) -> bool:
+    """Whether a database error says the database was busy (a lock not had in time), not broken."""
+    cause = getattr(error, "orig", None) or error
+    if getattr(cause, "sqlstate", None) in PG_BUSY_SQLSTATES:
+        return True
+    code = getattr(cause, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in SQLITE_BUSY_CODES  # extended codes (SQLITE_BUSY_SNAPSHOT …) included
+    return isinstance(cause, sqlite3.OperationalError) and "database is locked" in str(cause)
+
+
+def _sqlite_pragmas(lock_timeout: float):
+    def set_pragmas(dbapi_connection, _record):
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={int(lock_timeout * 1000)}")
+        cursor.close()
+
+    return set_pragmas
+
+
+def _pg_lock_timeout(lock_timeout: float):
+    def set_lock_timeout(dbapi_connection, _record):
+        autocommit = dbapi_connection.autocommit
+        dbapi_connection.autocommit = True  # a session setting, outside any transaction
+        with dbapi_connection.cursor() as cursor:
+            cursor.execute(f"SET lock_timeout = {max(1, int(lock_timeout * 1000))}")
+        dbapi_connection.autocommit = autocommit
+
+    return set_lock_timeout
+
+
+def make_engine(url: str, lock_timeout: float = LOCK_TIMEOUT, **kwargs) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, synchronous FULL, foreign keys and a busy timeout,
+    PostgreSQL a lock timeout (``lock_timeout`` seconds both)."""
+    if url.startswith("postgres://"):
+        url = "postgresql+psycopg://" + url[len("postgres://") :]
+    elif url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
+    if url.startswith("sqlite"):
+        kwargs.setdefault("connect_args", {"check_same_thread": False, "timeout": lock_timeout})
+        engine = create_engine(url, **kwargs)
+        event.listen(engine, "connect", _sqlite_pragmas(lock_timeout))
+        return engine
+    kwargs.setdefault("pool_pre_ping", True)
+    engine = create_engine(url, **kwargs)
+    event.listen(engine, "connect", _pg_lock_timeout(lock_timeout))
+    return engine
+
+
+def _sqlite_immediate(engine: Engine) -> None:
+    """Writes on SQLite start with BEGIN IMMEDIATE: they queue on the busy timeout instead of
+    failing when a reading transaction would have to become a writing one."""
+
+    @event.listens_for(engine, "connect")
+    def _no_implicit_begin(dbapi_connection, _record):
+        dbapi_connection.isolation_level = None
+
+    @event.listens_for(engine, "begin")
+    def _begin_immediate(connection):
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+LOOKUP_POOL = 2  # connections kept per process for lookups (a lookup holds one for microseconds)
+
+
+class Database:
+    """The engines of one database: ``reader`` for pages, ``writer`` for the service's writes,
+    ``lookups`` for the one-row statements asked before a cached page is served or a write is
+    planned (``lookup``)."""
+
+    def __init__(self, url: str, lock_timeout: float = LOCK_TIMEOUT, **kwargs):
+        self.url = url
+        self.writer = make_engine(url, lock_timeout, **kwargs)
+        self.is_sqlite = self.writer.dialect.name == "sqlite"
+        if self.is_sqlite:
+            _sqlite_immediate(self.writer)
+            self.reader = make_engine(url, lock_timeout, **kwargs)
+        else:
+            # Reads in autocommit: no BEGIN and ROLLBACK around them, two round trips of three
+            # (each statement sees the data committed when it starts, as in READ COMMITTED).
+            self.reader = make_engine(
+                url, lock_timeout, isolation_level="AUTOCOMMIT", pool_reset_on_return=None, **kwargs
+            )
+        # Issue 17: a lookup is one indexed statement; through the ORM or a Core connection it
+        # cost 140 µs on SQLite and 400–800 µs on PostgreSQL (a ping, the statement, a rollback:
+        # three round trips), on a pooled DBAPI connection in autocommit 8 µs and 98 µs.
+        self.lookups = make_engine(
+            url,
+            lock_timeout,
+            isolation_level="AUTOCOMMIT",
+            pool_reset_on_return=None,
+            pool_pre_ping=False,
+            pool_size=LOOKUP_POOL,
+            **kwargs,
+        )
+        self.placeholder = "?" if self.is_sqlite else "%s"
+
+    def lookup(self, sql: str, *params):
+        """The first row of a small read-only statement (``?`` for each parameter), or None. No
+        transaction, no statement compiled, no ping: when a connection is found dropped (the
+        server restarted, an idle connection cut), every connection kept for lookups is let go
+        and the statement asked once more on a new one. Errors are SQLAlchemy's, as elsewhere."""
+        if self.placeholder != "?":
+            sql = sql.replace("?", self.placeholder)
+        listeners = self.lookups.dispatch.before_cursor_execute  # those who count statements see lookups too
+        dbapi = self.lookups.dialect.loaded_dbapi
+        for attempt in (1, 2):
+            connection = self.lookups.raw_connection()
+            try:
+                cursor = connection.cursor()
+                for listener in listeners:
+                    listener(None, cursor, sql, params, None, False)
+                cursor.execute(sql, params)
+                row = cursor.fetchone()
+                cursor.close()
+                return row
+            except dbapi.Error as error:
+                dropped = self.lookups.dialect.is_disconnect(error, connection.dbapi_connection, None)
+                if dropped:
+                    connection.invalidate()
+                    self.lookups.dispose()  # the others were opened before the drop too
+                if attempt == 2 or not dropped:
+                    raise DBAPIError.instance(
+                        sql, params, error, dbapi.Error, connection_invalidated=dropped
+                    ) from error
+            finally:
+                connection.close()
+
+    is_busy = staticmethod(is_busy)  # for the web layer, which never imports this module
+
+    @property
+    def engines(self) -> list[Engine]:
+        return [self.reader, self.writer, self.lookups]
+
+    def dispose(self) -> None:
+        for engine in self.engines:
+            engine.dispose()
+
+
+metadata = SQLModel.metadata

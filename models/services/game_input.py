@@ -1,0 +1,202 @@
+"""What a write to a game brings, checked and put in the shape it is stored in: a new game's
+players and first dealer, a manche's columns and hand rows, the numbers and keys a request names,
+what an undo keeps. Used by the game service (``models/services/games.py``); no transaction here except
+the rows an undo keeps, written inside the service's."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import dataclass, field
+
+from sqlalchemy import delete, insert
+from sqlmodel import Session
+
+from ..core import scoring
+from ..core.cards import format_cards
+from ..core.errors import N_, Conflict, NotFound, ValidationError
+from ..core.names import InvalidName, clean_name
+from ..core.variant import Ruleset
+from .db import UndoRecord, utcnow
+from .game_view import GameRows, GameView
+
+MAX_NAME = 40
+KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,128}")
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A new game checked and ready to be written: its row, its players (by seat), each player's
+    team, its rules, its edit token."""
+
+    row: dict
+    players: list
+    side_of: dict
+    ruleset: Ruleset
+    token: str
+    roster: dict = field(default_factory=dict)  # player -> scoring.Seat (an imported game)
+
+    @property
+    def id(self) -> str:
+        return self.row["id"]
+
+    @property
+    def teams(self) -> dict | None:
+        """The teams as a stored game reads them back: each team's players by seat."""
+        if not self.side_of:
+            return None
+        teams: dict = {}
+        for name in self.players:
+            teams.setdefault(self.side_of[name], []).append(name)
+        return teams
+
+    def rows(self, **changes) -> GameRows:
+        """The rows of the game as they will be stored (with ``changes`` to its row)."""
+        row = {**self.row, **changes}
+        seat = self.roster.get
+        players = tuple(
+            (name, self.side_of.get(name), *seat_columns(seat(name, scoring.SEAT))) for name in self.players
+        )
+        return GameRows({k: v for k, v in row.items() if k != "edit_token_hash"}, players, (), {})
+
+
+def seat_columns(seat: scoring.Seat) -> tuple:
+    return seat.joined, seat.left, seat.start
+
+
+# --- checks of a new game -------------------------------------------------------------------------
+
+
+def clean_players(names, ruleset: Ruleset, roster: dict | None = None) -> list[str]:
+    """The players' names, each through the one rule for names (``names.clean_name``); two names
+    that differ only by case are refused. The variant's number of players counts those at the
+    table when the first manche is dealt (``roster``: an imported game where some joined later)."""
+    variant = ruleset.variant
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ValidationError(N_("Players must be a list of names."), field="players")
+    players = []
+    for index, name in enumerate(names):
+        try:
+            players.append(clean_name(name, MAX_NAME, field=f"players.{index}"))
+        except InvalidName as e:
+            if e.reason != "empty":
+                raise
+            raise ValidationError(
+                N_("Player %(seat)s has no name."), field=f"players.{index}", seat=index + 1
+            ) from None
+    at_start = len(scoring.seated(players, roster, 1)) if roster else len(players)
+    if not variant.min_players <= at_start <= variant.max_players:
+        raise ValidationError(
+            N_("This variant is played by %(min)s to %(max)s players."),
+            field="players",
+            min=variant.min_players,
+            max=variant.max_players,
+        )
+    folded = [p.casefold() for p in players]
+    for index, name in enumerate(folded):
+        if name in folded[:index]:
+            raise ValidationError(
+                N_("Two players are called “%(name)s”: tell them apart."), field=f"players.{index}", name=players[index]
+            )
+    return players
+
+
+def choose_first_dealer(first_dealer, players: int) -> int:
+    """The first dealer's seat: an int among the seats, or None for a random one (a string, even
+    of digits, is refused: the web form converts its text, the API takes JSON numbers)."""
+    if first_dealer is None:
+        return random.randrange(players)
+    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < players:
+        raise ValidationError(N_("Choose who deals first among the players."), field="first_dealer")
+    return first_dealer
+
+
+def stored_manche(players: list, score: scoring.MancheScore) -> tuple[dict, list[tuple]]:
+    """What is stored of a scored manche: its columns (winner's seat, blocked, last card) and one
+    row per hand entered, in seat order: (seat, cards as canonical text or None, typed, value)."""
+    seats = {name: seat for seat, name in enumerate(players)}
+    manche = {
+        "winner_seat": seats[score.winner] if score.winner else None,
+        "blocked": score.blocked,
+        "last_card": format_cards([score.last_card]) if score.last_card else None,
+    }
+    hands = []
+    for name, value in score.values.items():
+        cards = score.hands.get(name)
+        hands.append((seats[name], format_cards(cards) if cards is not None else None, score.typed.get(name), value))
+    return manche, sorted(hands)
+
+
+def hand_rows(manche_id: int, hands: list[tuple]) -> list[dict]:
+    return [
+        {"manche_id": manche_id, "seat": seat, "cards": cards, "typed": typed, "value": value}
+        for seat, cards, typed, value in hands
+    ]
+
+
+def stored_row(game: GameView, number: int) -> tuple:
+    """The stored row of manche ``number`` (id, number, winner seat, blocked, last card)."""
+    stored = next((m for m in game.rows.manches if m[1] == number), None)
+    if stored is None:
+        raise NotFound(N_("Round %(number)s does not exist."), field="number", number=number)
+    return stored
+
+
+def existing_number(value) -> int:
+    """A manche number from a URL: outside the possible range it simply does not exist."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100_000:
+        raise NotFound(N_("Round %(number)s does not exist."), field="number", number=value)
+    return value
+
+
+def precondition(value) -> int:
+    """The ``number`` a new manche is expected to get: an int (bool excluded), a string is refused."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100_000:
+        raise ValidationError(N_("The round number is a whole number."), field="number")
+    return value
+
+
+def checked_key(key) -> str | None:
+    if key is not None and (not isinstance(key, str) or not KEY_PATTERN.fullmatch(key)):
+        raise ValidationError(N_("The Idempotency-Key is 1 to 128 visible ASCII characters."), field="Idempotency-Key")
+    return key
+
+
+def check_no_change_after(game: GameView, number: int) -> None:
+    """Refuse to take manche ``number`` away when a player sat down or left after it."""
+    for name, seat in game.roster.items():
+        if seat.joined >= number or (seat.left is not None and seat.left >= number):
+            raise Conflict(
+                N_("%(player)s joined or left the table after round %(number)s: this round can no longer be deleted."),
+                field="number",
+                player=name,
+                number=number,
+            )
+
+
+def keep_for_undo(session: Session, game: GameView, kind: str, stored: tuple) -> None:
+    """Keep the manche an edit or a deletion replaces, for its "Undo" (one record per game)."""
+    manche = {
+        "winner_seat": stored[2],
+        "blocked": bool(stored[3]),
+        "last_card": stored[4],
+        "hands": [list(hand) for hand in game.rows.hands.get(stored[0], ())],
+    }
+    session.execute(delete(UndoRecord).where(UndoRecord.game_id == game.id))
+    session.execute(
+        insert(UndoRecord.__table__),
+        [
+            {
+                "game_id": game.id,
+                "revision": game.revision + 1,
+                "kind": kind,
+                "number": stored[1],
+                "manche_json": json.dumps(manche),
+                "created_at": utcnow(),
+            }
+        ],
+    )
+
+
+UNDO_KINDS = ("saved", "edited", "deleted")

@@ -1,0 +1,383 @@
+"""The read model of a game: how a game is shown, from what is stored and the core's numbers.
+
+What is stored is what was entered (``GameRows``: the game's row, its players by seat, its
+manches, each hand's cards or typed total and value). Everything derived — each manche's points
+and dealer, the totals after each manche, the standing, who deals next — is computed by the pure
+core (``scoring.play_through``) when the view is built; nothing derived is stored. Reading costs
+three statements whatever the number of games and manches (``load_rows``), and a write builds
+the new view from the rows it has just written, without reading them back (``GameRows.with_*``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from functools import cached_property, lru_cache
+
+from sqlalchemy import bindparam, select
+from sqlmodel import Session
+
+from ..core import scoring
+from ..core.cards import parse_cards
+from ..core.variant import Ruleset
+from .db import Game, Hand, Manche, Player
+
+# The columns of a game's row that its view needs (no token hash).
+GAME_COLUMNS = (
+    "id", "share_id", "variant", "options_json", "mode", "table_id", "target", "rounds", "first_dealer",
+    "revision", "reshaped", "created_at", "finished_at", "rules_json",
+)  # fmt: skip
+APPENDED_MANCHES = (
+    select(Manche.id, Manche.number, Manche.winner_seat, Manche.blocked, Manche.last_card)
+    .where(Manche.game_id == bindparam("game_id"), Manche.number > bindparam("after"))
+    .order_by(Manche.number)
+)
+APPENDED_HANDS = (
+    select(Hand.manche_id, Hand.seat, Hand.cards, Hand.typed, Hand.value)
+    .where(Hand.manche_id.in_(bindparam("manche_ids", expanding=True)))
+    .order_by(Hand.manche_id, Hand.seat)
+)
+
+
+@dataclass(frozen=True)
+class GameRows:
+    """A game as stored: its row (``GAME_COLUMNS``), players ``(name, team, joined after, left
+    after, start total)`` by seat, manches
+    ``(id, number, winner seat, blocked, last card)`` in order, hands by manche id ``(seat, cards,
+    typed, value)`` in seat order."""
+
+    game: dict
+    players: tuple
+    manches: tuple
+    hands: dict
+
+    def with_manche(self, manche: tuple, hands: list) -> GameRows:
+        """These rows with one manche added or replaced (the same number)."""
+        manches = tuple(m for m in self.manches if m[1] != manche[1]) + (manche,)
+        return replace(
+            self,
+            manches=tuple(sorted(manches, key=lambda m: m[1])),
+            hands={**self.hands, manche[0]: tuple(hands)},
+        )
+
+    def without_manche(self, number: int) -> GameRows:
+        gone = [m for m in self.manches if m[1] == number]
+        hands = {k: v for k, v in self.hands.items() if not gone or k != gone[0][0]}
+        return replace(self, manches=tuple(m for m in self.manches if m[1] != number), hands=hands)
+
+    def with_game(self, **columns) -> GameRows:
+        return replace(self, game={**self.game, **columns})
+
+    def with_player(self, seat: int, row: tuple) -> GameRows:
+        """These rows with the player at ``seat`` added (the next seat) or replaced."""
+        players = list(self.players)
+        if seat == len(players):
+            players.append(row)
+        else:
+            players[seat] = row
+        return replace(self, players=tuple(players))
+
+
+@dataclass(frozen=True)
+class HandView:
+    player: str
+    cards: tuple | None  # the cards, when entered as cards
+    typed: int | None
+    value: int
+
+
+@dataclass(frozen=True)
+class MancheView:
+    number: int
+    winner: str | None
+    blocked: bool
+    last_card: str | None
+    hands: dict  # player -> HandView (only the hands entered)
+    points: dict  # side -> points
+    dealer: str
+
+
+@dataclass(frozen=True)
+class GameView:
+    id: str
+    share_id: str
+    ruleset: Ruleset
+    players: list
+    teams: dict | None
+    first_dealer: int
+    manches: list  # the manches that count
+    totals: dict
+    standing: scoring.Standing
+    progression: list  # totals after each manche: [{side: total}, ...]
+    revision: int
+    created_at: object
+    finished_at: object
+    dealer: int  # seat of the next manche's dealer
+    rows: GameRows = field(repr=False, compare=False)
+    custom_teams: bool = False  # teams named by the players (not the default pairing)
+    rules: dict | None = None  # the house-rules document the game was created with
+    after_end: list = field(default_factory=list)  # manches stored after the end: shown, never counted
+    roster: dict = field(default_factory=dict)  # player -> scoring.Seat, for those who joined or left
+    progress: scoring.Progress | None = field(default=None, repr=False, compare=False)  # what play_through found
+
+    @property
+    def seated(self) -> list:
+        """The players dealt in the next manche, in seat order."""
+        return scoring.seated(self.players, self.roster, self.next_number)
+
+    def seated_at(self, number: int) -> list:
+        """The players dealt in manche ``number``."""
+        return scoring.seated(self.players, self.roster, number)
+
+    @property
+    def gone(self) -> list:
+        """The players who left the table (their totals stay shown)."""
+        return [name for name in self.players if name not in self.seated]
+
+    @property
+    def variant(self):
+        return self.ruleset.variant
+
+    @property
+    def sides(self) -> list:
+        return scoring.side_names(self.players, self.teams)
+
+    @property
+    def status(self) -> str:
+        return "finished" if self.standing.finished else "playing"
+
+    @property
+    def finished(self) -> bool:
+        return self.standing.finished
+
+    @property
+    def next_number(self) -> int:
+        return len(self.manches) + len(self.after_end) + 1
+
+    @property
+    def dealer_name(self) -> str:
+        return self.players[self.dealer]
+
+    @property
+    def starter_name(self) -> str:
+        """The player on the dealer's left (next clockwise) starts."""
+        seated = self.seated
+        if self.dealer_name not in seated:
+            return seated[0]
+        return seated[(seated.index(self.dealer_name) + 1) % len(seated)]
+
+    @property
+    def cards_to_deal(self) -> int:
+        return self.variant.deal.cards_for(len(self.seated), self.ruleset.deck.size)
+
+    @cached_property
+    def side_of(self) -> dict:
+        """Player -> the side they score for (their team's name, or their own)."""
+        return scoring.sides_of(self.players, self.teams)
+
+    def rules_fields(self) -> dict:
+        """The game's players and rules, as the API and the export files name them."""
+        return {
+            "variant": self.variant.id,
+            "players": list(self.players),
+            "teams": self.teams,
+            "options": dict(self.ruleset.options),
+            "mode": self.ruleset.mode,
+            "table": self.ruleset.table.id,
+            "target": self.ruleset.target,
+            "rounds": self.ruleset.rounds,
+        }
+
+    def final_stats(self) -> dict:
+        """Each side's numbers for the end of the game (``scoring.side_stats``)."""
+        side_of = self.side_of
+        return scoring.side_stats(
+            self.ruleset, self.sides, [(side_of[m.winner] if m.winner else None, m.points) for m in self.manches]
+        )
+
+    @property
+    def crossed(self) -> list:
+        """The sides whose total reached the target."""
+        return scoring.crossed_target(self.ruleset, self.totals)
+
+    def roster_fields(self) -> list:
+        """Who joined or left the table mid-game, as the API and the export files name it: each
+        such player with the manches played before they sat down, when they left, their start."""
+        return [
+            {"name": name, "joined_after": seat.joined, "left_after": seat.left, "start_total": seat.start}
+            for name, seat in self.roster.items()
+        ]
+
+    def settings(self) -> dict:
+        """What a new game needs to be played again with the same rules and players."""
+        return {
+            **self.rules_fields(),
+            "players": list(self.seated),  # those still at the table
+            "teams": self.teams if self.teams and self.custom_teams else None,
+        }
+
+
+def load_rows(session: Session, games: list[dict]) -> list[GameRows]:
+    """The rows of ``games`` (each a dict of ``GAME_COLUMNS``): three statements whatever the
+    number of games and manches (plain rows, no ORM objects: this runs on every page and write)."""
+    ids = [game["id"] for game in games]
+    if not ids:
+        return []
+    players_of: dict = {}
+    for game_id, *player in session.execute(
+        select(Player.game_id, Player.name, Player.team, Player.joined_after, Player.left_after, Player.start_total)
+        .where(Player.game_id.in_(ids))
+        .order_by(Player.game_id, Player.seat)
+    ):
+        players_of.setdefault(game_id, []).append(tuple(player))
+    manches_of: dict = {}
+    for row in session.execute(
+        select(Manche.game_id, Manche.id, Manche.number, Manche.winner_seat, Manche.blocked, Manche.last_card)
+        .where(Manche.game_id.in_(ids))
+        .order_by(Manche.game_id, Manche.number)
+    ):
+        manches_of.setdefault(row[0], []).append(tuple(row[1:]))
+    hands_of: dict = {}
+    for row in session.execute(
+        select(Hand.manche_id, Hand.seat, Hand.cards, Hand.typed, Hand.value)
+        .join(Manche, Hand.manche_id == Manche.id)
+        .where(Manche.game_id.in_(ids))
+        .order_by(Hand.manche_id, Hand.seat)
+    ):
+        hands_of.setdefault(row[0], []).append(tuple(row[1:]))
+    out = []
+    for game in games:
+        manches = tuple(manches_of.get(game["id"], ()))
+        hands = {m[0]: tuple(hands_of.get(m[0], ())) for m in manches}
+        out.append(GameRows(dict(game), tuple(players_of.get(game["id"], ())), manches, hands))
+    return out
+
+
+def appended_rows(session: Session, rows: GameRows) -> GameRows | None:
+    """``rows`` with the game's row as it now stands and the manches added after its last one
+    (three statements at most: the hands by their manches' ids, found by index), or None if the
+    game is gone. The statements see what was committed when each starts: the caller trusts the
+    result only if the game's revision did not move meanwhile (``LatestViews.current``)."""
+    game = game_row(session, rows.game["id"])
+    if game is None:
+        return None
+    params = {"game_id": rows.game["id"], "after": rows.manches[-1][1] if rows.manches else 0}
+    manches = tuple(tuple(row) for row in session.execute(APPENDED_MANCHES, params))
+    hands_of: dict = {}
+    if manches:
+        for row in session.execute(APPENDED_HANDS, {"manche_ids": [m[0] for m in manches]}):
+            hands_of.setdefault(row[0], []).append(tuple(row[1:]))
+    hands = {**rows.hands, **{m[0]: tuple(hands_of.get(m[0], ())) for m in manches}}
+    return GameRows(game, rows.players, rows.manches + manches, hands)
+
+
+GAME_ROWS = select(*[getattr(Game, name) for name in GAME_COLUMNS])
+
+
+def game_rows(session: Session, condition) -> list[dict]:
+    """The game rows (``GAME_COLUMNS``) that ``condition`` selects."""
+    return [dict(zip(GAME_COLUMNS, row, strict=True)) for row in session.execute(GAME_ROWS.where(condition))]
+
+
+GAME_BY_ID = GAME_ROWS.where(Game.id == bindparam("game_id"))  # built once: every write that reads its game asks
+
+
+def game_row(session: Session, game_id: str) -> dict | None:
+    """The row (``GAME_COLUMNS``) of the game ``game_id``, or None."""
+    row = session.execute(GAME_BY_ID, {"game_id": game_id}).first()
+    return None if row is None else dict(zip(GAME_COLUMNS, row, strict=True))
+
+
+def _shown(rows: GameRows, players: list, manches) -> tuple[list, list]:
+    """The results ``play_through`` takes and what each manche shows, for ``manches`` (rows)."""
+    results, shown = [], []
+    for manche_id, number, winner_seat, blocked, last_card in manches:
+        hands = {}
+        for seat, cards, typed, value in rows.hands.get(manche_id, ()):
+            name = players[seat]
+            hands[name] = HandView(name, stored_cards(cards) if cards is not None else None, typed, value)
+        winner = players[winner_seat] if winner_seat is not None else None
+        results.append((winner, {name: hand.value for name, hand in hands.items()}))
+        shown.append((number, winner, blocked, last_card, hands))
+    return results, shown
+
+
+def _manche_views(players: list, shown: list, progress: scoring.Progress, first: int) -> list:
+    """The views of the manches ``shown``, the ``first``-th of the game (from 0) onwards."""
+    return [
+        MancheView(number, winner, blocked, last_card, hands, points, players[seat])
+        for (number, winner, blocked, last_card, hands), points, seat in zip(
+            shown, progress.points[first:], progress.dealers[first:], strict=True
+        )
+    ]
+
+
+def build_view(rows: GameRows, ruleset: Ruleset) -> GameView:
+    """A game's view from its rows and its rules (``scoring.play_through`` derives every number)."""
+    game = rows.game
+    players = [row[0] for row in rows.players]
+    teams: dict | None = None
+    if any(row[1] for row in rows.players):
+        teams = {}
+        for name, team, *_ in rows.players:
+            teams.setdefault(team, []).append(name)
+    roster = {
+        name: scoring.Seat(joined, left, start)
+        for name, _, joined, left, start in rows.players
+        if joined or left is not None
+    }
+    results, shown = _shown(rows, players, rows.manches)
+    progress = scoring.play_through(ruleset, players, teams, game["first_dealer"], results, roster)
+    manches = _manche_views(players, shown, progress, 0)
+    return GameView(
+        id=game["id"],
+        share_id=game["share_id"],
+        ruleset=ruleset,
+        players=players,
+        teams=teams,
+        first_dealer=game["first_dealer"],
+        created_at=game["created_at"],
+        rows=rows,
+        custom_teams=bool(teams) and teams != scoring.default_teams(players),
+        rules=json.loads(game["rules_json"]) if game["rules_json"] else None,
+        roster=roster,
+        **_played(progress, manches, game),
+    )
+
+
+def _played(progress: scoring.Progress, manches: list, game: dict) -> dict:
+    """What a view takes from ``play_through`` (every manche's view given) and from the game's
+    row as it now stands."""
+    return {
+        "manches": manches[: progress.counted],
+        "after_end": manches[progress.counted :],
+        "totals": progress.totals,
+        "standing": progress.standing,
+        "progression": progress.progression,
+        "dealer": progress.next_dealer,
+        "progress": progress,
+        "revision": game["revision"],
+        "finished_at": game["finished_at"],
+    }
+
+
+def extend_view(view: GameView, rows: GameRows) -> GameView:
+    """The view of ``rows``: ``view``'s rows with manches added after its last one (a write just
+    made, or the manches another process added since) and the game's row as it now stands. Built
+    by going on from ``view``'s progress, its cost is that of the manches added, not of the game;
+    where going on does not hold (somebody joined or left, a manche after the end, other manches
+    before), it is built whole."""
+    before = view.rows.manches
+    if view.roster or view.after_end or view.progress is None or rows.manches[: len(before)] != before:
+        return build_view(rows, view.ruleset)
+    players = view.players
+    results, shown = _shown(rows, players, rows.manches[len(before) :])
+    progress = scoring.play_through(view.ruleset, players, view.teams, view.first_dealer, results, since=view.progress)
+    manches = view.manches + _manche_views(players, shown, progress, len(before))
+    return replace(view, rows=rows, **_played(progress, manches, rows.game))
+
+
+@lru_cache(maxsize=4096)
+def stored_cards(text: str) -> tuple:
+    """The cards of a stored hand (canonical text, parsed once per worker)."""
+    return tuple(parse_cards(text))

@@ -1,0 +1,659 @@
+"""The game service: create or import a game, record, edit or delete a manche, invite
+scorekeepers — one transaction each.
+
+A write reads the game once (its caller usually has it already: the view it checked the form
+against), checks and scores the manche in memory with the pure core, then writes in one short
+transaction: the game's revision is compared and bumped in one statement (``UPDATE … WHERE
+revision = ?``: a write in between means "read again and retry"), the rows are inserted in
+batches, and the write lock is held for those statements alone. It answers with what its caller
+needs — the recorded manche, the new totals and standing, the game as it now stands — built from
+what it has just written (``GameRows.with_manche``), never by reading it back.
+
+Which rules a game uses is the registry's answer (``models/services/registry.py``); how a game is shown,
+the read model's (``models/services/game_view.py``); its file format, ``models/services/game_file.py``; who may
+write, ``models/services/access.py``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import secrets
+from dataclasses import dataclass, replace
+
+from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.dml import Update
+from sqlmodel import Session
+
+from ..core import scoring
+from ..core.errors import N_, Conflict, DomainError, GameFinished, NotFound, UnknownPlayer, ValidationError
+from ..core.names import clean_name
+from ..core.scoring import MancheEntry, score_entry
+from ..core.variant import MAX_MANCHES, resolve
+from .db import Database, Game, Hand, IdempotencyRecord, Invite, Manche, Player, UndoRecord, token_hash, utcnow
+from .game_file import export_document, read_document
+from .game_input import (
+    MAX_NAME,
+    UNDO_KINDS,
+    NewGame,
+    check_no_change_after,
+    checked_key,
+    choose_first_dealer,
+    clean_players,
+    existing_number,
+    hand_rows,
+    keep_for_undo,
+    precondition,
+    seat_columns,
+    stored_manche,
+    stored_row,
+)
+from .game_view import GameRows, GameView, build_view, extend_view, game_row, game_rows, load_rows
+from .ids import checked_id, new_id
+from .latest import LatestViews
+from .registry import Registry
+
+__all__ = ["GameService", "MancheEntry", "Recorded"]
+
+MAX_ATTEMPTS = 100  # each retry of a write means another write to the same game went through
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What recording a manche answers: its number, its points, the totals and the standing after
+    it, whether it was a retry of a manche already recorded, and the game as it now stands."""
+
+    number: int
+    points: dict
+    totals: dict
+    standing: scoring.Standing
+    replayed: bool
+    game: GameView
+
+
+class _Stale(Exception):
+    """The game changed since it was read: read it again and retry."""
+
+
+@functools.cache
+def _bump_statement(compared: bool, reshaped: bool, columns: tuple) -> Update:
+    """The revision bump, built once per shape (the columns it also sets): a write builds no SQL."""
+    query = update(Game).where(Game.id == bindparam("game_id"))
+    if compared:
+        query = query.where(Game.revision == bindparam("read_revision"))
+    values = {name: bindparam("new_" + name) for name in columns}
+    if reshaped:
+        values["reshaped"] = Game.reshaped + 1
+    return query.values(revision=Game.revision + 1, **values)
+
+
+NEW_MANCHE = insert(Manche.__table__).returning(Manche.id)
+NEW_HANDS = insert(Hand.__table__)
+NEW_KEY = insert(IdempotencyRecord.__table__)
+
+
+def replace_manche(session: Session, manche_id: int, columns: dict, hands: list[tuple]) -> None:
+    """A recorded manche's columns and hands replaced (an edit, or its undo)."""
+    session.execute(update(Manche).where(Manche.id == manche_id).values(**columns))
+    session.execute(delete(Hand).where(Hand.manche_id == manche_id))
+    session.execute(NEW_HANDS, hand_rows(manche_id, hands))
+
+
+REPLAYED = select(IdempotencyRecord.manche_number).where(
+    IdempotencyRecord.game_id == bindparam("game_id"), IdempotencyRecord.key == bindparam("key")
+)
+
+
+# --- the service ----------------------------------------------------------------------------------
+
+
+class GameService:
+    def __init__(self, database: Database, registry: Registry):
+        self.db = database
+        self.registry = registry
+        self.latest = LatestViews()  # what a write needs of its game, kept per revision (models/services/latest.py)
+
+    # reading
+
+    def view(self, rows: GameRows) -> GameView:
+        """A game's view from its rows, with the rules the registry says it is played with."""
+        game = rows.game
+        ruleset = self.registry.for_game(
+            game["variant"],
+            game["rules_json"],
+            game["options_json"],
+            game["table_id"],
+            game["mode"],
+            game["target"],
+            game["rounds"],
+        )
+        return build_view(rows, ruleset)
+
+    def views(self, session: Session, games: list[dict]) -> list[GameView]:
+        """The views of game rows already read (three more statements for all of them)."""
+        return [self.view(rows) for rows in load_rows(session, games)]
+
+    def _one(self, read) -> GameView:
+        """The view of the game row ``read(session)`` finds (a list of at most one)."""
+        with self.db.reader.connect() as session:  # plain rows: no ORM session on the hot path
+            found = self.views(session, read(session))
+        if not found:
+            raise NotFound(N_("No game with this id."), field="id")
+        return found[0]
+
+    def get(self, game_id: str) -> GameView:
+        game_id = checked_id(game_id)
+        return self._one(lambda session: [row] if (row := game_row(session, game_id)) else [])
+
+    def get_shared(self, share_id: str) -> GameView:
+        return self._one(lambda session: game_rows(session, Game.share_id == checked_id(share_id)))
+
+    def _loaded(self, game) -> GameView:
+        """The game a write starts from: the view given, the one kept if still current, or read."""
+        if isinstance(game, GameView):
+            return game
+        game_id = checked_id(game)
+        return self.latest.current(self.db, game_id) or self.latest.remember(self.get(game_id))
+
+    # creation
+
+    def create_game(
+        self,
+        variant,
+        players,
+        teams=None,
+        options=None,
+        table=None,
+        mode=None,
+        target=None,
+        rounds=None,
+        first_dealer=None,
+    ) -> tuple[GameView, str]:
+        """Create a game; return it and its edit token (shown once, stored only as a hash)."""
+        new = self._new_game(variant, players, teams, options, table, mode, target, rounds, first_dealer)
+        with Session(self.db.writer) as session, session.begin():
+            self._write_game(session, new)
+        return build_view(new.rows(), new.ruleset), new.token
+
+    def _new_game(
+        self, variant, players, teams, options, table, mode, target, rounds, first_dealer, rules=None, roster=None
+    ) -> NewGame:
+        """A new game checked and ready to write (nothing is written): its row, players and rules.
+
+        ``roster`` (an imported game where players joined or left) says who sat down when: the
+        variant's count of players is the table's at the first manche, and such a game is never
+        played in teams (nobody may join or leave a team game), whatever its count of players."""
+        found, rules_json = self.registry.for_new_game(variant, rules)
+        ruleset = resolve(self.registry.tables, found, options, table, mode, target, rounds)
+        names = clean_players(players, ruleset, roster)
+        if teams is not None and not isinstance(teams, dict):
+            raise ValidationError(N_("Teams must map a team name to its two players."), field="teams")
+        if roster is not None and teams:
+            raise ValidationError(
+                N_("The file is damaged: who joined or left the table is unreadable."), field="game.roster"
+            )
+        layout = None if roster is not None else scoring.team_layout(ruleset, names, teams or None)
+        token = secrets.token_urlsafe(24)
+        now = utcnow()
+        row = {
+            "id": new_id(),
+            "variant": ruleset.variant.id,
+            "options_json": json.dumps(dict(ruleset.options), sort_keys=True),
+            "mode": ruleset.mode,
+            "table_id": ruleset.table.id,
+            "target": ruleset.target,
+            "rounds": ruleset.rounds,
+            "first_dealer": choose_first_dealer(first_dealer, len(names)),
+            "edit_token_hash": token_hash(token),
+            "share_id": new_id(),
+            "revision": 0,
+            "reshaped": 0,
+            "created_at": now,
+            "updated_at": now,
+            "finished_at": None,
+            "rules_json": rules_json,
+        }
+        return NewGame(row, names, scoring.sides_of(names, layout) if layout else {}, ruleset, token)
+
+    @staticmethod
+    def _write_game(session: Session, new: NewGame, **changes) -> None:
+        """Insert a new game's row (with ``changes``) and its players: two statements."""
+        session.execute(insert(Game.__table__), [{**new.row, **changes}])
+        session.execute(
+            insert(Player.__table__),
+            [
+                {
+                    "game_id": new.id,
+                    "seat": seat,
+                    "name": name,
+                    "team": new.side_of.get(name),
+                    **dict(
+                        zip(
+                            ("joined_after", "left_after", "start_total"),
+                            seat_columns(new.roster.get(name, scoring.SEAT)),
+                            strict=True,
+                        )
+                    ),
+                }
+                for seat, name in enumerate(new.players)
+            ],
+        )
+
+    # export and import
+
+    def export_game(self, game_id: str) -> dict:
+        """The whole game as a versioned document (``carte-game/1``), enough to rebuild it exactly."""
+        return export_document(self.get(game_id))
+
+    def import_game(self, document) -> tuple[GameView, str]:
+        """A new game (new id, new token) from an export document; all or nothing.
+
+        Every manche is checked and scored in memory first (running totals kept as it goes), then
+        the game is written in one short transaction of a fixed number of statements whatever the
+        number of manches: the game, its players, its manches (their ids returned), their hands."""
+        settings, entries, totals = read_document(document)
+        roster = settings.pop("roster")
+        # A file that says "no teams" (``"teams": null``, as every export writes it) is played
+        # without partners even at the count where the variant pairs them: a game of three that a
+        # fourth joined before the first manche.
+        no_teams = settings.pop("no_teams")
+        new = self._new_game(**settings, roster=roster if roster or no_teams else None)
+        if roster:
+            if any(name not in new.players for name in roster):
+                raise ValidationError(
+                    N_("The file is damaged: who joined or left the table is unreadable."), field="game.roster"
+                )
+            new = replace(new, roster=roster)
+        ruleset, players, teams = new.ruleset, new.players, new.teams
+        sides = scoring.side_names(players, teams)
+        running = {side: 0 for side in sides}
+        now = utcnow()
+        manche_rows, hands_of = [], []
+        for index, entry in enumerate(entries):
+            if scoring.standing(ruleset, running, index).finished:
+                raise ValidationError(
+                    N_("The file is damaged: round %(number)s comes after the end of the game."),
+                    field=f"game.manches.{index}",
+                    number=index + 1,
+                )
+            for name, seat in roster.items():
+                if seat.joined == index and index > 0:
+                    running[name] += seat.start
+            try:
+                score = score_entry(ruleset, scoring.seated(players, roster, index + 1), teams, entry)
+            except DomainError as e:
+                e.field = f"game.manches.{index}.{e.field}" if e.field else f"game.manches.{index}"
+                raise
+            running = {side: running[side] + score.points.get(side, 0) for side in sides}
+            manche, hands = stored_manche(players, score)
+            manche_rows.append({**manche, "game_id": new.id, "number": index + 1, "created_at": now})
+            hands_of.append(hands)
+        if not scoring.standing(ruleset, running, len(entries)).finished:
+            for name, seat in roster.items():  # sat down after the last manche
+                if seat.joined == len(entries) and seat.joined > 0:
+                    running[name] += seat.start
+        if totals is not None and totals != running:
+            raise ValidationError(N_("The file is damaged: its totals do not match its rounds."), field="totals")
+        finished_at = now if scoring.standing(ruleset, running, len(entries)).finished else None
+        stored = []
+        with Session(self.db.writer) as session, session.begin():
+            self._write_game(session, new, revision=1, finished_at=finished_at)
+            if manche_rows:
+                ids = session.execute(insert(Manche.__table__).returning(Manche.id, Manche.number), manche_rows).all()
+                id_of = {number: manche_id for manche_id, number in ids}
+                session.execute(
+                    NEW_HANDS,
+                    [
+                        row
+                        for m, hands in zip(manche_rows, hands_of, strict=True)
+                        for row in hand_rows(id_of[m["number"]], hands)
+                    ],
+                )
+                stored = [
+                    ((id_of[m["number"]], m["number"], m["winner_seat"], m["blocked"], m["last_card"]), hands)
+                    for m, hands in zip(manche_rows, hands_of, strict=True)
+                ]
+        rows = new.rows(revision=1, finished_at=finished_at)
+        rows = GameRows(rows.game, rows.players, tuple(m for m, _ in stored), {m[0]: tuple(h) for m, h in stored})
+        return build_view(rows, ruleset), new.token
+
+    # invites (a second phone gets the right to record manches)
+
+    def create_invite(self, game_id: str) -> tuple[str, str]:
+        """A new invite for a scorekeeper: returns (invite id, invite token)."""
+        token = secrets.token_urlsafe(24)
+        invite_id = new_id()
+        with Session(self.db.writer) as session, session.begin():
+            self._bump(session, game_id)  # the game page lists the invites: a new version of it
+            session.add(Invite(id=invite_id, game_id=game_id, token_hash=token_hash(token)))
+        return invite_id, token
+
+    def invites(self, game_id: str) -> list[Invite]:
+        with Session(self.db.reader) as session:
+            rows = session.execute(select(Invite).where(Invite.game_id == game_id).order_by(Invite.created_at))
+            invites = list(rows.scalars().all())
+            session.expunge_all()
+            return invites
+
+    def revoke_invite(self, game_id: str, invite_id: str) -> None:
+        with Session(self.db.writer) as session, session.begin():
+            invite = session.get(Invite, checked_id(invite_id))
+            if invite is None or invite.game_id != game_id:
+                raise NotFound(N_("No such invite."), field="invite")
+            if invite.revoked_at is None:
+                invite.revoked_at = utcnow()
+                self._bump(session, game_id)
+
+    # writing
+
+    def record_manche(self, game, entry: MancheEntry, number=None, key=None) -> Recorded:
+        """Record the next manche of ``game`` (its view as the caller read it, or its id).
+
+        ``number``, when given, must be the next manche's number (else ``conflict``): two phones
+        recording the same manche record it once. ``key`` (an Idempotency-Key or a form nonce)
+        makes a retry answer as the first time instead of recording twice.
+        """
+        key = checked_key(key)
+        current = self._loaded(game)
+        for _attempt in range(MAX_ATTEMPTS):
+            if key:
+                done = self._replayed(current.id, key)
+                if done is not None:
+                    if done > len(current.rows.manches):  # recorded after this view was read
+                        current = self.get(current.id)
+                    return self._replay(current, done)
+            expected = current.next_number
+            if number is not None and precondition(number) != expected:
+                raise Conflict(
+                    N_("Round %(number)s is already recorded; the next one is %(next)s."),
+                    field="number",
+                    number=number,
+                    next=expected,
+                )
+            if current.standing.finished:
+                raise GameFinished(N_("The game is over: no more rounds can be added."))
+            if expected > MAX_MANCHES:
+                raise ValidationError(N_("A game has at most %(max)s rounds."), max=MAX_MANCHES)
+            score = score_entry(current.ruleset, current.seated, current.teams, entry)
+            columns, hands = stored_manche(current.players, score)
+            totals = {side: current.totals[side] + score.points.get(side, 0) for side in current.sides}
+            finished = scoring.standing(current.ruleset, totals, len(current.manches) + 1).finished
+            now = utcnow()
+            finished_at = (current.finished_at or now) if finished else None
+            try:
+                with self.db.writer.begin() as session:  # one Core transaction: no ORM unit of work
+                    self._bump(session, current.id, current.revision, appended=True, finished_at=finished_at)
+                    if key:
+                        session.execute(
+                            NEW_KEY, [{"game_id": current.id, "key": key, "manche_number": expected, "created_at": now}]
+                        )
+                    manche_id = session.execute(
+                        NEW_MANCHE, [{**columns, "game_id": current.id, "number": expected, "created_at": now}]
+                    ).scalar_one()
+                    session.execute(NEW_HANDS, hand_rows(manche_id, hands))
+            except _Stale:
+                current = self.get(current.id)  # another write went through: read again
+                continue
+            except IntegrityError:
+                if key and (done := self._replayed(current.id, key)) is not None:
+                    return self._replay(self.get(current.id), done)
+                raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now.")) from None
+            manche = (manche_id, expected, columns["winner_seat"], columns["blocked"], columns["last_card"])
+            rows = current.rows.with_manche(manche, hands).with_game(
+                revision=current.revision + 1, finished_at=finished_at
+            )
+            view = self.latest.remember(extend_view(current, rows))  # from the view's progress: no replay
+            return Recorded(expected, view.manches[-1].points, view.totals, view.standing, False, view)
+        raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now."))
+
+    def edit_manche(self, game, number, entry: MancheEntry) -> GameView:
+        """Replace a recorded manche; everything after it is recomputed (a finished game may reopen).
+
+        A change that would end the game before manches already played is refused
+        (``game_finished``), naming those manches: they would have been played after the end.
+        """
+        number = existing_number(number)
+
+        def plan(current: GameView):
+            stored = stored_row(current, number)
+            score = score_entry(current.ruleset, current.seated_at(number), current.teams, entry)
+            columns, hands = stored_manche(current.players, score)
+            manche = (stored[0], number, columns["winner_seat"], columns["blocked"], columns["last_card"])
+            view = build_view(current.rows.with_manche(manche, hands), current.ruleset)
+            if len(view.after_end) > len(current.after_end):  # the change moves the end earlier
+                raise GameFinished(
+                    N_(
+                        "With this change the game ends after round %(end)s, and these rounds would come after "
+                        "the end: %(later)s. Delete them first (from the last one), then make this change."
+                    ),
+                    field="number",
+                    end=len(view.manches),
+                    later=", ".join(str(m.number) for m in view.after_end),
+                )
+
+            def write(session: Session) -> None:
+                keep_for_undo(session, current, "edited", stored)
+                replace_manche(session, stored[0], columns, hands)
+
+            return view, write
+
+        return self._rewrite(game, plan)
+
+    def delete_manche(self, game, number) -> GameView:
+        """Delete the last manche (only the last: the numbers stay a sequence)."""
+        number = existing_number(number)
+
+        def plan(current: GameView):
+            stored = stored_row(current, number)
+            if number != current.rows.manches[-1][1]:
+                raise Conflict(N_("Only the last round can be deleted."), field="number")
+            check_no_change_after(current, number)
+
+            def write(session: Session) -> None:
+                keep_for_undo(session, current, "deleted", stored)
+                session.execute(
+                    delete(IdempotencyRecord).where(
+                        IdempotencyRecord.game_id == current.id, IdempotencyRecord.manche_number == number
+                    )
+                )
+                session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
+                session.execute(delete(Manche).where(Manche.id == stored[0]))
+
+            return build_view(current.rows.without_manche(number), current.ruleset), write
+
+        return self._rewrite(game, plan)
+
+    def _rewrite(self, game, plan) -> GameView:
+        """Change a recorded game: ``plan(current)`` checks the change and answers the game as it
+        will stand and the statements that make it so; they run in one transaction with the
+        revision compared and bumped (another write in between: read again, plan again)."""
+        current = self._loaded(game)
+        for _attempt in range(MAX_ATTEMPTS):
+            view, write = plan(current)
+            finished_at = (current.finished_at or utcnow()) if view.finished else None
+            try:
+                with self.db.writer.begin() as session:  # one Core transaction: no ORM unit of work
+                    self._bump(session, current.id, current.revision, finished_at=finished_at)
+                    write(session)
+            except _Stale:
+                current = self.get(current.id)
+                continue
+            done = build_view(
+                view.rows.with_game(
+                    revision=current.revision + 1,
+                    reshaped=current.rows.game["reshaped"] + 1,
+                    finished_at=finished_at,
+                ),
+                view.ruleset,
+            )
+            return self.latest.remember(done)
+        raise Conflict(N_("Another phone changed this game at the same moment; it is shown now."))
+
+    # undo
+
+    def undo(self, game, kind: str, number, revision) -> tuple[GameView, bool]:
+        """Undo the write that brought the game to ``revision``: a manche saved (deleted again),
+        edited (put back as it was) or deleted (put back at its number). Answers the game and
+        whether this undo had already been made (a replay: nothing written again).
+
+        Valid only while the game is still at ``revision`` (else ``conflict``: another write came
+        in between, and undoing now would undo something else). One transaction: the revision
+        compared and bumped, the manche put back, the undo recorded so that a replay is known."""
+        if kind not in UNDO_KINDS:
+            raise ValidationError(N_("There is nothing to undo."), field="kind")
+        number = existing_number(number)
+        if isinstance(revision, bool) or not isinstance(revision, int) or revision < 0:
+            raise ValidationError(N_("There is nothing to undo."), field="revision")
+        current = self._loaded(game)
+        key = f"undo:{revision}"
+        if self._replayed(current.id, key) is not None:
+            return (current if current.revision > revision else self.get(current.id)), True
+        changed = Conflict(N_("The game changed since: this can no longer be undone. It is shown as it stands now."))
+        if current.revision != revision:
+            raise changed
+        if kind == "saved":
+            stored = stored_row(current, number)
+            if number != current.rows.manches[-1][1]:
+                raise changed
+            check_no_change_after(current, number)
+            rows = current.rows.without_manche(number)
+
+            def put_back(session: Session) -> None:
+                session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
+                session.execute(delete(Manche).where(Manche.id == stored[0]))
+
+        else:
+            with Session(self.db.reader) as session:
+                record = session.get(UndoRecord, current.id)
+                if record is not None:
+                    session.expunge(record)
+            if record is None or (record.revision, record.kind, record.number) != (revision, kind, number):
+                raise changed
+            kept = json.loads(record.manche_json)
+            columns = {k: kept[k] for k in ("winner_seat", "blocked", "last_card")}
+            hands = [tuple(hand) for hand in kept["hands"]]
+            if kind == "edited":
+                stored = stored_row(current, number)
+
+                def put_back(session: Session) -> None:
+                    replace_manche(session, stored[0], columns, hands)
+
+                rows = current.rows.with_manche((stored[0], number, *columns.values()), hands)
+            else:
+                if number != current.next_number:
+                    raise changed
+                created = {}
+
+                def put_back(session: Session) -> None:
+                    created["id"] = session.execute(
+                        NEW_MANCHE,
+                        [{**columns, "game_id": current.id, "number": number, "created_at": record.created_at}],
+                    ).scalar_one()
+                    session.execute(NEW_HANDS, hand_rows(created["id"], hands))
+
+                rows = None
+        try:
+            with Session(self.db.writer) as session, session.begin():
+                probe = rows or current.rows.with_manche((-1, number, *columns.values()), hands)
+                finished_at = (current.finished_at or utcnow()) if build_view(probe, current.ruleset).finished else None
+                self._bump(session, current.id, revision, finished_at=finished_at)
+                session.execute(
+                    NEW_KEY, [{"game_id": current.id, "key": key, "manche_number": number, "created_at": utcnow()}]
+                )
+                put_back(session)
+                session.execute(delete(UndoRecord).where(UndoRecord.game_id == current.id))
+        except _Stale:
+            raise changed from None
+        except IntegrityError:
+            if self._replayed(current.id, key) is not None:
+                return self.get(current.id), True
+            raise changed from None
+        if rows is None:
+            rows = current.rows.with_manche((created["id"], number, *columns.values()), hands)
+        return build_view(rows.with_game(revision=revision + 1, finished_at=finished_at), current.ruleset), False
+
+    # players joining or leaving
+
+    def join_player(self, game, name, start=scoring.DEFAULT_START) -> GameView:
+        """A newcomer sits down at the next seat, from the total the group chose (``start``: "average",
+        "zero" or "highest"); they are dealt from the next manche on."""
+        name = clean_name(name, MAX_NAME, field="name")
+
+        def plan(current: GameView):
+            if current.finished:
+                raise GameFinished(N_("The game is over: nobody can join it any more."))
+            if any(name.casefold() == p.casefold() for p in current.players):
+                raise ValidationError(
+                    N_("Two players are called “%(name)s”: tell them apart."), field="name", name=name
+                )
+            scoring.check_roster_change(current.ruleset, current.teams, current.seated, joining=True)
+            total = scoring.start_total(current.totals, current.seated, start)
+            seat = len(current.players)
+            played = len(current.manches) + len(current.after_end)
+            row = {"game_id": current.id, "seat": seat, "name": name, "team": None}
+            row |= {"joined_after": played, "start_total": total, "left_after": None}
+
+            def write(session: Session) -> None:
+                session.execute(insert(Player.__table__), [row])
+
+            rows = current.rows.with_player(seat, (name, None, played, None, total))
+            return build_view(rows, current.ruleset), write
+
+        return self._rewrite(game, plan)
+
+    def leave_player(self, game, name) -> GameView:
+        """A player leaves the table: their history and total stay, they are no more dealt to."""
+
+        def plan(current: GameView):
+            if current.finished:
+                raise GameFinished(N_("The game is over: nobody can leave it any more."))
+            if name not in current.seated:
+                raise UnknownPlayer(N_("“%(player)s” is not at the table."), field="name", player=str(name))
+            scoring.check_roster_change(current.ruleset, current.teams, current.seated, joining=False)
+            seat = current.players.index(name)
+            played = len(current.manches) + len(current.after_end)
+            _, team, joined, _, total = current.rows.players[seat]
+
+            def write(session: Session) -> None:
+                session.execute(
+                    update(Player).where(Player.game_id == current.id, Player.seat == seat).values(left_after=played)
+                )
+
+            rows = current.rows.with_player(seat, (name, team, joined, played, total))
+            return build_view(rows, current.ruleset), write
+
+        return self._rewrite(game, plan)
+
+    # internals
+
+    def _bump(
+        self, session: Session, game_id: str, revision: int | None = None, appended: bool = False, **columns
+    ) -> None:
+        """Bump the game's revision (the shared view's ETag) in one statement; with ``revision``,
+        only if it is still the one read (else ``_Stale``: another write went through), and its
+        count of reshapes too unless the write only ``appended`` a manche (``Game.reshaped``)."""
+        if revision is not None:
+            columns["updated_at"] = utcnow()
+        params = {"game_id": checked_id(game_id), "read_revision": revision}
+        params.update({"new_" + name: value for name, value in columns.items()})
+        reshaped = revision is not None and not appended
+        statement = _bump_statement(revision is not None, reshaped, tuple(sorted(columns)))
+        if session.execute(statement, params).rowcount != 1:
+            if revision is None:
+                raise NotFound(N_("No game with this id."), field="id")
+            raise _Stale
+
+    def _replayed(self, game_id: str, key: str) -> int | None:
+        """The number of the manche recorded with this key, if any."""
+        with self.db.reader.connect() as session:
+            return session.execute(REPLAYED, {"game_id": game_id, "key": key}).scalar()
+
+    @staticmethod
+    def _replay(game: GameView, number: int) -> Recorded:
+        """The first answer to a write that is retried (the game as it stands now)."""
+        if number > len(game.manches):  # deleted since, or after the end: answered as it stands
+            return Recorded(number, {}, game.totals, game.standing, True, game)
+        after = game.progression[number - 1]
+        standing = scoring.standing(game.ruleset, after, number)
+        return Recorded(number, game.manches[number - 1].points, after, standing, True, game)
