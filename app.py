@@ -25,8 +25,11 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from models.core import rulebook, rules
 from models.services.access import AccessService
 from models.services.db import LOCK_TIMEOUT, Database
+from models.services.feed import ChangeFeed
 from models.services.games import GameService
+from models.services.history import revisions
 from models.services.house import HouseService
+from models.services.presence import PresenceService
 from models.services.registry import Registry
 from models.services.schema import migrate
 from views import (
@@ -41,6 +44,7 @@ from views import (
     house_pages,
     kit,
     limiting,
+    live,
     offline,
     pages,
     referee_page,
@@ -229,6 +233,10 @@ def create_app(config: dict | None = None) -> Flask:
         ADMIN_TOKEN=os.environ.get("ADMIN_TOKEN") or None,
         PAGE_CACHE_BYTES=_int_env("PAGE_CACHE_BYTES", 32 * 1024 * 1024),
         TRUSTED_PROXIES=_int_env("TRUSTED_PROXIES", 0),
+        # Issue 24: the live table's open streams per client address, and how often an idle stream
+        # says it is still there (seconds).
+        STREAMS_PER_CLIENT=_int_env("STREAMS_PER_CLIENT", live.DEFAULT_STREAMS_PER_CLIENT),
+        LIVE_HEARTBEAT_SECONDS=_int_env("LIVE_HEARTBEAT_SECONDS", live.HEARTBEAT_SECONDS),
         # The session cookie is sent when it changes, not with every answer (static files, /healthz
         # and a read-only page set no cookie); it lasts a year from its last change.
         SESSION_REFRESH_EACH_REQUEST=False,
@@ -252,6 +260,8 @@ def create_app(config: dict | None = None) -> Flask:
         migrate(database)
     house = HouseService(database, catalog)
     registry = Registry(catalog, house)
+    game_service = GameService(database, registry)
+    presence = PresenceService(database)
     app.extensions.update(
         catalog=catalog,
         rulebook=rulebook.rulebook(),
@@ -259,7 +269,10 @@ def create_app(config: dict | None = None) -> Flask:
         house=house,
         registry=registry,
         access=AccessService(database),
-        games=GameService(database, registry),
+        games=game_service,
+        presence=presence,
+        # The live table: one subscription to the database's changes per process (issue 24).
+        feed=ChangeFeed(database, game_service.get, lambda ids: revisions(database, ids), presence),
     )
 
     app.before_request(check_host)  # first: the other hooks may build URLs from the host
@@ -278,13 +291,14 @@ def create_app(config: dict | None = None) -> Flask:
         house_pages.bp,
         api.bp,
         offline.bp,
+        live.bp,
     ):
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)  # the JSON API authenticates with bearer tokens, not cookies
     errors.init_app(app)
     assets.init_app(app)
-    share.init_app(app)
     offline.init_app(app)
+    live.init_app(app)
     app.after_request(security_headers)
     app.after_request(retry_after_only_when_refused)  # registered before the limiter's hook: runs after it
     _apply_limits(app)

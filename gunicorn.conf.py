@@ -1,7 +1,24 @@
-"""gunicorn reads this file from the directory it starts in (the project's): a warning at start-up
-when the rate limits would be counted apart by several worker processes (see README)."""
+"""gunicorn reads this file from the directory it starts in (the project's).
+
+- The live table (issue 24): each phone holds an event stream open for as long as its page is
+  open. gevent's worker holds thousands of idle connections in one process (a stream costs a
+  greenlet and a socket, not a worker), and a slow client costs a connection, not a worker
+  (bench/README.md: 1,000 open streams). A worker's change feed is closed when it is asked to
+  stop, so that its streams end within the graceful timeout.
+- A warning at start-up when the rate limits would be counted apart by several worker processes
+  (see README).
+
+Every setting can still be given on the command line (``-w 3``, ``-k sync``…), which wins.
+"""
 
 import os
+import threading
+
+worker_class = "gevent"
+workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
+worker_connections = 2000  # open streams and requests per worker
+graceful_timeout = 10  # seconds a stopping worker gives its requests; its streams end at once
+keepalive = 5
 
 
 def when_ready(server):
@@ -11,3 +28,19 @@ def when_ready(server):
     message = split_counters_warning(server.cfg.workers, os.environ.get("REDIS_URL"))
     if message:
         server.log.warning(message)
+
+
+def post_worker_init(worker):
+    """In each worker: when it is told to stop (``alive`` turns false), its streams are ended so
+    that it does not wait out the graceful timeout for pages that never finish."""
+    app = getattr(worker, "wsgi", None)
+    feed = getattr(app, "extensions", {}).get("feed") if app is not None else None
+    if feed is None:
+        return
+
+    def watch():
+        while worker.alive:
+            threading.Event().wait(0.5)
+        feed.close()
+
+    threading.Thread(target=watch, name="carte-stop", daemon=True).start()

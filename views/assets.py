@@ -99,6 +99,7 @@ def init_app(app: Flask) -> None:
         if (
             request.endpoint == "static"
             or response.direct_passthrough
+            or response.is_streamed  # an event stream is sent as it goes, never held to be compressed
             or response.status_code < 200
             or response.status_code in (204, 304)
             or "Content-Encoding" in response.headers

@@ -17,13 +17,13 @@ from flask_babel import gettext
 
 from models.core import scoring
 from models.core.cards import parse_card
-from models.core.errors import N_, Conflict, DomainError, GameFinished, NotFound
-from models.core.variant import MODES
+from models.core.errors import N_, Conflict, DomainError, EditCollision, GameFinished, NotFound
+from models.core.variant import MAX_MANCHES, MODES
 from models.services import history
 from models.services.access import Level
 from models.services.games import MancheEntry
 
-from . import links, present
+from . import links, live, present
 from .keypad import read_keypad
 from .kit import database, fragment_or_page, games, is_htmx, lang, registry
 from .numbers import number_or_text, page_number, whole_number
@@ -219,18 +219,25 @@ def game_page(game_id):
     level = game_level(game_id)  # no token in this browser: read-only, and no query to find out
     editable, owner = level >= Level.SCOREKEEPER, level == Level.OWNER
     notice = notice_of(request.args, last) if editable else None
+    shown = whole_number(request.args.get("shown", ""), 1, last - 1) if notice and notice[0] == "saved" else None
     share_open = bool(request.args.get("share"))
     remember_opened(game_id)  # the session only: no query
+    live.back_from_entry(game_id)  # one statement, only after this phone entered a manche
 
     here_args = {**({notice[0]: notice[1]} if notice else {}), **({"share": 1} if share_open else {})}
+    here_args |= {"shown": shown} if shown else {}
 
     def render(csrf_token):
         game = games().get(game_id)
         here = url_for("games.game_page", game_id=game_id, **here_args)  # the language switch comes back here
-        context = game_context(game, notice=notice, share_open=share_open, read_only=not editable, here=here)
+        live_url = url_for("live.live_part", game_id=game_id)
+        context = game_context(
+            game, notice=notice, shown=shown, share_open=share_open, read_only=not editable, here=here,
+            live_url=live_url,
+        )  # fmt: skip
         return render_template("games/game.html", csrf_token=csrf_token, **context)
 
-    key = ("game", game_id, revision, editable, owner, notice, share_open, lang(), links.public_base())
+    key = ("game", game_id, revision, editable, owner, notice, shown, share_open, lang(), links.public_base())
     return cached_page(key, render)
 
 
@@ -248,7 +255,9 @@ def rounds(game_id):
 
     def render(csrf_token):
         game = games().get(game_id)
-        context = game_context(game, history_page=page, read_only=not editable, here=request.full_path)
+        here = url_for("games.rounds", game_id=game_id, page=page if page > 1 else None)
+        events_url = url_for("live.game_events", game_id=game_id, since=game.revision)
+        context = game_context(game, history_page=page, read_only=not editable, here=here, events_url=events_url)
         if context["history"] is None or not game.manches:
             raise NotFound(N_("No such page."), field="page")
         back = url_for("games.game_page", game_id=game_id, _anchor="history")
@@ -436,6 +445,8 @@ def render_manche(game, form: MancheForm, manche_number: int | None = None, erro
     return (
         render_template(
             "games/manche.html",
+            phone_name=live.phone_name(),
+            version=game.rows.manche_version(manche_number) if manche_number else None,
             game=game,
             form=form,
             keys=keys,
@@ -526,24 +537,21 @@ def record_manche(game_id):
     form = read_manche(request.form, game, scoring.keypad(game.ruleset))
     if form.tapped:
         return render_manche(game, form)
+    # The entry is "the next manche": when another phone recorded the one this phone showed, it
+    # becomes the next, and the page says so (issue 24); two versions of one manche exist only
+    # when two phones edit the same recorded manche.
+    shown = whole_number(form.number, 1, MAX_MANCHES)
     try:
-        number = (
-            games()
-            .record_manche(
-                game,
-                form.entry(game),
-                number=number_or_text(form.number),
-                key=f"form:{form.nonce}" if form.nonce else None,
-            )
-            .number
-        )
+        recorded = games().record_manche(game, form.entry(game), key=f"form:{form.nonce}" if form.nonce else None)
     except (Conflict, GameFinished) as error:
         return render_conflict(game_id, error)
     except DomainError as error:
         if error.status != 422:
             raise
         return render_manche(game, form, errors=manche_errors(error, game), status=422)
-    return redirect(url_for("games.game_page", game_id=game_id, saved=number), 303)
+    live.left_entry(game_id)
+    moved = {"shown": shown} if shown and shown < recorded.number and not recorded.replayed else {}
+    return redirect(url_for("games.game_page", game_id=game_id, saved=recorded.number, **moved), 303)
 
 
 def find_manche(game, number: int):
@@ -569,13 +577,31 @@ def edit_manche(game_id, number):
     form = read_manche(request.form, game, scoring.keypad(game.ruleset))
     if form.tapped:
         return render_manche(game, form, manche_number=number)
+    version = request.form.get("version") or None  # the manche as this phone's form read it
     try:
-        games().edit_manche(game, number, form.entry(game, number))
+        games().edit_manche(game, number, form.entry(game, number), version=version)
+    except EditCollision as collision:
+        return render_collision(game, number, form, collision)
     except DomainError as error:
         if error.status != 422 and not isinstance(error, GameFinished):  # an edit that would end the game earlier
             raise
         return render_manche(game, form, manche_number=number, errors=manche_errors(error, game), status=error.status)
     return redirect(url_for("games.game_page", game_id=game_id, edited=number), 303)
+
+
+def render_collision(game, number: int, form: MancheForm, collision: EditCollision):
+    """Two phones corrected the same manche: both versions side by side, and the choice — save this
+    phone's anyway (its fields sent again, against the manche as it now stands), or keep theirs."""
+    try:
+        mine = scoring.score_entry(game.ruleset, game.seated_at(number), game.teams, form.entry(game, number))
+    except DomainError:
+        mine = None
+    kept = [(name, value) for name, value in request.form.items(multi=True) if name not in ("csrf_token", "version")]
+    theirs = collision.theirs
+    values = {name: hand.value for name, hand in theirs.hands.items()}
+    context = game_context(game, message=error_message(collision), number=number, mine=mine, theirs=theirs,
+                           theirs_values=values, fields=kept, version=collision.version)  # fmt: skip
+    return render_template("games/collision.html", **context), 409
 
 
 @bp.post("/games/<game_id>/manches/<int:number>/delete")

@@ -53,8 +53,8 @@ def suggested_names(scope: history.Scope | None = None) -> list[str]:
 @bp.get("/games")
 def game_list():
     """Games in progress first, then finished ones, newest first; ``?player=Ana`` keeps Ana's.
-    Paged in SQL; the page is kept compressed (``views/pagecache.py``) under the count of changes
-    to games (``history.game_changes``, one lookup), the games this reader may see, the filter,
+    Paged in SQL; the page is kept compressed (``views/pagecache.py``) under the state of
+    this reader's games (``history.scope_state``: their count and revisions, one lookup), the games this reader may see, the filter,
     the page and the language: a visit to a page already built asks nothing else."""
     scope = reader_scope()
     player = " ".join(request.args.get("player", "").split())[:MAX_NAME]
@@ -78,7 +78,7 @@ def game_list():
             here=url_for("history.game_list", player=player or None, page=listed.page if listed.page > 1 else None),
         )
 
-    key = ("games", history.game_changes(database()), scope, player, page, lang())
+    key = ("games", history.scope_state(database(), scope), scope, player, page, lang())
     return private(cached_page(key, render))
 
 
@@ -89,7 +89,7 @@ class _Nobody(Exception):
 @bp.get("/players/<path:name>")
 def player_page(name):
     """A player's record across this browser's games (every game for the administrator), kept
-    compressed under the count of changes to games (one lookup), the name as asked, the games
+    compressed under the state of this reader's games (one lookup), the name as asked, the games
     this reader may see and the language."""
     scope = reader_scope()
     name = name[: MAX_NAME * 2]
@@ -109,7 +109,7 @@ def player_page(name):
         )
 
     try:
-        return private(cached_page(("player", history.game_changes(database()), name, scope, lang()), render))
+        return private(cached_page(("player", history.scope_state(database(), scope), name, scope, lang()), render))
     except _Nobody:  # not kept: a 404 the next game may turn into a page
         page = render_template(
             "history/player.html", record=None, name=" ".join(name.split())[:MAX_NAME], none_yet=scope.empty

@@ -28,6 +28,8 @@ SHELL = (
     "css/app.css",
     "js/app.js",
     "js/htmx.min.js",
+    "js/htmx-ext-sse.min.js",
+    "js/live.js",
     "js/queue.js",
     "js/offline.js",
     "css/offline.css",

@@ -41,6 +41,8 @@ def game_context(game, history_page: int = 1, **extra) -> dict:
         "forbidden": forbidden_cards(game),
         "start_choices": start_choices(game),
         "final": final_table(game) if game.finished else None,
+        "live_url": None,  # where the live part is fetched again after a change (the pages that listen)
+        "events_url": None,  # the game's event stream, for a page that listens to it
         **extra,
     }
 

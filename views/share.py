@@ -2,8 +2,9 @@
 invites, export and import from the screens (issue 5, SPEC §4).
 
 The shared view lives under ``/s/<share_id>``: its id is not the game's id and never a token,
-and nothing under it writes. Its live fragment answers a conditional GET with ``304 Not
-Modified`` after one small query (the game's revision), so a dozen phones polling cost little.
+and nothing under it writes. It follows the game by the live table's event stream
+(``views/live.py``); its live part answers a conditional GET with ``304 Not Modified`` after one
+small query (the game's revision).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from . import links
 from .api import game_json
 from .jsontext import refuse_unencodable
 from .kit import access, database, fragment_or_page, games, lang
+from .live import given_name, name_phone_once
 from .numbers import page_number
 from .pagecache import cached_page
 from .present import NewInvite, game_context, share_panel
@@ -33,13 +35,8 @@ from .texts import error_message
 
 bp = Blueprint("share", __name__)
 
-DEFAULT_POLL_SECONDS = 5
 NOT_A_GAME_FILE = N_("This is not a Carte ! game file (format carte-game/1).")  # the service's own message
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def init_app(app) -> None:
-    app.config.setdefault("SHARE_POLL_SECONDS", DEFAULT_POLL_SECONDS)
 
 
 def no_store(response: Response) -> Response:
@@ -61,16 +58,8 @@ def live_etag(revision: int) -> str:
 
 
 def shared_context(game, history_page: int = 1) -> dict:
-    etag = live_etag(game.revision)
-    return game_context(
-        game,
-        history_page,
-        editable=False,
-        shared=True,
-        etag=etag,
-        poll_headers={"If-None-Match": f'W/"{etag}"'},
-        poll_seconds=current_app.config["SHARE_POLL_SECONDS"],
-    )
+    live_url = url_for("share.live", share_id=game.share_id)
+    return game_context(game, history_page, editable=False, shared=True, live_url=live_url)
 
 
 def known_share(share_id: str) -> history.SharedState:
@@ -103,6 +92,8 @@ def rounds(share_id):
     def render(csrf_token):
         game = games().get_shared(share_id)
         context = shared_context(game, page)
+        context["here"] = url_for("share.rounds", share_id=share_id, page=page if page > 1 else None)
+        context["events_url"] = url_for("live.shared_events", share_id=share_id, since=game.revision)
         if context["history"] is None or not game.manches:
             raise NotFound(N_("No such page."), field="page")
         back = url_for("share.shared", share_id=share_id, _anchor="history")
@@ -121,7 +112,7 @@ def live(share_id):
         response.set_etag(live_etag(state.revision), weak=True)
     else:
         game = games().get_shared(share_id)
-        response = make_response(render_template("share/_live.html", **shared_context(game)))
+        response = make_response(render_template("parts/live.html", **shared_context(game)))
         response.set_etag(live_etag(game.revision), weak=True)
     response.headers["Cache-Control"] = "no-cache"
     response.vary.update(("Cookie", "Accept-Language"))
@@ -157,7 +148,8 @@ def qr_png(share_id):
 def create_invite(game_id):
     """A new invite: its link and QR are shown now, to the owner, and never again."""
     _invite_id, token = games().create_invite(game_id)
-    url = links.absolute(url_for("share.join", game_id=game_id, token=token))
+    name = given_name(request.form.get("name", ""))  # the scorekeeper's phone will be called so (issue 24)
+    url = links.absolute(url_for("share.join", game_id=game_id, token=token, name=name))
     qr = "data:image/svg+xml;base64," + base64.b64encode(links.qr_svg(url)).decode()
     game = games().get(game_id)
     context = {"game": game, "share": share_panel(game), "new_invite": NewInvite(url, qr)}
@@ -178,6 +170,7 @@ def join(game_id, token):
         if access().game(game_id, token) == Level.NONE:
             raise Forbidden(N_("This invite was revoked or is not for this game: ask for a new one."))
         remember_token(game_id, token)
+        name_phone_once(given_name(request.args.get("name", "")))
     return no_store(redirect(url_for("games.game_page", game_id=game_id), 303))
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext, lazy_gettext, ngettext
 
 from models.core.cards import JOKER, SUIT_SYMBOLS, Card, parse_cards
 from models.core.errors import DomainError
@@ -229,3 +229,79 @@ def verdict_json(verdict: Verdict) -> dict:
         "turn_lost": verdict.turn_lost,
         "depends_on": verdict.depends_on,
     }
+
+
+# --- the live table (issue 24): what another phone did, said once to the others ----------------
+
+
+def totals_line(ranking) -> str:
+    """ "Ana 120, Bob 95, Chloé 40": the totals in the order of the ranking."""
+    return ", ".join(f"{side} {total}" for _place, side, total in ranking)
+
+
+def change_said(change) -> str:
+    """A change another phone made, in one sentence for the polite live region (« Manche 7
+    enregistrée : Ana 120, Bob 95. »); empty when nothing a reader would hear changed."""
+    sentences = []
+    for fact in change.facts:
+        kind, *args = fact
+        if kind == "recorded":
+            sentences.append(
+                gettext("Round %(n)d recorded: %(totals)s.", n=args[0], totals=totals_line(change.ranking))
+            )
+        elif kind == "edited":
+            sentences.append(
+                gettext("Round %(n)d corrected: %(totals)s.", n=args[0], totals=totals_line(change.ranking))
+            )
+        elif kind == "deleted":
+            sentences.append(gettext("Round %(n)d deleted: %(totals)s.", n=args[0], totals=totals_line(change.ranking)))
+        elif kind == "joined":
+            sentences.append(gettext("%(name)s joins the table.", name=args[0]))
+        elif kind == "left":
+            sentences.append(gettext("%(name)s left the table.", name=args[0]))
+        elif kind == "finished":
+            sentences.append(
+                ngettext(
+                    "Game over: %(winners)s wins.",
+                    "Game over: %(winners)s win.",
+                    len(change.winners),
+                    winners=join_and(change.winners),
+                )  # fmt: skip
+            )
+        elif kind == "reopened":
+            sentences.append(gettext("The game goes on."))
+    return " ".join(sentences)
+
+
+def join_and(items) -> str:
+    items = [str(i) for i in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return gettext("%(first)s and %(last)s", first=", ".join(items[:-1]), last=items[-1])
+
+
+def renumbered_said(recorded: int, becomes: int) -> str:
+    return gettext(
+        "Round %(n)d recorded by another phone: your entry becomes round %(next)d.", n=recorded, next=becomes
+    )
+
+
+def entering_said(entering) -> str:
+    """ "Chloé is entering round 7…" for each phone entering a manche (« un autre téléphone »
+    for a phone that gave no name)."""
+    lines = []
+    for phone in entering:
+        if phone.editing:
+            line = (
+                gettext("%(name)s is correcting round %(n)d…", name=phone.name, n=phone.number)
+                if phone.name
+                else gettext("Another phone is correcting round %(n)d…", n=phone.number)
+            )
+        else:
+            line = (
+                gettext("%(name)s is entering round %(n)d…", name=phone.name, n=phone.number)
+                if phone.name
+                else gettext("Another phone is entering round %(n)d…", n=phone.number)
+            )
+        lines.append(line)
+    return " · ".join(lines)

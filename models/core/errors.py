@@ -76,6 +76,16 @@ class Conflict(DomainError):
     status = 409
 
 
+class EditCollision(Conflict):
+    """Two phones corrected the same recorded manche: the other phone's correction was saved first.
+    ``theirs`` is the manche as it now stands (the web layer shows both versions)."""
+
+    def __init__(self, message, theirs=None, version=None, **params):
+        super().__init__(message, **params)
+        self.theirs = theirs
+        self.version = version
+
+
 class Unauthorized(DomainError):
     code = "unauthorized"
     status = 401
@@ -93,3 +103,10 @@ class NotFound(DomainError):
 
 class ValidationError(DomainError):
     code = "validation_error"
+
+
+class TooManyStreams(DomainError):
+    """More live pages open from one address than a server keeps (``STREAMS_PER_CLIENT``)."""
+
+    code = "too_many_streams"
+    status = 429

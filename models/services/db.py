@@ -125,16 +125,20 @@ class HouseVariant(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow)
 
 
-class GameChanges(SQLModel, table=True):
-    """One row counting the changes to the ``game`` table: a trigger adds one in the transaction
-    of every insert, update or deletion of a game (and every write bumps its game's revision), so
-    the count moves whenever any game does. The pages across games (the list, a player's record)
-    are kept under it: one lookup per visit, whatever the number of games (issue 17, migration 0005)."""
+class Presence(SQLModel, table=True):
+    """A phone entering (or correcting) a manche right now, for the other phones of the table
+    (« Chloé saisit la manche 7… »): refreshed by the entry page every few seconds, gone when it
+    saves or leaves, and ignored once ``seen`` is older than ``PRESENCE_SECONDS``. Ephemeral: not
+    part of a game's history, of its file or of a backup (issue 24, migration 0006)."""
 
-    __tablename__ = "game_changes"
+    __tablename__ = "presence"
 
-    id: int = Field(default=1, primary_key=True)
-    count: int = 0
+    game_id: str = Field(primary_key=True, foreign_key="game.id", max_length=32, ondelete="CASCADE")
+    phone: str = Field(primary_key=True, max_length=32)  # the phone's own random id (its session)
+    name: str | None = Field(default=None, max_length=40)  # the name the phone gave, if any
+    number: int  # the manche it is entering or correcting
+    editing: bool = False  # correcting a recorded manche (else entering the next one)
+    seen: float  # time.time() of its last sign of life
 
 
 class IdempotencyRecord(SQLModel, table=True):

@@ -10,6 +10,7 @@ the new view from the rows it has just written, without reading them back (``Gam
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
@@ -64,6 +65,16 @@ class GameRows:
         gone = [m for m in self.manches if m[1] == number]
         hands = {k: v for k, v in self.hands.items() if not gone or k != gone[0][0]}
         return replace(self, manches=tuple(m for m in self.manches if m[1] != number), hands=hands)
+
+    def manche_version(self, number: int) -> str | None:
+        """A short digest of manche ``number`` as stored (who went out, the last card, each hand):
+        it changes when that manche does, and only then. An edit form carries it, so that two
+        phones correcting the same manche find out (issue 24)."""
+        found = next((m for m in self.manches if m[1] == number), None)
+        if found is None:
+            return None
+        stored = (found[2], bool(found[3]), found[4], tuple(tuple(hand) for hand in self.hands.get(found[0], ())))
+        return hashlib.sha256(repr(stored).encode()).hexdigest()[:16]
 
     def with_game(self, **columns) -> GameRows:
         return replace(self, game={**self.game, **columns})

@@ -27,7 +27,16 @@ from sqlalchemy.sql.dml import Update
 from sqlmodel import Session
 
 from ..core import scoring
-from ..core.errors import N_, Conflict, DomainError, GameFinished, NotFound, UnknownPlayer, ValidationError
+from ..core.errors import (
+    N_,
+    Conflict,
+    DomainError,
+    EditCollision,
+    GameFinished,
+    NotFound,
+    UnknownPlayer,
+    ValidationError,
+)
 from ..core.names import clean_name
 from ..core.scoring import MancheEntry, score_entry
 from ..core.variant import MAX_MANCHES, resolve
@@ -407,16 +416,29 @@ class GameService:
             return Recorded(expected, view.manches[-1].points, view.totals, view.standing, False, view)
         raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now."))
 
-    def edit_manche(self, game, number, entry: MancheEntry) -> GameView:
+    def edit_manche(self, game, number, entry: MancheEntry, version: str | None = None) -> GameView:
         """Replace a recorded manche; everything after it is recomputed (a finished game may reopen).
 
         A change that would end the game before manches already played is refused
         (``game_finished``), naming those manches: they would have been played after the end.
+        ``version`` (``GameRows.manche_version``, as the phone's edit form read it), when given,
+        must still be the manche's: else another phone corrected it meanwhile (``EditCollision``,
+        carrying the manche as it now stands).
         """
         number = existing_number(number)
 
         def plan(current: GameView):
             stored = stored_row(current, number)
+            now = current.rows.manche_version(number)
+            if version is not None and version != now:
+                theirs = next(m for m in current.manches + current.after_end if m.number == number)
+                raise EditCollision(
+                    N_("Round %(number)s was corrected on another phone while you were correcting it."),
+                    field="number",
+                    number=number,
+                    theirs=theirs,
+                    version=now,
+                )
             score = score_entry(current.ruleset, current.seated_at(number), current.teams, entry)
             columns, hands = stored_manche(current.players, score)
             manche = (stored[0], number, columns["winner_seat"], columns["blocked"], columns["last_card"])

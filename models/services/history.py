@@ -70,14 +70,29 @@ def page_state(database: Database, game_id: str) -> tuple[int, int] | None:
 
 # --- pages across games ----------------------------------------------------------------------------
 
-GAME_CHANGES = "SELECT count FROM game_changes WHERE id = 1"
+
+def revisions(database: Database, game_ids) -> dict[str, int]:
+    """The revision of each of these games (those that exist), in one statement."""
+    ids = list(game_ids)
+    if not ids:
+        return {}
+    with database.reader.connect() as connection:  # plain rows: no ORM session
+        return dict(connection.execute(select(Game.id, Game.revision).where(Game.id.in_(ids))).all())
 
 
-def game_changes(database: Database) -> int:
-    """The count of changes to games so far (``db.GameChanges``): it moves whenever any game does,
-    so a page across games kept under it is never stale. One lookup."""
-    row = database.lookup(GAME_CHANGES)
-    return row[0] if row else 0
+def scope_state(database: Database, scope: Scope) -> tuple[int, int]:
+    """How many games the scope holds and the sum of their revisions, in one small statement: every
+    change to one of them raises its revision, so the pair moves whenever any of them does and a
+    page across them kept under it is never stale. Nothing is shared by all games (issue 24: the
+    one row every write used to bump serialised the writes of every game)."""
+    if scope.empty:
+        return (0, 0)
+    sql = "SELECT COUNT(*), COALESCE(SUM(revision), 0) FROM game"
+    if scope.everything:
+        row = database.lookup(sql)
+    else:
+        row = database.lookup(f"{sql} WHERE id IN ({', '.join('?' * len(scope.ids))})", *scope.ids)
+    return (row[0], int(row[1]))
 
 
 # --- the share view ------------------------------------------------------------------------------

@@ -295,8 +295,12 @@
       return Q.all(model.game).then(function (items) {
         panel.textContent = "";
         panel.hidden = !items.length;
-        if (!items.length) return;
         var waiting = items.filter(function (i) { return i.state === "waiting"; });
+        // the live table (live.js) waits while manches wait here: its swaps would show the server's
+        // numbers without them, or a manche just sent twice (here and in the history)
+        panel.dataset.waiting = String(waiting.length);
+        document.dispatchEvent(new CustomEvent("carte:queue", { detail: { waiting: waiting.length } }));
+        if (!items.length) return;
         items.filter(function (i) { return i.state !== "waiting"; }).forEach(function (item) { panel.appendChild(settle(item)); });
         if (waiting.length) {
           panel.appendChild(el("h2", {}, say("waiting")));
@@ -436,22 +440,26 @@
     function problemOf(response) {
       return response.text().then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
-        var node = doc.querySelector(".conflict p, form .error[role=alert], .error-page p, [role=alert]");
-        return node ? node.textContent.trim() : String(response.status);
+        var nodes = doc.querySelectorAll(".conflict p, form .error[role=alert], .error-page p, [role=alert]");
+        var said = Array.from(nodes).map(function (node) { return node.textContent.trim(); }).filter(Boolean);
+        return said.length ? said[0] : String(response.status);
       });
     }
 
     function post(item) {
-      return fetch(item.action, {
-        method: "POST", body: new URLSearchParams(item.pairs), credentials: "same-origin", redirect: "manual",
-      });
+      return fetch(item.action, { method: "POST", body: new URLSearchParams(item.pairs), credentials: "same-origin" });
     }
 
     // One manche: "sent" | "kept" (retry later) | "stopped" (waits for the person); never twice:
-    // a retry carries the same key, which the server answers as the first time.
+    // a retry carries the same key, which the server answers as the first time. A manche is "the
+    // next one": if another phone took its number meanwhile, the server records it as the next and
+    // says so in the address it sends the phone to (?saved=8&shown=7), which the game page shows.
+    var renumbered = "";
     function sendOne(item, renewed) {
       return post(item).then(function (response) {
-        if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
+        if (response.redirected && response.ok) {
+          var notice = new URL(response.url).search;
+          if (/[?&]shown=/.test(notice)) renumbered = notice;
           return Q.remove(item.id).then(function () { return "sent"; });
         }
         if (response.status === 400 && !renewed) {
@@ -498,7 +506,7 @@
       sending = locked.then(function (reached) {
         sending = null;
         // the server answered: the game page shows its own numbers again (a kept copy is replaced)
-        if (reached && model) location.replace(gamePath(model.game));
+        if (reached && model) location.replace(gamePath(model.game) + renumbered);
         else return show();
       }, function () { sending = null; });
       return sending;
@@ -522,19 +530,26 @@
 
     // --- the shared view: the last state, and since when ----------------------------------------
 
+    // The shared view follows its game by its event stream (live.js): when the network goes, it
+    // says since when it shows the last state; when the stream is open again (it catches up by
+    // itself), the line goes.
     var offlineSince = null;
-    document.addEventListener("htmx:sendError", function () {
-      if (!document.querySelector("[hx-trigger^='every']")) return;
+    function sharedOffline() {
+      if (!document.querySelector(".shared[sse-connect]")) return;
       if (offlineSince === null) offlineSince = Date.now();
       var line = document.querySelector(".share-offline") || document.getElementById("main").insertAdjacentElement("afterbegin", el("p", { class: "offline-line share-offline", role: "status" }));
       line.textContent = say("shareSince", { time: clock(offlineSince) });
-    });
-    document.addEventListener("htmx:afterRequest", function (event) {
-      if (!event.detail.successful && !(event.detail.xhr && event.detail.xhr.status === 304)) return;
+    }
+    addEventListener("offline", sharedOffline);
+    if (!navigator.onLine) sharedOffline();  // gone before this script was ready
+    document.addEventListener("htmx:sseError", function () { if (!navigator.onLine) sharedOffline(); });
+    function sharedOnline() {
       offlineSince = null;
       var line = document.querySelector(".share-offline");
       if (line) line.remove();
-    });
+    }
+    document.addEventListener("htmx:sseOpen", sharedOnline);  // a stream cut reopened (it catches up)
+    addEventListener("online", sharedOnline);  // or one that was never cut
 
     // --- a new version waiting: "Mettre à jour" -------------------------------------------------
 

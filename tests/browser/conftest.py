@@ -54,6 +54,7 @@ def live_server(app_config):
     server.app = application
     server.url = f"http://127.0.0.1:{server.server_port}"
     yield server
+    application.extensions["feed"].close()  # the open event streams end
     server.shutdown()
     application.extensions["database"].dispose()
 

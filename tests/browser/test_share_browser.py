@@ -104,31 +104,35 @@ def test_an_invite_scanned_on_a_second_phone_lets_it_record_until_revoked(live_s
     phone.close()
 
 
-def test_the_shared_view_follows_the_game_and_stops_polling_at_the_end(live_server, page, shot):
-    live_server.app.config["SHARE_POLL_SECONDS"] = 0.4
+def test_the_shared_view_follows_the_game_by_its_stream_and_stops_at_the_end(live_server, page, shot):
+    """Issue 24: no poll. The shared view holds its game's event stream; a manche recorded elsewhere
+    is fetched once (its live part), and at the end the stream closes and nothing more is asked."""
     games = live_server.app.extensions["games"]
     game, _ = games.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=2, first_dealer=0)
-    polls = []
-    page.on("response", lambda r: polls.append(r.status) if r.url.endswith("/live") else None)
+    fetched, streams = [], []
+    page.on("response", lambda r: fetched.append(r.status) if r.url.endswith("/live") else None)
+    page.on("request", lambda r: streams.append(r.url) if "/events" in r.url else None)
+    page.add_init_script("document.addEventListener('htmx:sseClose', e => { window.sseClosed = e.detail.type; })")
     page.goto(f"{live_server.url}/s/{game.share_id}")
     bob = page.locator('#scoreboard tr[data-side="Bob"] .total')
     expect(bob).to_have_text("0")
-    page.wait_for_timeout(1500)
-    assert polls and set(polls) == {304}  # nothing changed: nothing sent but headers
+    page.wait_for_function("() => document.querySelector('[sse-connect]') && window.htmx")
 
     # Recorded elsewhere (another phone): Bob K♥ 8♠ = 60, Chloé 3♣ = 3.
     games.record_manche(game.id, MancheEntry("Ana", {"Bob": ["KH", "8S"], "Chloé": ["3C"]}))
-    expect(bob).to_have_text("60", timeout=10_000)
+    expect(bob).to_have_text("60", timeout=5_000)
     expect(page.locator('#scoreboard tr[data-side="Chloé"] .total')).to_have_text("3")
     expect(page.locator(".history-table .manche-row")).to_have_count(1)
+    expect(page.locator("#announce")).to_have_text("Manche 1 enregistrée\u00a0: Ana 0, Chloé 3, Bob 60.")
+    assert fetched == [200] and len(streams) == 1  # one fetch of the part, one stream
     shot("following")
 
     games.record_manche(game.id, MancheEntry("Bob", {"Ana": ["JK"], "Chloé": ["2C"]}))  # Ana 50, Chloé 20
-    expect(page.locator(".final")).to_be_visible(timeout=10_000)
-    expect(page.locator("#live")).not_to_have_attribute("hx-trigger", re.compile("every"))
-    count = len(polls)
-    page.wait_for_timeout(1500)
-    assert len(polls) == count  # over: no more polling
+    expect(page.locator(".final")).to_be_visible(timeout=5_000)
+    expect(page.locator("#live-top")).not_to_have_attribute("hx-trigger", re.compile("sse"))
+    expect(page.locator("#announce")).to_contain_text("Partie terminée")
+    page.wait_for_function("() => window.sseClosed === 'message'")  # closed by its "end": never reopened
+    assert len(streams) == 1 and fetched == [200, 200]
     shot("finished")
 
 

@@ -1,7 +1,11 @@
 """Page weight (issue 7): the first load of every page — HTML plus every CSS, JS and icon a
 phone fetches (the manifest and its first PNG icon; not the apple-touch-icon, which only iOS
 reads when adding to the home screen) — stays within 30 KB compressed, with no third-party
-request, and static files carry a content hash with a long cache lifetime."""
+request, and static files carry a content hash with a long cache lifetime.
+
+Issue 24 raised the budget from 30 to 36 KB: the live pages (the game page, the manche entry, the
+shared view) now load htmx (15 KB compressed), its event-stream extension (1 KB) and live.js
+(2 KB) — once per version, the files being kept a year under their hash."""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ import pytest
 
 from models.services.games import MancheEntry
 
-BUDGET = 30 * 1024
+BUDGET = 36 * 1024
 ACCEPT = {"Accept-Encoding": "br, gzip"}
 LINKED = re.compile(r'<(?:link|script)\b(?![^>]*apple-touch-icon)[^>]*\b(?:href|src)="([^"]+)"')
 
@@ -54,7 +58,7 @@ def weight(client, path: str) -> tuple[int, list[str]]:
     return total, assets
 
 
-def test_every_page_loads_within_30_kb_compressed(client, pages):
+def test_every_page_loads_within_36_kb_compressed(client, pages):
     report = {}
     for name, path in pages.items():
         total, assets = weight(client, path)

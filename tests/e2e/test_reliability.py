@@ -326,7 +326,6 @@ def test_new_game_form_with_a_unicode_digit_target_or_rounds(client, field):
     "fields, where",
     [({"winner": "²", "p1-typed": "4", "p2-typed": "5"}, "winner"),
      ({"winner": "0", "p1-typed": "²", "p2-typed": "5"}, "typed"),
-     ({"winner": "0", "p1-typed": "4", "p2-typed": "5", "number": "²"}, "number"),
      ({"winner": "0", "p1-n_8": "²", "p2-typed": "5"}, "count")],
 )  # fmt: skip
 def test_manche_form_with_unicode_digits(app, games, fields, where):
@@ -340,6 +339,19 @@ def test_manche_form_with_unicode_digits(app, games, fields, where):
     if where == "count":
         assert "Bob" in page  # "²" is no count: Bob's hand is missing
     assert games.get(game_id).manches == []
+
+
+def test_a_manche_form_s_number_is_only_what_the_phone_showed(app, games):
+    """Issue 24: the entry is "the next manche"; its number only says what the phone showed (to tell
+    it when another phone took that number). A "²" there is no number: the manche is recorded as
+    the next one, with no word of a renumbering."""
+    client = app.test_client()
+    game_id = client.post("/games", data=NEW_GAME_FORM).headers["Location"].rsplit("/", 1)[-1]
+    r = client.post(
+        f"/games/{game_id}/manches", data={"nonce": "n", "winner": "0", "p1-typed": "4", "p2-typed": "5", "number": "²"}
+    )
+    assert r.status_code == 303 and r.headers["Location"].endswith("?saved=1")
+    assert [m.number for m in games.get(game_id).manches] == [1]
 
 
 def test_manche_form_ascii_digits_still_record(app, games):
@@ -554,12 +566,12 @@ def old_game(database: Database, with_invite: bool = False) -> None:
             )
 
 
-def upgraded(tmp_path, start: str, with_invite: bool = False) -> Database:
-    """A database at ``start`` with the old game "g1" written in it, then migrated to the head."""
+def upgraded(tmp_path, start: str, with_invite: bool = False, to: str = "head") -> Database:
+    """A database at ``start`` with the old game "g1" written in it, then migrated to ``to``."""
     database = Database(f"sqlite:///{tmp_path / f'from-{start}.db'}")
     migrate(database, start)
     old_game(database, with_invite)
-    migrate(database)
+    migrate(database, to)
     return database
 
 
@@ -606,7 +618,7 @@ def test_migration_0004_from_0003_with_data(tmp_path):
 def test_migration_0005_from_0004_with_data(tmp_path):
     """0004 → 0005 keeps the games: each starts unreshaped, the count of changes exists and the
     triggers move it with every change to a game (issue 17)."""
-    database = upgraded(tmp_path, "0004", with_invite=True)
+    database = upgraded(tmp_path, "0004", with_invite=True, to="0005")
     with database.writer.begin() as conn:
         indexes = set(conn.execute(text("SELECT name FROM sqlite_master WHERE type = 'index'")).scalars())
         assert {"ix_game_listed", "ix_player_name"} <= indexes  # (an index on an expression is not reflected)
@@ -614,6 +626,20 @@ def test_migration_0005_from_0004_with_data(tmp_path):
         before = conn.execute(text("SELECT count FROM game_changes")).scalar_one()
         conn.execute(text("UPDATE game SET revision = revision + 1 WHERE id = 'g1'"))
     assert database.lookup("SELECT count FROM game_changes") == (before + 1,)
+    database.dispose()
+
+
+def test_migration_0006_from_0005_with_data(tmp_path):
+    """0005 → 0006 (issue 24) keeps the games; the count of changes shared by every game goes, with
+    its triggers (a game changes without touching it), and the presence table comes."""
+    database = upgraded(tmp_path, "0005", with_invite=True)
+    tables = set(inspect(database.reader).get_table_names())
+    assert "game_changes" not in tables and "presence" in tables
+    with database.writer.begin() as conn:
+        triggers = set(conn.execute(text("SELECT name FROM sqlite_master WHERE type = 'trigger'")).scalars())
+        assert not triggers
+        conn.execute(text("UPDATE game SET revision = revision + 1 WHERE id = 'g1'"))
+    assert database.lookup("SELECT revision FROM game WHERE id = 'g1'") == (1,)
     database.dispose()
 
 

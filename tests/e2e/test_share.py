@@ -180,7 +180,8 @@ def test_live_fragment_answers_304_until_a_manche_is_recorded(app, client, games
     etag = first.headers["ETag"]
     assert etag == f'W/"r{game.revision}-en"'
     assert first.headers["Cache-Control"] == "no-cache"
-    assert f'hx-headers=\'{{"If-None-Match": "W/\\"r{game.revision}-en\\""}}\'' in text(first)
+    # fetched again when the game's stream says the scores changed (issue 24), not on a timer
+    assert f'hx-get="/s/{game.share_id}/live" hx-trigger="sse:scores, refresh"' in text(first)
 
     with statements(app) as executed:
         again = client.get(url, headers={"If-None-Match": etag})
@@ -202,18 +203,21 @@ def test_live_fragment_answers_304_until_a_manche_is_recorded(app, client, games
     assert client.get(url, headers={"If-None-Match": changed.headers["ETag"]}).status_code == 304
 
 
-def test_polling_runs_while_the_game_goes_on_and_stops_when_it_is_over(app, client, games):
-    app.config["SHARE_POLL_SECONDS"] = 2
+def test_the_shared_view_listens_while_the_game_goes_on_and_stops_when_it_is_over(app, client, games):
+    """Issue 24: no poll; the shared view holds its game's event stream (htmx-ext-sse) and fetches
+    its live part when the scores change; a finished game neither listens nor fetches."""
     game, _ = games.create_game("classique", ["Ana", "Bob"], rounds=2, first_dealer=0)
+    page = page_of(client, f"/s/{game.share_id}")
+    assert "every" not in page and "js/htmx-ext-sse.min.js" in page
+    assert f'hx-ext="sse" sse-connect="/s/{game.share_id}/events?since={game.revision}" sse-close="end"' in page
     live = page_of(client, f"/s/{game.share_id}/live")
-    assert f'hx-get="/s/{game.share_id}/live"' in live and 'hx-trigger="every 2s"' in live
-    assert 'hx-trigger="every 2s"' in page_of(client, f"/s/{game.share_id}")
+    assert f'hx-get="/s/{game.share_id}/live" hx-trigger="sse:scores, refresh"' in live
     games.record_manche(game.id, MancheEntry("Ana", {"Bob": ["5C"]}))
-    assert 'hx-trigger="every 2s"' in page_of(client, f"/s/{game.share_id}/live")
+    assert 'hx-trigger="sse:scores, refresh"' in page_of(client, f"/s/{game.share_id}/live")
     games.record_manche(game.id, MancheEntry("Ana", {"Bob": ["6C"]}))  # the second and last manche
     for url in (f"/s/{game.share_id}/live", f"/s/{game.share_id}"):
         finished = page_of(client, url)
-        assert "hx-trigger" not in finished and "hx-get" not in finished
+        assert "hx-trigger" not in finished and "hx-get" not in finished and "sse-connect" not in finished
         assert "Game over" in finished and "Winner: Ana" in finished
         assert "Play again" not in finished
 
@@ -638,10 +642,10 @@ def test_player_page_costs_the_same_queries_whatever_the_games(app, client, game
     with statements(app) as many:
         page = page_of(client, "/players/Ana")
     assert "<dt>Games played</dt><dd>9</dd>" in page
-    assert len(few) == len(many) <= 6  # the count of changes to games, then the page built
+    assert len(few) == len(many) <= 6  # the state of the reader's games, then the page built
     with statements(app) as again:
         assert "<dt>Games played</dt><dd>9</dd>" in page_of(client, "/players/Ana")
-    assert again == ["SELECT count FROM game_changes WHERE id = 1"]  # built already: one lookup (issue 17)
+    assert len(again) == 1 and again[0].startswith("SELECT COUNT(*), COALESCE(SUM(revision), 0) FROM game WHERE id IN")
 
 
 def test_no_page_of_this_issue_has_an_inline_style_or_script(app, client, games):

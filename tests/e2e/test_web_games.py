@@ -386,20 +386,56 @@ def test_a_double_post_with_the_same_nonce_records_once(client, games):
     assert game.totals == {"Ana": 5, "Bob": 6, "Chloé": 0}
 
 
-def test_another_phone_recording_the_same_manche_gets_a_conflict_page(client, games):
+def test_an_entry_for_a_manche_another_phone_recorded_becomes_the_next_one(client, games):
+    """Issue 24: a phone whose entry showed manche 1 while another phone recorded manche 1 saves
+    manche 2 — no conflict page — and is told so. Classique (SPEC §2): 4 and 9 count their value."""
     game_id = new_game(client)
-    fields = manche_form(client, game_id)
-    post_manche(client, game_id, {"winner": "0", "p1-n_4": "1", "p2-n_4": "1"})
+    fields = manche_form(client, game_id)  # this phone opened the entry of manche 1
+    post_manche(client, game_id, {"winner": "0", "p1-n_4": "1", "p2-n_4": "1"})  # the other phone: Bob 4, Chloé 4
     response = client.post(
         f"/games/{game_id}/manches",
-        data={**fields, "nonce": "other-phone", "winner": "1", "p0-n_9": "1", "p2-n_9": "1"},
+        data={**fields, "nonce": "this-phone", "winner": "1", "p0-n_9": "1", "p2-n_9": "1"},  # Ana 9, Chloé 9
     )
-    page = response.get_data(as_text=True)
-    assert response.status_code == 409
-    assert "Round 1 is already recorded" in page
-    assert totals_shown(page) == {"Ana": 0, "Bob": 4, "Chloé": 4}  # what is recorded now
-    assert f'href="/games/{game_id}"' in page
-    assert len(games.get(game_id).manches) == 1
+    assert response.status_code == 303 and response.headers["Location"].endswith("?saved=2&shown=1")
+    page = game_page(client, game_id, "?saved=2&shown=1")
+    assert "Round 2 recorded: another phone had recorded round 1 meanwhile, so your entry became round 2." in page
+    assert totals_shown(page) == {"Ana": 9, "Bob": 4, "Chloé": 13}
+    assert [m.number for m in games.get(game_id).manches] == [1, 2]
+    # The same form sent again (a retry) records nothing more, and says nothing of a renumbering.
+    again = client.post(
+        f"/games/{game_id}/manches",
+        data={**fields, "nonce": "this-phone", "winner": "1", "p0-n_9": "1", "p2-n_9": "1"},
+    )
+    assert again.headers["Location"].endswith("?saved=2") and len(games.get(game_id).manches) == 2
+
+
+def test_two_phones_correcting_the_same_manche_see_both_versions_and_choose(client, app, games):
+    """Issue 24: the one conflict left. Phone A opens manche 1 to correct it; phone B corrects it
+    first; A's save shows both versions (nothing of A's lost) and lets A save theirs anyway.
+    Classique (SPEC §2): 4, 9 and 5 count their value; K 10."""
+    game_id = new_game(client)
+    post_manche(client, game_id, {"winner": "0", "p1-n_4": "1", "p2-n_4": "1"})  # Bob 4, Chloé 4
+    page = client.get(f"/games/{game_id}/manches/1/edit").get_data(as_text=True)
+    version = re.search(r'name="version" value="([0-9a-f]+)"', page).group(1)
+    # Meanwhile another phone records manche 2: manche 1's version does not move.
+    games.record_manche(game_id, MancheEntry("Bob", {"Ana": ["5H"], "Chloé": ["5C"]}))
+    assert games.get(game_id).rows.manche_version(1) == version
+    # ... then corrects manche 1: Chloé went out, Ana K = 10, Bob 9.
+    games.edit_manche(game_id, 1, MancheEntry("Chloé", {"Ana": ["KD"], "Bob": ["9C"]}))
+    mine = {"version": version, "winner": "1", "p0-n_9": "1", "p2-n_9": "1"}  # A's: Bob out, Ana 9, Chloé 9
+    answer = client.post(f"/games/{game_id}/manches/1", data=mine)
+    assert answer.status_code == 409
+    shown = answer.get_data(as_text=True)
+    assert "Round 1 was corrected on another phone while you were correcting it." in shown
+    assert "Bob went out." in shown and "Chloé went out." in shown  # both versions
+    assert re.search(r"Ana <strong>9</strong>", shown) and re.search(r"Ana <strong>10</strong>", shown)
+    assert [m.winner for m in games.get(game_id).manches] == ["Chloé", "Bob"]  # nothing of A's saved yet
+    # "Save mine instead": the same fields, against the manche as it now stands.
+    again = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', shown))
+    assert again["version"] != version and again["winner"] == "1"
+    assert client.post(f"/games/{game_id}/manches/1", data=again).status_code == 303
+    # Manche 1 is A's: Bob out, Ana 9, Chloé 9; manche 2: Bob out, Ana 5, Chloé 5
+    assert games.get(game_id).totals == {"Ana": 14, "Bob": 0, "Chloé": 14}
 
 
 def test_edit_a_manche_prefilled_then_recomputed(client, games):

@@ -1,5 +1,5 @@
-"""What the cached pages are kept under (issue 17): a game's revision and the count of changes to
-games, read as lookups (one indexed statement on a connection of their own), and exact with
+"""What the cached pages are kept under (issues 17 and 24): a game's revision and, for the pages
+across games, the count and revisions of the reader's games, read as lookups (one indexed statement on a connection of their own), and exact with
 several worker processes — here two apps on one database, as two gunicorn workers."""
 
 from __future__ import annotations
@@ -24,16 +24,19 @@ ANA_OUT = MancheEntry("Ana", {"Bob": ["3C"], "Chloé": ["KD"]})
 BOB_OUT = MancheEntry("Bob", {"Ana": ["5H"], "Chloé": ["9C"]})
 
 
-def test_every_change_to_a_game_moves_the_count(app, games):
+def test_every_change_to_a_reader_s_games_moves_their_state(app, games):
+    """The pages across games are kept under ``scope_state``: it moves with every change to one of
+    the reader's games (and only theirs: another family's game leaves it alone)."""
     database = app.extensions["database"]
-    counts = [history.game_changes(database)]
+    game, _ = games.create_game("classique", THREE, first_dealer=0)
+    other, _ = games.create_game("classique", THREE, first_dealer=0)
+    scope = history.Scope(ids=(game.id,))
+    states = [history.scope_state(database, scope)]
 
     def moved():
-        counts.append(history.game_changes(database))
-        return counts[-1] > counts[-2]
+        states.append(history.scope_state(database, scope))
+        return states[-1] != states[-2]
 
-    game, _ = games.create_game("classique", THREE, first_dealer=0)
-    assert moved()
     games.record_manche(game.id, ANA_OUT)
     assert moved()
     games.edit_manche(game.id, 1, BOB_OUT)
@@ -46,7 +49,11 @@ def test_every_change_to_a_game_moves_the_count(app, games):
     assert moved()
     games.create_invite(game.id)
     assert moved()
-    assert history.game_changes(database) == counts[-1]  # and reading moves nothing
+    games.record_manche(other.id, ANA_OUT)
+    assert not moved()  # not this reader's game
+    assert history.scope_state(database, history.Scope(ids=(game.id, other.id))) == (2, states[-1][1] + 1)
+    assert history.scope_state(database, history.EVERY_GAME)[0] == 2
+    assert history.scope_state(database, history.Scope()) == (0, 0)
 
 
 @pytest.fixture

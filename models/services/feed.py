@@ -1,0 +1,292 @@
+"""The change feed of the live table: what changed in a game, and who must hear it.
+
+Every page of a game that is open on a phone holds a ``Listener`` (its event stream). This
+process holds one subscription to the database (``notifications.subscription``) in one
+background thread; when it hears that games changed, the feed reads each watched game that moved
+— once per change per process, never once per stream — works out what changed by comparing it
+with what it last saw (a ``Snapshot``), and puts one ``Change`` in the queue of each of that
+game's listeners. The phones entering a manche (``presence``) travel the same way as
+``Presence`` events. Listeners of a game keep the last ``KEPT_CHANGES`` changes, so that a phone
+that reconnects with the revision it last saw gets what it missed, each change once.
+
+No language here: a change is facts (what happened, which numbers, which parts of a page),
+worded by the web layer.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+from .notifications import subscription
+from .presence import Entering
+
+KEPT_CHANGES = 32
+TICK_SECONDS = 1.0
+
+# The parts of a page a change may concern.
+SCORES, PLAYERS, INVITES = "scores", "players", "invites"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What the feed last saw of a game: what its pages show, in numbers."""
+
+    revision: int
+    next_number: int
+    manches: tuple  # ((number, ((side, points), …)), …) of the manches that count
+    players: tuple
+    seated: tuple
+    ranking: tuple  # ((place, side, total), …)
+    finished: bool
+    winners: tuple
+
+    @classmethod
+    def of(cls, game) -> Snapshot:
+        return cls(
+            revision=game.revision,
+            next_number=game.next_number,
+            manches=tuple((m.number, tuple(sorted(m.points.items()))) for m in game.manches),
+            players=tuple(game.players),
+            seated=tuple(game.seated),
+            ranking=tuple(tuple(row) for row in game.standing.ranking),
+            finished=game.standing.finished,
+            winners=tuple(game.standing.winners),
+        )
+
+
+@dataclass(frozen=True)
+class Change:
+    """A game moved from one revision to another: ``facts`` say what happened, in order —
+    ``("recorded", n)``, ``("edited", n)``, ``("deleted", n)``, ``("joined", name)``,
+    ``("left", name)``, ``("finished",)``, ``("reopened",)`` — none when only the game's invites
+    changed; ``parts`` which parts of its pages show something new."""
+
+    game_id: str
+    previous: int  # the revision this change was worked out from
+    revision: int
+    facts: tuple
+    parts: frozenset
+    next_number: int
+    ranking: tuple
+    winners: tuple
+    finished: bool
+
+
+@dataclass(frozen=True)
+class PresenceChange:
+    """The phones entering a manche of the game now."""
+
+    game_id: str
+    entering: tuple  # Entering, by phone
+
+
+@dataclass(frozen=True)
+class End:
+    """The feed is closing (the server stops): the stream ends."""
+
+
+def changes_between(old: Snapshot, new: Snapshot, game_id: str) -> Change:
+    """What a phone that saw ``old`` must hear to show ``new``."""
+    facts: list = []
+    old_manches, new_manches = dict(old.manches), dict(new.manches)
+    if len(new.manches) > len(old.manches):
+        facts.append(("recorded", new.manches[-1][0]))
+    elif len(new.manches) < len(old.manches):
+        facts.append(("deleted", old.manches[-1][0]))
+    else:
+        edited = [n for n, points in new.manches if old_manches.get(n) != points]
+        if edited:
+            facts.append(("edited", edited[0]))
+    facts += [("joined", name) for name in new.seated if name not in old.seated and name not in old.players]
+    facts += [("left", name) for name in old.seated if name not in new.seated]
+    if new.finished and not old.finished:
+        facts.append(("finished",))
+    elif old.finished and not new.finished:
+        facts.append(("reopened",))
+    parts = set()
+    if new_manches != old_manches or new.ranking != old.ranking or new.finished != old.finished:
+        parts.add(SCORES)
+    if new.players != old.players or new.seated != old.seated:
+        parts |= {PLAYERS, SCORES}
+    if not parts:
+        parts.add(INVITES)
+    return Change(
+        game_id, old.revision, new.revision, tuple(facts), frozenset(parts), new.next_number, new.ranking,
+        new.winners, new.finished,
+    )  # fmt: skip
+
+
+class Listener:
+    """One open stream's queue of events (``Change``, ``PresenceChange``, ``End``)."""
+
+    def __init__(self, feed: ChangeFeed, game_id: str):
+        self.feed = feed
+        self.game_id = game_id
+        self.events: queue.Queue = queue.Queue()
+
+    def get(self, timeout: float):
+        """The next event, or None after ``timeout`` seconds without one."""
+        try:
+            return self.events.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def close(self) -> None:
+        self.feed.forget(self)
+
+
+@dataclass
+class Watched:
+    """A game some stream of this process listens to."""
+
+    snapshot: Snapshot
+    entering: tuple = ()
+    listeners: set = field(default_factory=set)
+    kept: deque = field(default_factory=lambda: deque(maxlen=KEPT_CHANGES))
+
+
+class ChangeFeed:
+    """``read_game(id)`` gives a game's view (the service's, kept per revision); ``revisions(ids)``
+    the revision of each of those games in one statement; ``presence`` the phones entering."""
+
+    def __init__(self, database, read_game, revisions, presence, clock=time.time):
+        self.database = database
+        self.read_game = read_game
+        self.revisions = revisions
+        self.presence = presence
+        self.clock = clock
+        self.games: dict[str, Watched] = {}
+        self.lock = threading.RLock()
+        self.stop = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    # --- the streams' side ------------------------------------------------------------------------
+
+    def listen(self, game_id: str, since: int | None = None) -> Listener:
+        """A listener of the game; with ``since`` (the revision the phone last saw), the changes
+        it missed come first — those kept, else one change from what it saw to now."""
+        self._start()
+        listener = Listener(self, game_id)
+        with self.lock:
+            watched = self.games.get(game_id)
+        if watched is None:
+            game = self.read_game(game_id)
+            entering = self.presence.of_games([game_id]).get(game_id, ())
+            with self.lock:
+                watched = self.games.setdefault(game_id, Watched(Snapshot.of(game), entering))
+        with self.lock:
+            watched.listeners.add(listener)
+            if since is not None and since != watched.snapshot.revision:
+                for change in self._missed(game_id, watched, since):
+                    listener.events.put(change)
+            if watched.entering:
+                listener.events.put(PresenceChange(game_id, watched.entering))
+        return listener
+
+    @staticmethod
+    def _missed(game_id: str, watched: Watched, since: int) -> list[Change]:
+        """The changes a phone that saw revision ``since`` missed: the kept ones from that revision
+        on, each once; else (too old, or a revision never seen apart: two writes between two looks
+        are one change) one change from whatever it saw to now, every part of its page."""
+        kept = list(watched.kept)
+        starts = [index for index, change in enumerate(kept) if change.previous == since]
+        if starts:
+            return kept[starts[0] :]
+        snapshot = watched.snapshot
+        parts = frozenset((SCORES, PLAYERS, INVITES))
+        return [Change(game_id, since, snapshot.revision, (), parts, snapshot.next_number, snapshot.ranking,
+                       snapshot.winners, snapshot.finished)]  # fmt: skip
+
+    def forget(self, listener: Listener) -> None:
+        with self.lock:
+            watched = self.games.get(listener.game_id)
+            if watched is not None:
+                watched.listeners.discard(listener)
+                if not watched.listeners:
+                    del self.games[listener.game_id]
+
+    def watched(self) -> int:
+        """How many streams this process holds open."""
+        with self.lock:
+            return sum(len(w.listeners) for w in self.games.values())
+
+    def close(self) -> None:
+        """Every stream ends (the server is stopping)."""
+        self.stop.set()
+        with self.lock:
+            for watched in self.games.values():
+                for listener in watched.listeners:
+                    listener.events.put(End())
+
+    # --- the subscription's side -------------------------------------------------------------------
+
+    def _start(self) -> None:
+        with self.lock:
+            if self.thread is None and not self.stop.is_set():
+                self.thread = threading.Thread(target=self._run, name="carte-feed", daemon=True)
+                self.thread.start()
+
+    def _run(self) -> None:
+        subscription(self.database).run(self.heard, self.tick, self.stop)
+
+    def heard(self, game_ids) -> None:
+        """Games changed (``None``: any of them may have): each watched one that moved is read
+        once, and its listeners told."""
+        with self.lock:
+            watched = list(self.games) if game_ids is None else [g for g in game_ids if g in self.games]
+        if not watched:
+            return
+        revisions = self.revisions(watched)
+        moved = [g for g in watched if g in revisions and revisions[g] > self._revision(g)]
+        for game_id in moved:
+            self._publish(game_id, Snapshot.of(self.read_game(game_id)))
+        self._look_at_presence(watched)
+
+    def _revision(self, game_id: str) -> int:
+        with self.lock:
+            watched = self.games.get(game_id)
+            return watched.snapshot.revision if watched else 1 << 62
+
+    def _publish(self, game_id: str, snapshot: Snapshot) -> None:
+        with self.lock:
+            watched = self.games.get(game_id)
+            if watched is None or snapshot.revision <= watched.snapshot.revision:
+                return
+            change = changes_between(watched.snapshot, snapshot, game_id)
+            watched.snapshot = snapshot
+            watched.kept.append(change)
+            for listener in watched.listeners:
+                listener.events.put(change)
+
+    def _look_at_presence(self, game_ids) -> None:
+        found = self.presence.of_games(game_ids)
+        now = self.clock()
+        with self.lock:
+            for game_id, entering in found.items():
+                watched = self.games.get(game_id)
+                if watched is not None:
+                    self._set_entering(game_id, watched, tuple(e for e in entering if e.fresh(now)))
+
+    def _set_entering(self, game_id: str, watched: Watched, entering: tuple) -> None:
+        if _visible(entering) == _visible(watched.entering):
+            watched.entering = entering  # a heartbeat: nothing a phone would see
+            return
+        watched.entering = entering
+        for listener in watched.listeners:
+            listener.events.put(PresenceChange(game_id, entering))
+
+    def tick(self) -> None:
+        """At least once a second: the phones gone silent are forgotten."""
+        now = self.clock()
+        with self.lock:
+            for game_id, watched in list(self.games.items()):
+                if any(not e.fresh(now) for e in watched.entering):
+                    self._set_entering(game_id, watched, tuple(e for e in watched.entering if e.fresh(now)))
+
+
+def _visible(entering: tuple[Entering, ...]) -> tuple:
+    return tuple((e.phone, e.name, e.number, e.editing) for e in entering)

@@ -1,0 +1,83 @@
+"""Who is entering a manche right now (« Chloé saisit la manche 7… »), for the other phones.
+
+A phone's manche entry says it is there when it opens and every ``HEARTBEAT_SECONDS`` after,
+and that it is gone when it saves or leaves; a phone that vanishes (battery, Wi-Fi) is forgotten
+``PRESENCE_SECONDS`` after its last sign of life. Kept in the small ``presence`` table so that
+every worker process and every app server on the database sees the same table (the change feed
+reads it when it is told something changed); never part of a game's history, file or backup.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from sqlalchemy import delete, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from .db import Database, Presence
+from .ids import checked_id
+
+HEARTBEAT_SECONDS = 10  # the entry page's sign of life
+PRESENCE_SECONDS = 30  # forgotten this long after the last one
+
+
+@dataclass(frozen=True)
+class Entering:
+    """One phone entering manche ``number`` (``editing``: correcting that recorded manche)."""
+
+    phone: str
+    name: str | None
+    number: int
+    editing: bool
+    seen: float
+
+    def fresh(self, now: float) -> bool:
+        return now - self.seen < PRESENCE_SECONDS
+
+
+class PresenceService:
+    def __init__(self, database: Database, clock=time.time):
+        self.db = database
+        self.clock = clock
+        dialect = sqlite if database.is_sqlite else postgresql
+        self._insert = dialect.insert
+
+    def enter(self, game_id: str, phone: str, name: str | None, number: int, editing: bool = False) -> None:
+        """The phone is entering (or correcting) manche ``number``: noted or refreshed, in one
+        short transaction that also forgets the game's phones gone silent."""
+        now = self.clock()
+        row = {"game_id": checked_id(game_id), "phone": phone, "name": name, "number": number}
+        row |= {"editing": editing, "seen": now}
+        upsert = self._insert(Presence).values(**row)
+        upsert = upsert.on_conflict_do_update(
+            index_elements=["game_id", "phone"],
+            set_={"name": name, "number": number, "editing": editing, "seen": now},
+        )
+        with self.db.writer.begin() as connection:
+            connection.execute(
+                delete(Presence).where(Presence.game_id == row["game_id"], Presence.seen < now - PRESENCE_SECONDS)
+            )
+            connection.execute(upsert)
+
+    def leave(self, game_id: str, phone: str) -> None:
+        """The phone saved, or left its entry: it is no longer entering anything."""
+        with self.db.writer.begin() as connection:
+            connection.execute(delete(Presence).where(Presence.game_id == checked_id(game_id), Presence.phone == phone))
+
+    def of_games(self, game_ids) -> dict[str, tuple[Entering, ...]]:
+        """The phones entering a manche in each of these games (one statement)."""
+        ids = list(game_ids)
+        if not ids:
+            return {}
+        now = self.clock()
+        query = (
+            select(Presence.game_id, Presence.phone, Presence.name, Presence.number, Presence.editing, Presence.seen)
+            .where(Presence.game_id.in_(ids), Presence.seen >= now - PRESENCE_SECONDS)
+            .order_by(Presence.phone)
+        )
+        found: dict[str, list] = {game_id: [] for game_id in ids}
+        with self.db.reader.connect() as connection:
+            for game_id, phone, name, number, editing, seen in connection.execute(query):
+                found[game_id].append(Entering(phone, name, number, bool(editing), seen))
+        return {game_id: tuple(entries) for game_id, entries in found.items()}

@@ -1,0 +1,141 @@
+// The live table (issue 24), with htmx and its event-stream extension (htmx-ext-sse): the page
+// listens to its game's stream (sse-connect); a change swaps the parts it names (hx-trigger="sse:…",
+// fetched again with a conditional GET), `said` and `presence` are put in the page as text
+// (sse-swap). What is left to this file:
+//  - a reconnection that htmx-ext-sse makes (a new EventSource) carries the revision this page last
+//    heard (`since`), so that the server sends what it missed, each change once;
+//  - a part being filled in (the newcomer's name typed, a panel open) is not swapped under the
+//    person's fingers: it is brought up to date once they leave it; the page never jumps;
+//  - the manche entry says it is being entered (every 10 s, and once more when it is left), and
+//    another phone's manche renumbers it: everything typed stays.
+// Without JavaScript none of this runs: the pages show the game as it was when loaded.
+(function () {
+  "use strict";
+  if (!window.htmx) return;
+
+  // --- reconnecting where the page left off ----------------------------------------------------
+
+  var entry = document.querySelector("[data-presence]");
+  var form = document.querySelector("form[data-manche-form]");
+  var heard = {};  // stream URL without `since` -> the last revision heard on it
+  function withoutSince(url) { return url.replace(/([?&])since=\d+&?/, "$1").replace(/[?&]$/, ""); }
+  htmx.createEventSource = function (url) {
+    var base = withoutSince(url), since = heard[base];
+    if (since !== undefined) url = base + (base.indexOf("?") === -1 ? "?" : "&") + "since=" + since;
+    var source = new EventSource(url, { withCredentials: true });
+    ["scores", "players", "invites"].forEach(function (name) {
+      source.addEventListener(name, function (event) {
+        var revision = parseInt(event.lastEventId, 10);
+        if (revision >= (heard[base] || 0)) heard[base] = revision;
+      });
+    });
+    source.addEventListener("renumber", function (event) { renumber(JSON.parse(event.data)); });
+    return source;
+  };
+
+  // --- not under the person's fingers ------------------------------------------------------------
+
+  function busy(part) {
+    if (part.contains(document.activeElement) && document.activeElement !== part) return true;
+    return Array.prototype.some.call(part.querySelectorAll("input[type=text], input:not([type])"), function (input) {
+      return input.value.trim() !== "";
+    });
+  }
+
+  // Manches waiting on this phone to be sent (offline.js): the page shows them counted, and
+  // reloads once they are sent; a swap meanwhile would show the server's numbers without them, or
+  // one just sent twice. The parts wait, and are fetched when the queue is empty again.
+  function queued() {
+    var queue = document.getElementById("offline-queue");
+    return !!queue && parseInt(queue.dataset.waiting, 10) > 0;
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var part = event.detail.elt, live = part.id === "live-top" || (part.hasAttribute && part.hasAttribute("data-live-keep"));
+    if (!live || !(queued() || (part.hasAttribute("data-live-keep") && busy(part)))) return;
+    event.preventDefault();
+    part.dataset.liveStale = "1";  // brought up to date once left, or once the queue is empty
+  });
+  // Back online: a change heard while the network was gone may not have been fetched; a
+  // conditional GET of each part costs a 304 when nothing is missing.
+  addEventListener("online", function () {
+    document.querySelectorAll("#live-top[hx-get], #rounds-live[hx-get], [data-live-keep][hx-get]").forEach(function (part) {
+      htmx.trigger(part, "refresh");
+    });
+  });
+  document.addEventListener("carte:queue", function (event) {
+    if (event.detail.waiting) return;
+    document.querySelectorAll("[data-live-stale]").forEach(function (part) {
+      delete part.dataset.liveStale;
+      htmx.trigger(part, "refresh");
+    });
+  });
+  document.addEventListener("focusout", function (event) {
+    var part = event.target.closest && event.target.closest("[data-live-stale]");
+    if (!part) return;
+    setTimeout(function () {
+      if (!part.isConnected || busy(part)) return;
+      delete part.dataset.liveStale;
+      htmx.trigger(part, "refresh");
+    }, 0);
+  });
+
+  // A swapped part keeps what the person had opened, and the page stays where the thumb left it.
+  var before = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var part = event.detail.target;
+    var box = part.getBoundingClientRect();
+    before = { id: part.id, open: part.open, above: box.bottom <= 0, height: box.height };
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var part = event.detail.elt && event.detail.elt.id ? document.getElementById(event.detail.elt.id) : null;
+    if (!before || !part || part.id !== before.id) return;
+    if (typeof before.open === "boolean" && part.tagName === "DETAILS") part.open = before.open;
+    if (before.above) window.scrollBy(0, part.getBoundingClientRect().height - before.height);
+    before = null;
+  });
+
+  // --- the manche entry --------------------------------------------------------------------------
+
+  if (!entry) return;
+
+  function csrf() {
+    var input = form && form.elements.csrf_token;
+    return input ? input.value : "";
+  }
+  function presence(url, keepalive) {
+    var body = new URLSearchParams({ number: entry.dataset.presenceNumber, csrf_token: csrf() });
+    if (entry.hasAttribute("data-presence-editing")) body.set("editing", "1");
+    if (keepalive && navigator.sendBeacon) return navigator.sendBeacon(url, body);
+    return fetch(url, { method: "POST", body: body, credentials: "same-origin", keepalive: !!keepalive }).catch(function () {});
+  }
+  // Once saved, this entry is gone: its own manche (heard on its stream while the page goes) neither
+  // renumbers it nor says it is still being entered.
+  var saving = false;
+  if (form) form.addEventListener("submit", function (event) {
+    if (!event.submitter || event.submitter.name === "save") saving = true;
+  });
+  function here() { if (!saving && document.visibilityState === "visible") presence(entry.dataset.presence); }
+  here();
+  setInterval(here, 10000);
+  document.addEventListener("visibilitychange", here);
+  addEventListener("pagehide", function () { presence(entry.dataset.presenceLeave, true); });
+
+  // Another phone recorded the manche this entry was for: it becomes the next one, as typed.
+  function renumber(news) {
+    if (!entry || !form || !form.elements.number || saving) return;
+    var from = form.elements.number.value, to = String(news.to);
+    if (from === to) return;
+    form.elements.number.value = to;
+    entry.dataset.presenceNumber = to;
+    var pattern = new RegExp("\\b" + from + "\\b");
+    [document.querySelector(".page-head h1"), form.querySelector(".save-bar button")].forEach(function (node) {
+      if (node) node.textContent = node.textContent.replace(pattern, to);
+    });
+    document.title = document.title.replace(pattern, to);
+    var line = document.getElementById("renumbered");
+    line.textContent = news.said;
+    line.hidden = false;
+    here();
+  }
+})();
