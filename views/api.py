@@ -159,15 +159,6 @@ def score():
 # --- games --------------------------------------------------------------------------------------
 
 
-def hand_json(hand) -> dict:
-    out = {"value": hand.value}
-    if hand.cards is not None:
-        out["cards"] = [format_card(c) for c in hand.cards]
-    if hand.typed is not None:
-        out["typed"] = hand.typed
-    return out
-
-
 def manche_json(manche) -> dict:
     return {
         "number": manche.number,

@@ -37,8 +37,9 @@ def without_comments(path: str, raw: bytes) -> bytes:
 
 
 @lru_cache(maxsize=256)
-def _asset(path: str, mtime: float) -> dict:
-    """A static file's bytes, hash and compressed forms (cached by path and modification time)."""
+def _asset(path: str, _mtime: float) -> dict:
+    """A static file's bytes, hash and compressed forms (cached by path and modification time:
+    ``_mtime`` is only part of the cache's key, so that a file changed on disk is read again)."""
     raw = without_comments(path, Path(path).read_bytes())
     digest = hashlib.sha256(raw).hexdigest()[:12]
     mimetype = mimetypes.guess_type(path)[0] or "application/octet-stream"

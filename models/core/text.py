@@ -18,9 +18,6 @@ def N_(text: str) -> str:
     return text
 
 
-FORMS = ("the", "a")  # a card named with its definite or its indefinite article
-
-
 @dataclass(frozen=True)
 class SuitRef:
     """A suit as a message parameter (named in the reader's language)."""

@@ -53,9 +53,6 @@ class ScoringTable:
     def distinguishes_suits(self, rank: str) -> bool:
         return any(parse_card(text).rank == rank for text in self.cards)
 
-    def suited_ranks(self) -> list[str]:
-        return [r for r in RANKS if self.distinguishes_suits(r)]
-
     def as_dict(self) -> dict:
         """Points per card as the API shows them: every rank, JK, then the suit exceptions."""
         out = {r: self.ranks[r] for r in (JOKER, *RANKS) if r in self.ranks}

@@ -25,7 +25,6 @@ from .notifications import subscription
 from .presence import Entering
 
 KEPT_CHANGES = 32
-TICK_SECONDS = 1.0
 
 # The parts of a page a change may concern.
 SCORES, PLAYERS, INVITES = "scores", "players", "invites"
