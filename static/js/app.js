@@ -217,8 +217,14 @@
   "use strict";
 
   document.addEventListener("htmx:beforeSwap", function (event) {
-    if (event.detail.xhr && event.detail.xhr.status === 304) {
+    var status = event.detail.xhr && event.detail.xhr.status, from = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (status === 304) {
       event.detail.shouldSwap = false;
+      event.detail.isError = false;
+    }
+    // a refusal (409, 422) of a form that shows its refusals in the page (data-swap-errors) is shown
+    if ((status === 409 || status === 422) && from && from.closest && from.closest("[data-swap-errors]")) {
+      event.detail.shouldSwap = true;
       event.detail.isError = false;
     }
   });
