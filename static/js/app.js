@@ -88,10 +88,10 @@
     refreshEntry(form);
   }
 
-  // as views/present.py hand_to_enter
+  // as views/present.py hand_to_enter: the hands are listed around the table, the seats in any order
   function nextHand(form) {
     var winner = winnerOf(form), all = Array.from(form.querySelectorAll("[data-hand]"));
-    var start = winner ? +winner.value + 1 : 0;
+    var start = winner ? all.findIndex(function (h) { return h.dataset.seat === winner.value; }) + 1 : 0;
     var counted = all.map(function (_, i) { return all[(start + i) % all.length]; }).filter(function (h) {
       return !winner || h.dataset.side !== winner.dataset.side;
     });
