@@ -88,10 +88,10 @@
     refreshEntry(form);
   }
 
-  // as views/present.py hand_to_enter: the hands are listed around the table, the seats in any order
+  // as views/present.py hand_to_enter
   function nextHand(form) {
     var winner = winnerOf(form), all = Array.from(form.querySelectorAll("[data-hand]"));
-    var start = winner ? all.findIndex(function (h) { return h.dataset.seat === winner.value; }) + 1 : 0;
+    var start = winner ? all.indexOf(winner.closest("[data-hand]")) + 1 : 0;
     var counted = all.map(function (_, i) { return all[(start + i) % all.length]; }).filter(function (h) {
       return !winner || h.dataset.side !== winner.dataset.side;
     });
@@ -217,14 +217,8 @@
   "use strict";
 
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var status = event.detail.xhr && event.detail.xhr.status, from = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (status === 304) {
+    if (event.detail.xhr && event.detail.xhr.status === 304) {
       event.detail.shouldSwap = false;
-      event.detail.isError = false;
-    }
-    // a refusal (409, 422) of a form that shows its refusals in the page (data-swap-errors) is shown
-    if ((status === 409 || status === 422) && from && from.closest && from.closest("[data-swap-errors]")) {
-      event.detail.shouldSwap = true;
       event.detail.isError = false;
     }
   });

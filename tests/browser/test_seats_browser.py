@@ -72,6 +72,13 @@ def test_a_newcomer_joins_between_ana_and_bob_then_the_join_is_undone(live_serve
     expect(deal(page)).to_contain_text("Bob distribue, Chloé commence.")  # Bob is on Ana's left
     page.locator("#players summary").click()
     expect(page.locator("#players .table-order")).to_contain_text("Ana → Bob → Chloé")
+    # A name already taken is refused in place (a 422 that htmx shows), what was typed kept.
+    page.locator("#newcomer").fill("bob")
+    page.locator("#players .join-form button[type=submit]").click()
+    expect(page.locator("#players-error")).to_contain_text("bob")
+    expect(page.locator("#newcomer")).to_have_value("bob")
+    assert stayed_on_page(page), "the refusal loaded a page"
+    snap(page, f"join-refused-{scheme}", full=False)
     page.locator("#newcomer").fill("Dan")
     expect(page.locator("#after")).to_have_value("2")  # after the last, Chloé, unless told
     page.locator("#after").select_option(label="après Ana, avant Bob")
