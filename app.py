@@ -51,6 +51,7 @@ from views import (
     rule_pages,
     sessions,
     share,
+    table,
 )
 
 LANGUAGES = ("fr", "en")
@@ -284,6 +285,7 @@ def create_app(config: dict | None = None) -> Flask:
     for blueprint in (
         pages.bp,
         games.bp,
+        table.bp,
         share.bp,
         history.bp,
         rule_pages.bp,

@@ -18,4 +18,5 @@ limiting.SweptMemoryStorage._MemoryStorage__schedule_expiry  # the stock storage
 _.must_play  # read from the variant files (les-huit); the referee's use of it: issue 26
 _.title_parts, _.played_at, _.last_x, _.last_y, _.target_y, _.earlier, _.average, _.more  # read by templates
 _.name_inputs  # read by templates/games/new.html
+_.sits_after  # read by templates/games/_notice.html
 _.split_counters_warning  # called by gunicorn.conf.py's when_ready hook

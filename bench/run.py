@@ -1,13 +1,17 @@
-"""Benchmarks (issues 7 and 17), run by hand: `python bench/run.py` (SQLite) or
-`DATABASE_URL=postgresql+psycopg://… python bench/run.py` (PostgreSQL).
+"""Benchmarks as a phone asks (issues 7, 17 and 29), run by hand: `python bench/run.py` (SQLite)
+or `DATABASE_URL=postgresql+psycopg://… python bench/run.py` (PostgreSQL).
 
-Seeds a fresh database (bench/seed.py), starts the app and the tiny baseline (bench/tiny.py) side
-by side under gunicorn with the same settings (2 sync workers), drives each endpoint in turn with
-wrk from a second process, as a phone asks (``Accept-Encoding: br``, the session cookie it was
-given sent back), and prints a markdown table: p50/p99 latency, throughput, and the ratio that
-counts — a page's p50 over the app's ``/healthz`` p50, a write's throughput over the baseline's
-INSERT. Ratios measured in one run are comparable across machines; raw figures are not.
-Needs `wrk` (Debian package).
+Seeds a fresh database (bench/seed.py), serves the app and the bare baseline (bench/tiny.py:
+Flask on the same stack — gunicorn with the repository's config, SQLAlchemy with the app's engine
+settings) side by side with the same workers, and drives each endpoint in turn with wrk from a
+second process, **as each phone asks**: the owner's, a scorekeeper's and a watcher's session
+cookie (each got the way that phone gets it: the owner's signed with the app's key as its own
+browser holds it, the scorekeeper's from the invite link, the watcher's from the shared view),
+``Accept-Encoding: br`` and its language. Every figure is divided by the bare page (one small
+HTML page, no database) measured just before AND just after it (their mean), or for writes by
+the bare INSERT (WAL, synchronous FULL) before and after. Writes go round-robin over 8 games,
+and every 2xx is checked afterwards to be a manche really stored. Prints a markdown table.
+Ratios measured in one run compare across machines; raw figures do not. Needs `wrk` (Debian).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench import tiny  # noqa: E402
 from bench.seed import seed  # noqa: E402
-from bench.serve import gunicorn  # noqa: E402
+from bench.serve import SECRET_KEY, gunicorn  # noqa: E402
 
 DURATION = os.environ.get("BENCH_SECONDS", "8")
 CONNECTIONS = os.environ.get("BENCH_CONNECTIONS", "16")
@@ -43,19 +47,19 @@ def wrk(url: str, script: str | None = None, headers: dict | None = None) -> dic
         command += ["-H", f"{key}: {value}"]
     if script:
         command += ["-s", script]
-    output = subprocess.run([*command, url], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([*command, url], capture_output=True, text=True, check=True).stdout
 
     def ms(label):
-        match = re.search(rf"{label}\s+([\d.]+)(us|ms|s)", output)
-        value, unit = float(match.group(1)), match.group(2)
-        return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+        value, unit = re.search(rf"{label}\s+([\d.]+)(us|ms|s)", out).groups()
+        return float(value) / 1000 if unit == "us" else float(value) * 1000 if unit == "s" else float(value)
 
-    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
-    return {"p50": ms("50%"), "p99": ms("99%"), "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"p50": ms("50%"), "p99": ms("99%"), "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+            "requests": int(re.search(r"(\d+) requests in", out).group(1)),
             "errors": int(non2xx.group(1)) if non2xx else 0}  # fmt: skip
 
 
-def lua_post(path: str, body: dict | None, games: list | None = None, content_type="application/json") -> str:
+def lua_post(path: str, body: dict | None, games: list | None = None) -> str:
     """A wrk script that POSTs JSON (round-robin over games with their tokens, when given)."""
     payload = json.dumps(body).replace("\\", "\\\\").replace('"', '\\"') if body is not None else ""
     rows = ",".join(f'{{"{g}","{t}"}}' for g, t in games or [])
@@ -64,7 +68,7 @@ games = {{{rows}}}
 counter = 0
 request = function()
   counter = counter + 1
-  local headers = {{["Content-Type"] = "{content_type}"}}
+  local headers = {{["Content-Type"] = "application/json"}}
   local path = "{path}"
   if #games > 0 then
     local g = games[(counter % #games) + 1]
@@ -80,20 +84,30 @@ end
     return handle.name
 
 
-def as_a_phone(url: str, headers: dict | None = None) -> dict:
-    """The headers a phone sends on its second visit: brotli, its language, and the session
-    cookie the first visit gave it (if any)."""
-    headers = {**PHONE, **(headers or {})}
+def cookie_of(url: str, headers: dict | None = None) -> str | None:
+    """The session cookie a phone is given by its first visit to ``url`` (redirects not followed)."""
+
+    class Stay(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    request = urllib.request.Request(url, headers={**PHONE, **(headers or {})})
     try:
-        with urllib.request.urlopen(urllib.request.Request(url, headers=headers)) as response:
+        with urllib.request.build_opener(Stay).open(request) as response:
             cookie = response.headers.get("Set-Cookie")
-    except urllib.error.HTTPError as answer:  # a 304 (the poll), a 404
+    except urllib.error.HTTPError as answer:  # the invite's 303
         cookie = answer.headers.get("Set-Cookie")
-    return {**headers, "Cookie": cookie.split(";", 1)[0]} if cookie else headers
+    return cookie.split(";", 1)[0] if cookie else None
 
 
-def get(url: str, headers: dict | None = None) -> dict:
-    return wrk(url, headers=as_a_phone(url, headers))
+def owner_cookie(url: str, game_id: str, token: str) -> str:
+    """The cookie of the phone that created the game: its edit token in its signed session."""
+    from app import create_app
+
+    app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET_KEY, "AUTO_MIGRATE": False})
+    value = app.session_interface.get_signing_serializer(app).dumps({"tokens": [[game_id, token]]})
+    app.extensions["database"].dispose()
+    return f"session={value}"
 
 
 def database_url(workdir: Path) -> tuple[str, str, str]:
@@ -116,62 +130,91 @@ def database_url(workdir: Path) -> tuple[str, str, str]:
             "PostgreSQL")  # fmt: skip
 
 
+def phones(url: str, base: str, data: dict) -> dict:
+    """The headers of each phone: owner, scorekeeper (joined by an invite), watcher, administrator."""
+    from app import create_app
+
+    app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET_KEY, "AUTO_MIGRATE": False})
+    game_id, token = data["game_30"]
+    _invite, invite = app.extensions["games"].create_invite(game_id)
+    app.extensions["database"].dispose()
+    return {
+        "owner": {**PHONE, "Cookie": owner_cookie(url, game_id, token)},
+        "scorekeeper": {**PHONE, "Cookie": cookie_of(f"{base}/join/{game_id}/{invite}")},
+        "watcher": {**PHONE, "Cookie": cookie_of(f"{base}/s/{data['share']['game_30']}")},
+        "owner of 1,000": {**PHONE, "Cookie": owner_cookie(url, *data["growth_1000"])},
+        "admin": {**PHONE, "Authorization": f"Bearer {ADMIN}"},
+    }
+
+
 def measure(data: dict, url: str, tiny_url: str) -> list[tuple]:
-    """(label, result, ratio kind, target, reference) per endpoint. The kinds are "page" (its p50
-    over the app's ``/healthz`` p50) and "write" (its req/s over the baseline's INSERT); the
-    reference is measured again right before each of them, so that a ratio compares two figures
-    taken under the same load (the machine may be shared)."""
-    game_30, _ = data["game_30"]
-    share = data["share"]["game_30"]
-    admin = {"Authorization": f"Bearer {ADMIN}"}
+    """(label, result, kind, target, reference before, reference after) per endpoint."""
     rows = []
-    limits = {"WRITE_LIMIT": "1000000 per minute", "CREATE_LIMIT": "1000000 per minute", "ADMIN_TOKEN": ADMIN}
+    limits = {"WRITE_LIMIT": "1000000 per minute", "CREATE_LIMIT": "1000000 per minute", "ADMIN_TOKEN": ADMIN,
+              "STREAMS_PER_CLIENT": "100000"}  # fmt: skip
     with gunicorn(url, 8765, **limits) as base, gunicorn(tiny_url, 8767, app="bench.tiny:create_app()") as floor:
-        insert = lua_post("/insert", None)
+        heads = phones(url, base, data)
+        bare = lambda: wrk(floor + "/html", headers=PHONE)  # noqa: E731
 
-        def page(label, path, target="", headers=None):
+        def page(label, path, who, target=""):
+            headers = heads[who]
             for _ in range(4):  # each worker fills its caches first
-                as_a_phone(base + path, headers)
-            rows.append((label, get(base + path, headers), "page", target, get(base + "/healthz")))
+                urllib.request.urlopen(urllib.request.Request(base + path, headers=headers)).read()
+            before = bare()
+            result = wrk(base + path, headers=headers)
+            rows.append((label, result, "page", target, before, bare()))
+            return rows[-1]
 
-        rows.append(("tiny: nothing (`/healthz`)", get(floor + "/healthz"), "tiny", "", None))
-        rows.append(("tiny: one SELECT + template", get(floor + "/page"), "tiny", "", None))
-        rows.append(("tiny: one INSERT (POST)", wrk(floor + "/", insert), "tiny", "", None))
-        rows.append(("`/healthz` (the floor)", get(base + "/healthz"), "floor", "", None))
-        page("shared view", f"/s/{share}", "≤ 1.5×")
-        live = f"/s/{share}/live"
-        with urllib.request.urlopen(base + live) as r:
-            etag = r.headers.get("ETag")
-        page("shared view poll (304)", live, headers={"If-None-Match": etag})
-        page("game page, reader (5 × 30)", f"/games/{game_30}", "≤ 2×")
-        page("rules page", "/rules/classique")
-        for size in (10, 100, 1000):
-            page(f"game page, {size:,} manches", f"/games/{data[f'growth_{size}'][0]}", "constant")
-        page("`/games`, 1,000+ finished games", "/games", "≤ 3×", admin)
-        page("player page (~645 games)", "/players/" + urllib.parse.quote("Chloé"), "≤ 3×", admin)
+        game_30, _ = data["game_30"]
+        page("shared view (watcher)", f"/s/{data['share']['game_30']}", "watcher", "≤ 1.5×")
+        game_row = page("game page (owner)", f"/games/{game_30}", "owner", "≤ 1.5×")
+        page("game page (scorekeeper)", f"/games/{game_30}", "scorekeeper", "≤ 1.5×")
+        page("game page (watcher's cookie)", f"/games/{game_30}", "watcher", "")
+        page("game of 1,000 manches (owner)", f"/games/{data['growth_1000'][0]}", "owner of 1,000", "≤ 2×")
+        page("`/games`, 1,000+ games", "/games", "admin", "≤ 2×")
+        page("player page, ~645 games", "/players/" + urllib.parse.quote("Chloé"), "admin", "≤ 2×")
+        rows.append(("game page (owner) p99", game_row[1], "p99", "≤ 3×", game_row[4], game_row[5]))
         body = {"winner": "Ana", "hands": {"Bob": ["3C", "KD"], "Chloé": ["8H"]}}
-        script = lua_post("/api/v1/games/GAME/manches", body, data["write_games"])
-        tiny_insert = wrk(floor + "/", insert)
-        rows.append(("manche POST (API, 40 games)", wrk(base + "/", script), "write", "≥ 0.4×, ≥ 500/s", tiny_insert))
-        check = {"variant": "huit-americain", "top": "AH", "card": "8C", "pending": True}
-        script = lua_post("/api/v1/referee/check", check)
-        rows.append(("dispute checker POST", wrk(base + "/", script), "page", "", get(base + "/healthz")))
+        games = data["write_games"][:8]
+        script, insert = lua_post("/api/v1/games/GAME/manches", body, games), lua_post("/insert", None)
+        before = wrk(floor + "/", insert)
+        writes = wrk(base + "/", script)
+        after = wrk(floor + "/", insert)
+        writes["stored"] = stored_manches(url, [g for g, _ in games])
+        rows.append(("manche writes, 8 games", writes, "write", "≥ 0.5×, every 2xx stored", before, after))
     return rows
+
+
+def stored_manches(url: str, game_ids: list[str]) -> int:
+    from sqlalchemy import func, select
+
+    from models.services.db import Database, Manche
+
+    database = Database(url)
+    with database.reader.connect() as conn:
+        count = conn.execute(select(func.count()).select_from(Manche).where(Manche.game_id.in_(game_ids))).scalar()
+    database.dispose()
+    return count
 
 
 def table(rows: list[tuple]) -> str:
     lines = [
-        "| endpoint | p50 ms | p99 ms | req/s | non-2xx | reference just before | ratio | target |",
+        "| as a phone asks | p50 ms | p99 ms | req/s | non-2xx | bare, before / after | ratio | target |",
         "|---|---:|---:|---:|---:|---:|---:|---|",
     ]
-    for label, r, kind, target, ref in rows:
-        reference = ratio = ""
-        if kind == "page":
-            reference, ratio = f"/healthz {ref['p50']:.2f} ms", f"{r['p50'] / ref['p50']:.2f}× p50"
-        elif kind == "write":
-            reference, ratio = f"INSERT {ref['rps']:,.0f}/s", f"{r['rps'] / ref['rps']:.2f}× INSERT"
+    for label, r, kind, target, before, after in rows:
+        if kind == "write":
+            reference = (before["rps"] + after["rps"]) / 2
+            refs = f"INSERT {before['rps']:,.0f} / {after['rps']:,.0f} /s"
+            ratio = f"{r['rps'] / reference:.2f}× (2xx {r['requests'] - r['errors']:,}, stored {r['stored']:,})"
+        elif kind == "p99":
+            refs = f"{before['p99']:.2f} / {after['p99']:.2f} ms p99"
+            ratio = f"{r['p99'] / ((before['p99'] + after['p99']) / 2):.2f}× p99"
+        else:
+            refs = f"{before['p50']:.2f} / {after['p50']:.2f} ms"
+            ratio = f"{r['p50'] / ((before['p50'] + after['p50']) / 2):.2f}×"
         lines.append(
-            f"| {label} | {r['p50']:.2f} | {r['p99']:.2f} | {r['rps']:,.0f} | {r['errors']} | {reference} | {ratio} "
+            f"| {label} | {r['p50']:.2f} | {r['p99']:.2f} | {r['rps']:,.0f} | {r['errors']} | {refs} | {ratio} "
             f"| {target} |"
         )
     return "\n".join(lines)
@@ -188,9 +231,10 @@ def main():
     print(f"seeded {database_name} in {time.monotonic() - started:.1f} s")
     load = os.getloadavg()
     rows = measure(data, url, tiny_url)
-    print(f"\n{database_name}, gunicorn 2 sync workers (app and tiny baseline alike), wrk -t2 -c{CONNECTIONS} "
-          f"-d{DURATION}s, Accept-Encoding: br, {os.cpu_count()} cores, load average before "
-          f"{load[0]:.2f} / after {os.getloadavg()[0]:.2f}\n")  # fmt: skip
+    workers = os.environ.get("BENCH_WORKERS", "2")
+    print(f"\n{database_name}, gunicorn.conf.py (gevent), {workers} workers for the app and the bare baseline alike, "
+          f"wrk -t2 -c{CONNECTIONS} -d{DURATION}s, as phones ask (their cookie, Accept-Encoding: br, fr), "
+          f"{os.cpu_count()} cores, load average before {load[0]:.2f} / after {os.getloadavg()[0]:.2f}\n")  # fmt: skip
     print(table(rows))
 
 

@@ -1,4 +1,5 @@
-"""gunicorn with 2 workers on 127.0.0.1, for the benchmarks (started, waited for, stopped)."""
+"""gunicorn on 127.0.0.1 with the repository's config (gunicorn.conf.py: gevent) and
+``BENCH_WORKERS`` workers (2 by default), for the benchmarks (started, waited for, stopped)."""
 
 from __future__ import annotations
 

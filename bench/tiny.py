@@ -3,7 +3,9 @@ SQLAlchemy with the app's engine settings (``models.services.db.make_engine``: o
 FULL, BEGIN IMMEDIATE for writes) — doing the least a page or a write can do:
 
 - ``POST /insert``: one INSERT in one transaction;
-- ``GET /page``: one SELECT and a small Jinja template;
+- ``GET /html``: one small HTML page (a Jinja template, no database) — the bare page every
+  page of the app is measured against (issue 29);
+- ``GET /page``: one SELECT and the same template;
 - ``GET /healthz``: nothing at all.
 
 ``bench/run.py`` serves it beside the app (``gunicorn "bench.tiny:create_app()"``, same workers)
@@ -22,6 +24,9 @@ from models.services.db import Database
 TEMPLATE = """<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>{{ title }}</title></head>
 <body><main><h1>{{ title }}</h1><ul>{% for row in rows %}<li>{{ row.id }} — {{ row.label }}</li>{% endfor %}
 </ul></main></body></html>"""
+
+
+ROWS = [{"id": 1, "label": "un"}, {"id": 2, "label": "deux"}, {"id": 3, "label": "trois"}]
 
 
 def prepare(url: str) -> None:
@@ -53,6 +58,10 @@ def create_app() -> Flask:
         with database.reader.connect() as conn:
             rows = conn.execute(select).all()
         return template.render(title="Carte", rows=rows)
+
+    @app.get("/html")
+    def html():
+        return template.render(title="Carte", rows=ROWS)
 
     @app.get("/healthz")
     def healthz():

@@ -179,7 +179,8 @@ def game_json(game) -> dict:
         "id": game.id,
         **game.rules_fields(),
         "roster": game.roster_fields(),
-        "seated": game.seated,
+        "seated": game.seated,  # those dealt in the next manche, in table order
+        "table_order": game.table_order,  # every player, those who left too, the way play goes round
         "finish_forbidden": list(game.ruleset.finish_forbidden),
         "manches": [manche_json(m) for m in game.manches],
         "after_end": [manche_json(m) for m in game.after_end],  # stored after the end: not counted
@@ -290,12 +291,13 @@ def delete_manche(game_id, number):
 @bp.post("/games/<game_id>/players")
 @writes_game
 def join_player(game_id):
-    """A player joins mid-game: ``{"name": …, "start": "average" | "zero" | "highest"}``."""
+    """A player joins mid-game: ``{"name": …, "start": "average" | "zero" | "highest", "after": a
+    player at the table (the newcomer sits right after them; after the last by default)}``."""
     data = json_body()
     start = data.get("start", scoring.DEFAULT_START)
     if start not in scoring.START_CHOICES:
         raise ValidationError(N_("Choose the newcomer's starting total: 0, the highest or the average."), field="start")
-    game = games().join_player(game_id, data.get("name"), start)
+    game = games().join_player(game_id, data.get("name"), start, data.get("after"))
     return jsonify(game_json(game)), 201
 
 

@@ -189,16 +189,19 @@ def create_game():
 # --- the game ------------------------------------------------------------------------------------
 
 
+SEAT_NOTICES = ("joined", "left", "unjoined", "back")  # a player joined or left, or that was undone
+
+
 def notice_of(args, last: int) -> tuple[str, int] | None:
     """("saved" | "edited" | "deleted" | "undone", manche number) from the redirect after a write:
     a manche saved or edited is one of 1 … ``last`` (the numbers are a sequence), a deleted one
-    was the last (``last`` + 1), an undone one either. Anything else in the query string is no
-    notice."""
-    for kind in ("saved", "edited", "deleted", "undone", "joined", "left"):
+    was the last (``last`` + 1), an undone one either; or one of ``SEAT_NOTICES`` and a seat.
+    Anything else in the query string is no notice."""
+    for kind in ("saved", "edited", "deleted", "undone", *SEAT_NOTICES):
         number = whole_number(args.get(kind, ""))
         if number is None:
             continue
-        if kind in ("joined", "left"):  # a seat: the page checks it is one
+        if kind in SEAT_NOTICES:  # a seat: the page checks it is one
             return (kind, number) if number < 100 else None
         if kind == "undone" and 1 <= number <= last + 1:
             return kind, number
@@ -276,44 +279,6 @@ def replay(game_id):
     game, token = games().create_game(**old.settings(), first_dealer=old.seated.index(old.dealer_name))
     remember_token(game.id, token)
     return redirect(url_for("games.game_page", game_id=game.id), 303)
-
-
-# --- players joining or leaving ------------------------------------------------------------------
-
-
-def render_players_error(game_id: str, error: DomainError, name: str = ""):
-    """The game page again, the refusal said in the players' panel (open), what was typed kept."""
-    game = games().get(game_id)
-    context = game_context(game, players_error=error_message(error), players_open=True, newcomer=name)
-    return render_template("games/game.html", **context), error.status
-
-
-@bp.post("/games/<game_id>/players")
-@writes_game
-def join_player(game_id):
-    name = request.form.get("name", "")
-    start = request.form.get("start", scoring.DEFAULT_START)
-    try:
-        game = games().join_player(game_id, name, start)
-    except DomainError as error:
-        if error.status >= 500:
-            raise
-        return render_players_error(game_id, error, name)
-    return redirect(url_for("games.game_page", game_id=game_id, joined=len(game.players) - 1), 303)
-
-
-@bp.post("/games/<game_id>/players/leave")
-@writes_game
-def leave_player(game_id):
-    game = games().get(game_id)
-    seat = whole_number(request.form.get("seat", ""), 0, len(game.players) - 1)
-    try:
-        games().leave_player(game, game.players[seat] if seat is not None else "")
-    except DomainError as error:
-        if error.status >= 500:
-            raise
-        return render_players_error(game_id, error)
-    return redirect(url_for("games.game_page", game_id=game_id, left=seat), 303)
 
 
 # --- a manche ------------------------------------------------------------------------------------
@@ -410,7 +375,7 @@ def render_manche(game, form: MancheForm, manche_number: int | None = None, erro
     keys = scoring.keypad(game.ruleset)
     side_of = scoring.sides_of(game.players, game.teams)
     dealt = game.seated_at(manche_number) if manche_number else game.seated
-    seats = [seat for seat, name in enumerate(game.players) if name in dealt]  # those dealt in this manche
+    seats = [game.players.index(name) for name in dealt]  # those dealt in this manche, around the table
     sides = [side_of[game.players[seat]] for seat in seats]
     winner = whole_number(form.winner, 0, len(game.players) - 1)
     filled = [bool(form.typed[seat].strip() or any(form.counts[seat].values())) for seat in seats]
@@ -471,17 +436,19 @@ def render_conflict(game_id: str, error: DomainError):
 @bp.post("/games/<game_id>/undo")
 @writes_game
 def undo(game_id):
-    """Undo the last save, edit or deletion of a manche (the notice's "Undo"): the form says which
-    (``kind``, ``number``) and the revision the page showed; another write since is a 409, the
-    same form posted twice undoes once."""
+    """Undo the last save, edit or deletion of a manche, or the last player who joined or left (the
+    notice's "Undo"): the form says which (``kind``, ``number``: a manche, or a seat) and the
+    revision the page showed; another write since is a 409, the same form posted twice undoes once."""
     data = request.form
+    kind = data.get("kind", "")
     number = whole_number(data.get("number", ""))
     revision = whole_number(data.get("revision", ""))
     try:
-        games().undo(game_id, data.get("kind", ""), number, revision)
+        games().undo(game_id, kind, number, revision)
     except (Conflict, GameFinished) as error:
         return render_conflict(game_id, error)
-    return redirect(url_for("games.game_page", game_id=game_id, undone=number), 303)
+    said = {"joined": "unjoined", "left": "back"}.get(kind, "undone")
+    return redirect(url_for("games.game_page", game_id=game_id, **{said: number}), 303)
 
 
 @bp.get("/games/<game_id>/manches/new")

@@ -86,6 +86,7 @@ def offline_model(game) -> Markup:
         "teams": game.teams,
         "first_dealer": game.first_dealer,
         "roster": {name: [seat.joined, seat.left, seat.start] for name, seat in game.roster.items()},
+        "order": list(game.table_seats),  # the seats in table order: the deal goes round in it (issue 28)
         "results": [
             [m.winner, {name: hand.value for name, hand in m.hands.items()}] for m in [*game.manches, *game.after_end]
         ],

@@ -252,7 +252,10 @@ DOCUMENT = {
                 "operationId": "joinPlayer",
                 "description": "A player joins mid-game and is dealt from the next manche on. The newcomer starts from "
                 "the total the group chooses: the average of the totals of those playing (the default), 0, or the "
-                "highest. Refused in a team game (it would break a partnership) and beyond the variant's players.",
+                "highest; they sit right after the player named by `after` (a player at the table; by default the "
+                "last one in table order), and the deal and the play go round the table in that order from the "
+                "next manche (the game's `seated` and `table_order` list the players that way). Refused in a team "
+                "game (it would break a partnership) and beyond the variant's players.",
                 "security": AUTH,
                 "parameters": [GAME_ID],
                 "requestBody": json_body(
@@ -262,6 +265,11 @@ DOCUMENT = {
                         "properties": {
                             "name": NAME,
                             "start": {"type": "string", "enum": ["average", "zero", "highest"], "default": "average"},
+                            "after": {
+                                **NAME,
+                                "description": "The player at the table the newcomer sits right after (on their "
+                                "left: the newcomer plays just after them); the last in table order by default",
+                            },
                         },
                     }
                 ),
@@ -275,7 +283,8 @@ DOCUMENT = {
             "post": {
                 "operationId": "leavePlayer",
                 "description": "A player leaves the table: their history and total stay, they are no more dealt to "
-                "and cannot win. Refused in a team game and below the variant's players.",
+                "and cannot win; the others keep their places and order around the table. Refused in a team game and "
+                "below the variant's players.",
                 "security": AUTH,
                 "parameters": [GAME_ID],
                 "requestBody": json_body({"type": "object", "required": ["name"], "properties": {"name": NAME}}),

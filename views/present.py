@@ -186,7 +186,7 @@ def counts_from_cards(cards, keys) -> dict[str, int]:
 def hand_to_enter(selected: str, winner: int | None, sides: list[str], filled: list[bool]) -> int:
     """The seat whose hand the one keypad of the manche form enters: the seat chosen (``selected``,
     as posted) unless it is the winner's, who has no cards to count; else the next seat after the
-    winner, in seating order, whose hand is still to enter — not the winner's partner, whose hand
+    winner, in the order the hands are listed (around the table), whose hand is still to enter — not the winner's partner, whose hand
     is not counted, and nothing entered yet — else the next such seat even if entered, else seat 0."""
     count = len(sides)
     chosen = whole_number(selected, 0, count - 1)

@@ -20,6 +20,17 @@ from .errors import (
     ValidationError,
 )
 from .names import InvalidName, clean_name, normalize_name
+from .seating import (  # noqa: F401 (who sits where: re-exported, the game's numbers are asked here)
+    DEFAULT_START,
+    SEAT,
+    START_CHOICES,
+    Seat,
+    check_roster_change,
+    next_seated,
+    ring,
+    seated,
+    start_total,
+)
 from .text import DataText
 from .variant import Ruleset, ScoringTable
 
@@ -441,103 +452,17 @@ def standing(ruleset: Ruleset, game_totals: dict, manches_played: int, gone=()) 
     return Standing(finished, winners, ranking)
 
 
-def manche_loser(players: list[str], values: dict, dealer: int = -1) -> int | None:
+def manche_loser(players: list[str], values: dict, dealer: int = -1, order=None) -> int | None:
     """Seat of the player left with the highest hand: "the loser" who deals next when that house
     option is on (interpretation). On a tie, the first of them going left from the manche's
-    ``dealer`` (the order of play)."""
+    ``dealer`` (the order of play, around the table: ``order``, the seats' table order)."""
     if not values:
         return None
     high = max(values.values())
-    count = len(players)
-    order = [(dealer + 1 + step) % count for step in range(count)]
-    return next(seat for seat in order if values.get(players[seat]) == high)
-
-
-# --- who sits at the table ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Seat:
-    """When a player sat at the table: ``joined`` is the number of manches played before they sat
-    down (0: from the start), ``left`` the number played when they left (None: still playing),
-    ``start`` the total they started from (0 from the start; the group's choice for a newcomer)."""
-
-    joined: int = 0
-    left: int | None = None
-    start: int = 0
-
-    def plays(self, number: int) -> bool:
-        """Whether this player is dealt in manche ``number`` (1-based)."""
-        return self.joined < number and (self.left is None or number <= self.left)
-
-
-START_CHOICES = ("average", "zero", "highest")
-# The newcomer's start when nobody says: the average of the totals of those playing. In a game to
-# a target where the lowest total wins, 0 would hand the newcomer a lead they never earned and the
-# highest total would put them last before their first card; the average puts them in the middle,
-# as if they had played as well as the table (interpretation: the sources say nothing of late-comers).
-DEFAULT_START = "average"
-
-
-def start_total(totals: dict, playing: list, choice: str = DEFAULT_START) -> int:
-    """The total a newcomer starts from: 0, the highest total of those playing, or their average
-    (rounded to the nearest whole point, a half up)."""
-    values = [totals[side] for side in playing]
-    if choice == "zero" or not values:
-        return 0
-    if choice == "highest":
-        return max(values)
-    if choice == "average":
-        return (2 * sum(values) + len(values)) // (2 * len(values))
-    raise ValidationError(N_("Choose the newcomer's starting total: 0, the highest or the average."), field="start")
-
-
-def seated(players: list[str], roster: dict | None, number: int) -> list[str]:
-    """The players dealt in manche ``number``, in seat order (everybody without a roster)."""
-    if not roster:
-        return list(players)
-    return [name for name in players if roster.get(name, SEAT).plays(number)]
-
-
-SEAT = Seat()
-
-
-def check_roster_change(ruleset: Ruleset, teams: dict | None, playing: list[str], joining: bool) -> None:
-    """Refuse a player joining or leaving where the game cannot go on that way: a team game (a
-    newcomer would make a team of three, a leaver leave a partner alone), or a table that would
-    hold more or fewer players than the variant is played by."""
-    if teams:
-        raise ValidationError(
-            N_("This game is played in teams of two: a player joining or leaving would break a partnership."),
-            field="players",
-        )
-    variant = ruleset.variant
-    count = len(playing) + (1 if joining else -1)
-    if joining and count > variant.max_players:
-        raise ValidationError(
-            N_("This variant is played by %(min)s to %(max)s players: the table is full."),
-            field="players",
-            min=variant.min_players,
-            max=variant.max_players,
-        )
-    if not joining and count < variant.min_players:
-        raise ValidationError(
-            N_("This variant is played by %(min)s to %(max)s players: nobody else can leave."),
-            field="players",
-            min=variant.min_players,
-            max=variant.max_players,
-        )
-
-
-def next_seated(players: list[str], roster: dict | None, number: int, after: int) -> int:
-    """The seat of the first player dealt in manche ``number`` going left from seat ``after``
-    (``after`` itself last: the same dealer when nobody else sits there)."""
-    count = len(players)
-    if not roster:  # everybody sits: the next seat (this runs for every manche of every game read)
-        return (after + 1) % count
-    order = [(after + step) % count for step in range(1, count + 1)]
-    playing = set(seated(players, roster, number))
-    return next((seat for seat in order if players[seat] in playing), after % count)
+    around = ring(len(players), order)
+    start = around.index(dealer % len(players)) if dealer >= 0 else -1
+    following = [around[(start + 1 + step) % len(around)] for step in range(len(around))]
+    return next(seat for seat in following if values.get(players[seat]) == high)
 
 
 @dataclass(frozen=True)
@@ -563,6 +488,7 @@ def play_through(
     results,
     roster: dict | None = None,
     since: Progress | None = None,
+    order=None,
 ) -> Progress:
     """Every derived number of a game from its manches' results, ``[(winner or None, {player:
     hand value})]`` in order (SPEC §2): each manche's points (``side_points``, among the players
@@ -575,7 +501,7 @@ def play_through(
     The deal passes to the left (the next seat, the way play goes) each manche, skipping the
     seats nobody sits in (interpretation: the sources say who starts, not who deals next); when
     "the loser deals" is on, the loser of the previous manche deals (or, gone, the next player
-    on their left).
+    on their left). ``order`` is the table order (``seating``): the seats the way play goes.
 
     ``since`` is the progress through the manches before ``results``, to go on from instead of
     starting over (a manche just added to a long game: its cost is that manche's). Only for a game
@@ -598,8 +524,10 @@ def play_through(
     def dealer_of(number: int) -> int:
         if previous is None or (ruleset.loser_deals and loser is not None):
             seat = first_dealer % len(players) if previous is None else loser
-            return seat if roster.get(players[seat], SEAT).plays(number) else next_seated(players, roster, number, seat)
-        return next_seated(players, roster, number, previous)
+            if roster.get(players[seat], SEAT).plays(number):
+                return seat
+            return next_seated(players, roster, number, seat, order)
+        return next_seated(players, roster, number, previous, order)
 
     def sit_down(number: int) -> None:
         nonlocal running
@@ -619,24 +547,15 @@ def play_through(
             continue
         counted = number
         sit_down(number)
-        loser = manche_loser(players, values, seat) if values else seat
+        loser = manche_loser(players, values, seat, order) if values else seat
         running = {side: running[side] + points.get(side, 0) for side in sides}
         progression.append(running)
     finished = standing(ruleset, running, counted).finished
     if not finished:
         sit_down(counted + 1)  # a newcomer who joined after the last manche counts from now
     gone = {name for name, seat in roster.items() if seat.left is not None and seat.left <= counted}
-    next_dealer = dealer_of(counted + 1)
-    return Progress(
-        points_of,
-        dealers,
-        counted,
-        progression,
-        dict(running),
-        standing(ruleset, running, counted, gone),
-        next_dealer,
-        loser,
-    )
+    final = standing(ruleset, running, counted, gone)
+    return Progress(points_of, dealers, counted, progression, dict(running), final, dealer_of(counted + 1), loser)
 
 
 # --- the end of the game -----------------------------------------------------------------------

@@ -20,7 +20,7 @@ GAME_FIELDS = ("id", "variant", "options_json", "mode", "table_id", "target", "r
                "edit_token_hash", "share_id", "revision", "created_at", "updated_at", "finished_at", "rules_json")  # fmt: skip
 HOUSE_FIELDS = ("id", "document_json", "edit_token_hash", "created_at", "updated_at")
 TIMES = {"created_at", "updated_at", "finished_at", "revoked_at", "last_used_at"}
-PLAYER_FIELDS = ("seat", "name", "team", "joined_after", "left_after", "start_total")
+PLAYER_FIELDS = ("seat", "name", "team", "joined_after", "left_after", "start_total", "place")
 INVITE_FIELDS = ("id", "token_hash", "created_at", "revoked_at", "last_used_at")
 DEFAULTS = {"joined_after": 0, "start_total": 0}  # absent from backups made before players could join
 
@@ -100,7 +100,10 @@ def restore(database: Database, document) -> tuple[int, int]:
             session.add(Game(**game))
             session.flush()
             for p in entry["players"]:
-                session.add(Player(game_id=game["id"], **_load(p, PLAYER_FIELDS)))
+                player = _load(p, PLAYER_FIELDS)
+                if player["place"] is None:  # a backup made before players chose their place: their seat
+                    player["place"] = player["seat"]
+                session.add(Player(game_id=game["id"], **player))
             for m in entry["manches"]:
                 manche = Manche(
                     game_id=game["id"], **_load(m, ("number", "winner_seat", "blocked", "last_card", "created_at"))

@@ -72,6 +72,10 @@ class Player(SQLModel, table=True):
     joined_after: int = 0
     start_total: int = 0
     left_after: int | None = None
+    # Where they sit (issue 28): their place around the table, the way play goes; the table order
+    # is the players by place. A seat never changes (hands and winners are stored by seat); the
+    # places after a newcomer's move up by one when they sit down between two players.
+    place: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class Manche(SQLModel, table=True):
@@ -157,13 +161,14 @@ class IdempotencyRecord(SQLModel, table=True):
 class UndoRecord(SQLModel, table=True):
     """What an edit or a deletion of a manche replaced, kept so that its "Undo" can put it back:
     the manche as it was (its columns and hands, JSON), valid only while the game is still at the
-    ``revision`` that write made. One per game: each such write replaces the previous one."""
+    ``revision`` that write made. One per game: each such write replaces the previous one. A
+    player joining or leaving keeps one too (``number`` their seat, the JSON their name)."""
 
     __tablename__ = "undo_record"
 
     game_id: str = Field(primary_key=True, foreign_key="game.id", max_length=32, ondelete="CASCADE")
     revision: int
-    kind: str = Field(max_length=16)  # "edited" or "deleted"
+    kind: str = Field(max_length=16)  # "edited", "deleted", "joined" or "left"
     number: int
     manche_json: str = Field(sa_column=Column(Text, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)

@@ -40,6 +40,7 @@ def export_document(game: GameView) -> dict:
             **({"rules": rules} if rules else {}),
             "first_dealer": game.first_dealer,
             "roster": game.roster_fields(),
+            "table_order": game.table_order,
             "created_at": game.created_at.isoformat(timespec="seconds") if game.created_at else None,
             "manches": manches,
         },
@@ -113,6 +114,7 @@ def read_document(document) -> tuple[dict, list, dict | None]:
             )
         )
     settings["roster"] = read_roster(game.get("roster"), len(entries))
+    settings["table_order"] = game.get("table_order")
     totals = document.get("totals")
     return settings, entries, totals if isinstance(totals, dict) else None
 
@@ -142,3 +144,15 @@ def read_roster(roster, played: int) -> dict:
             raise damaged
         seats[item["name"]] = Seat(joined, left, start)
     return seats
+
+
+def read_order(names, players: list) -> tuple | None:
+    """The seats in table order from a file's ``table_order`` (every player's name once, the way
+    play goes round); absent from files written before a newcomer could choose their place: the
+    players sat in the order they are listed."""
+    if names is None:
+        return None
+    if not isinstance(names, list) or sorted(map(str, names)) != sorted(players) or len(set(names)) != len(names):
+        raise ValidationError(N_("The file is damaged: where the players sit is unreadable."), field="game.table_order")
+    order = tuple(players.index(name) for name in names)
+    return None if order == tuple(range(len(players))) else order

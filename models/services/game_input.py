@@ -36,6 +36,7 @@ class NewGame:
     ruleset: Ruleset
     token: str
     roster: dict = field(default_factory=dict)  # player -> scoring.Seat (an imported game)
+    order: tuple | None = None  # the seats in table order (an imported game); None: in seat order
 
     @property
     def id(self) -> str:
@@ -56,9 +57,14 @@ class NewGame:
         row = {**self.row, **changes}
         seat = self.roster.get
         players = tuple(
-            (name, self.side_of.get(name), *seat_columns(seat(name, scoring.SEAT))) for name in self.players
+            (name, self.side_of.get(name), *seat_columns(seat(name, scoring.SEAT)), self.place(index))
+            for index, name in enumerate(self.players)
         )
         return GameRows({k: v for k, v in row.items() if k != "edit_token_hash"}, players, (), {})
+
+    def place(self, seat: int) -> int:
+        """Where the player at ``seat`` sits: their position in the table order."""
+        return self.order.index(seat) if self.order is not None else seat
 
 
 def seat_columns(seat: scoring.Seat) -> tuple:
@@ -183,6 +189,13 @@ def keep_for_undo(session: Session, game: GameView, kind: str, stored: tuple) ->
         "last_card": stored[4],
         "hands": [list(hand) for hand in game.rows.hands.get(stored[0], ())],
     }
+    keep_undo(session, game, kind, stored[1], manche)
+
+
+def keep_undo(session: Session, game: GameView, kind: str, number: int, kept: dict) -> None:
+    """Keep what a write to ``game`` replaces, for its "Undo": the manche an edit or a deletion
+    replaced, the name of the player who joined or left at seat ``number`` (one record per game,
+    valid at the revision this write makes)."""
     session.execute(delete(UndoRecord).where(UndoRecord.game_id == game.id))
     session.execute(
         insert(UndoRecord.__table__),
@@ -191,12 +204,9 @@ def keep_for_undo(session: Session, game: GameView, kind: str, stored: tuple) ->
                 "game_id": game.id,
                 "revision": game.revision + 1,
                 "kind": kind,
-                "number": stored[1],
-                "manche_json": json.dumps(manche),
+                "number": number,
+                "manche_json": json.dumps(kept),
                 "created_at": utcnow(),
             }
         ],
     )
-
-
-UNDO_KINDS = ("saved", "edited", "deleted")

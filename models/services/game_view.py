@@ -43,7 +43,7 @@ APPENDED_HANDS = (
 @dataclass(frozen=True)
 class GameRows:
     """A game as stored: its row (``GAME_COLUMNS``), players ``(name, team, joined after, left
-    after, start total)`` by seat, manches
+    after, start total, place)`` by seat, manches
     ``(id, number, winner seat, blocked, last card)`` in order, hands by manche id ``(seat, cards,
     typed, value)`` in seat order."""
 
@@ -88,6 +88,21 @@ class GameRows:
             players[seat] = row
         return replace(self, players=tuple(players))
 
+    def without_player(self, seat: int) -> GameRows:
+        """These rows without the last player (a join undone: nobody else had sat there)."""
+        return replace(self, players=self.players[:seat])
+
+    def in_order(self, order) -> GameRows:
+        """These rows with each player's place their position in ``order`` (the seats in table order)."""
+        place = {seat: index for index, seat in enumerate(order)}
+        return replace(self, players=tuple((*row[:5], place[seat]) for seat, row in enumerate(self.players)))
+
+    @property
+    def order(self) -> tuple | None:
+        """The seats in table order (by place, then by seat); None where it is the seats' own order."""
+        order = tuple(sorted(range(len(self.players)), key=lambda seat: (self.players[seat][5], seat)))
+        return None if order == tuple(range(len(order))) else order
+
 
 @dataclass(frozen=True)
 class HandView:
@@ -129,16 +144,34 @@ class GameView:
     rules: dict | None = None  # the house-rules document the game was created with
     after_end: list = field(default_factory=list)  # manches stored after the end: shown, never counted
     roster: dict = field(default_factory=dict)  # player -> scoring.Seat, for those who joined or left
+    order: tuple | None = None  # the seats in table order (None: in seat order)
     progress: scoring.Progress | None = field(default=None, repr=False, compare=False)  # what play_through found
 
     @property
     def seated(self) -> list:
-        """The players dealt in the next manche, in seat order."""
-        return scoring.seated(self.players, self.roster, self.next_number)
+        """The players dealt in the next manche, in table order."""
+        return scoring.seated(self.players, self.roster, self.next_number, self.order)
 
     def seated_at(self, number: int) -> list:
-        """The players dealt in manche ``number``."""
-        return scoring.seated(self.players, self.roster, number)
+        """The players dealt in manche ``number``, in table order."""
+        return scoring.seated(self.players, self.roster, number, self.order)
+
+    @property
+    def table_seats(self) -> tuple:
+        """Every seat, those left empty too, in table order (the way play goes round)."""
+        return scoring.ring(len(self.players), self.order)
+
+    @property
+    def table_order(self) -> list:
+        """Every player, those who left too, in table order."""
+        return [self.players[seat] for seat in self.table_seats]
+
+    def sits_after(self, name: str) -> str | None:
+        """The player at the table just before ``name`` in table order (the one they play after)."""
+        seated = self.seated
+        if name not in seated or len(seated) < 2:
+            return None
+        return seated[seated.index(name) - 1]
 
     @property
     def gone(self) -> list:
@@ -236,7 +269,15 @@ def load_rows(session: Session, games: list[dict]) -> list[GameRows]:
         return []
     players_of: dict = {}
     for game_id, *player in session.execute(
-        select(Player.game_id, Player.name, Player.team, Player.joined_after, Player.left_after, Player.start_total)
+        select(
+            Player.game_id,
+            Player.name,
+            Player.team,
+            Player.joined_after,
+            Player.left_after,
+            Player.start_total,
+            Player.place,
+        )
         .where(Player.game_id.in_(ids))
         .order_by(Player.game_id, Player.seat)
     ):
@@ -334,11 +375,12 @@ def build_view(rows: GameRows, ruleset: Ruleset) -> GameView:
             teams.setdefault(team, []).append(name)
     roster = {
         name: scoring.Seat(joined, left, start)
-        for name, _, joined, left, start in rows.players
+        for name, _, joined, left, start, _place in rows.players
         if joined or left is not None
     }
+    order = rows.order
     results, shown = _shown(rows, players, rows.manches)
-    progress = scoring.play_through(ruleset, players, teams, game["first_dealer"], results, roster)
+    progress = scoring.play_through(ruleset, players, teams, game["first_dealer"], results, roster, order=order)
     manches = _manche_views(players, shown, progress, 0)
     return GameView(
         id=game["id"],
@@ -352,6 +394,7 @@ def build_view(rows: GameRows, ruleset: Ruleset) -> GameView:
         custom_teams=bool(teams) and teams != scoring.default_teams(players),
         rules=json.loads(game["rules_json"]) if game["rules_json"] else None,
         roster=roster,
+        order=order,
         **_played(progress, manches, game),
     )
 
@@ -383,7 +426,9 @@ def extend_view(view: GameView, rows: GameRows) -> GameView:
         return build_view(rows, view.ruleset)
     players = view.players
     results, shown = _shown(rows, players, rows.manches[len(before) :])
-    progress = scoring.play_through(view.ruleset, players, view.teams, view.first_dealer, results, since=view.progress)
+    progress = scoring.play_through(
+        view.ruleset, players, view.teams, view.first_dealer, results, since=view.progress, order=view.order
+    )
     manches = view.manches + _manche_views(players, shown, progress, len(before))
     return replace(view, rows=rows, **_played(progress, manches, rows.game))
 

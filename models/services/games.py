@@ -27,24 +27,14 @@ from sqlalchemy.sql.dml import Update
 from sqlmodel import Session
 
 from ..core import scoring
-from ..core.errors import (
-    N_,
-    Conflict,
-    DomainError,
-    EditCollision,
-    GameFinished,
-    NotFound,
-    UnknownPlayer,
-    ValidationError,
-)
+from ..core.errors import N_, Conflict, DomainError, EditCollision, GameFinished, NotFound, ValidationError
 from ..core.names import clean_name
 from ..core.scoring import MancheEntry, score_entry
 from ..core.variant import MAX_MANCHES, resolve
 from .db import Database, Game, Hand, IdempotencyRecord, Invite, Manche, Player, UndoRecord, token_hash, utcnow
-from .game_file import export_document, read_document
+from .game_file import export_document, read_document, read_order
 from .game_input import (
     MAX_NAME,
-    UNDO_KINDS,
     NewGame,
     check_no_change_after,
     checked_key,
@@ -62,6 +52,8 @@ from .game_view import GameRows, GameView, build_view, extend_view, game_row, ga
 from .ids import checked_id, new_id
 from .latest import LatestViews
 from .registry import Registry
+from .seats import join_plan, leave_plan
+from .undo import NEW_HANDS, NEW_MANCHE, changed, plan_undo, replace_manche, undo_target
 
 __all__ = ["GameService", "MancheEntry", "Recorded"]
 
@@ -97,16 +89,7 @@ def _bump_statement(compared: bool, reshaped: bool, columns: tuple) -> Update:
     return query.values(revision=Game.revision + 1, **values)
 
 
-NEW_MANCHE = insert(Manche.__table__).returning(Manche.id)
-NEW_HANDS = insert(Hand.__table__)
 NEW_KEY = insert(IdempotencyRecord.__table__)
-
-
-def replace_manche(session: Session, manche_id: int, columns: dict, hands: list[tuple]) -> None:
-    """A recorded manche's columns and hands replaced (an edit, or its undo)."""
-    session.execute(update(Manche).where(Manche.id == manche_id).values(**columns))
-    session.execute(delete(Hand).where(Hand.manche_id == manche_id))
-    session.execute(NEW_HANDS, hand_rows(manche_id, hands))
 
 
 REPLAYED = select(IdempotencyRecord.manche_number).where(
@@ -237,6 +220,7 @@ class GameService:
                     "seat": seat,
                     "name": name,
                     "team": new.side_of.get(name),
+                    "place": new.place(seat),
                     **dict(
                         zip(
                             ("joined_after", "left_after", "start_total"),
@@ -263,6 +247,7 @@ class GameService:
         number of manches: the game, its players, its manches (their ids returned), their hands."""
         settings, entries, totals = read_document(document)
         roster = settings.pop("roster")
+        table_order = settings.pop("table_order")
         # A file that says "no teams" (``"teams": null``, as every export writes it) is played
         # without partners even at the count where the variant pairs them: a game of three that a
         # fourth joined before the first manche.
@@ -274,6 +259,7 @@ class GameService:
                     N_("The file is damaged: who joined or left the table is unreadable."), field="game.roster"
                 )
             new = replace(new, roster=roster)
+        new = replace(new, order=read_order(table_order, new.players))
         ruleset, players, teams = new.ruleset, new.players, new.teams
         sides = scoring.side_names(players, teams)
         running = {side: 0 for side in sides}
@@ -515,137 +501,66 @@ class GameService:
     # undo
 
     def undo(self, game, kind: str, number, revision) -> tuple[GameView, bool]:
-        """Undo the write that brought the game to ``revision``: a manche saved (deleted again),
-        edited (put back as it was) or deleted (put back at its number). Answers the game and
-        whether this undo had already been made (a replay: nothing written again).
+        """Undo the write that brought the game to ``revision`` (``models/services/undo.py``): a
+        manche saved, edited or deleted, a player who joined or left (``number``: their seat).
+        Answers the game and whether this undo had already been made (a replay: nothing written
+        again).
 
         Valid only while the game is still at ``revision`` (else ``conflict``: another write came
         in between, and undoing now would undo something else). One transaction: the revision
-        compared and bumped, the manche put back, the undo recorded so that a replay is known."""
-        if kind not in UNDO_KINDS:
-            raise ValidationError(N_("There is nothing to undo."), field="kind")
-        number = existing_number(number)
-        if isinstance(revision, bool) or not isinstance(revision, int) or revision < 0:
-            raise ValidationError(N_("There is nothing to undo."), field="revision")
+        compared and bumped, the change taken back, the undo recorded so that a replay is known."""
+        number = undo_target(kind, number, revision)
         current = self._loaded(game)
         key = f"undo:{revision}"
         if self._replayed(current.id, key) is not None:
             return (current if current.revision > revision else self.get(current.id)), True
-        changed = Conflict(N_("The game changed since: this can no longer be undone. It is shown as it stands now."))
         if current.revision != revision:
-            raise changed
-        if kind == "saved":
-            stored = stored_row(current, number)
-            if number != current.rows.manches[-1][1]:
-                raise changed
-            check_no_change_after(current, number)
-            rows = current.rows.without_manche(number)
-
-            def put_back(session: Session) -> None:
-                session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
-                session.execute(delete(Manche).where(Manche.id == stored[0]))
-
-        else:
-            with Session(self.db.reader) as session:
-                record = session.get(UndoRecord, current.id)
-                if record is not None:
-                    session.expunge(record)
-            if record is None or (record.revision, record.kind, record.number) != (revision, kind, number):
-                raise changed
-            kept = json.loads(record.manche_json)
-            columns = {k: kept[k] for k in ("winner_seat", "blocked", "last_card")}
-            hands = [tuple(hand) for hand in kept["hands"]]
-            if kind == "edited":
-                stored = stored_row(current, number)
-
-                def put_back(session: Session) -> None:
-                    replace_manche(session, stored[0], columns, hands)
-
-                rows = current.rows.with_manche((stored[0], number, *columns.values()), hands)
-            else:
-                if number != current.next_number:
-                    raise changed
-                created = {}
-
-                def put_back(session: Session) -> None:
-                    created["id"] = session.execute(
-                        NEW_MANCHE,
-                        [{**columns, "game_id": current.id, "number": number, "created_at": record.created_at}],
-                    ).scalar_one()
-                    session.execute(NEW_HANDS, hand_rows(created["id"], hands))
-
-                rows = None
+            raise changed()
+        plan = plan_undo(current, kind, number, self._undo_record(current.id) if kind != "saved" else None)
+        finished_at = (current.finished_at or utcnow()) if build_view(plan.probe, current.ruleset).finished else None
         try:
             with Session(self.db.writer) as session, session.begin():
-                probe = rows or current.rows.with_manche((-1, number, *columns.values()), hands)
-                finished_at = (current.finished_at or utcnow()) if build_view(probe, current.ruleset).finished else None
                 self._bump(session, current.id, revision, finished_at=finished_at)
                 session.execute(
                     NEW_KEY, [{"game_id": current.id, "key": key, "manche_number": number, "created_at": utcnow()}]
                 )
-                put_back(session)
+                rows = plan.put_back(session)
                 session.execute(delete(UndoRecord).where(UndoRecord.game_id == current.id))
         except _Stale:
-            raise changed from None
+            raise changed() from None
         except IntegrityError:
             if self._replayed(current.id, key) is not None:
                 return self.get(current.id), True
-            raise changed from None
-        if rows is None:
-            rows = current.rows.with_manche((created["id"], number, *columns.values()), hands)
-        return build_view(rows.with_game(revision=revision + 1, finished_at=finished_at), current.ruleset), False
+            raise changed() from None
+        done = rows.with_game(
+            revision=revision + 1, reshaped=current.rows.game["reshaped"] + 1, finished_at=finished_at
+        )
+        return self.latest.remember(build_view(done, current.ruleset)), False
 
-    # players joining or leaving
+    def _undo_record(self, game_id: str) -> UndoRecord | None:
+        """What the game's last edit, deletion, join or leave replaced, if it kept anything."""
+        with Session(self.db.reader) as session:
+            record = session.get(UndoRecord, game_id)
+            if record is not None:
+                session.expunge(record)
+            return record
 
-    def join_player(self, game, name, start=scoring.DEFAULT_START) -> GameView:
-        """A newcomer sits down at the next seat, from the total the group chose (``start``: "average",
-        "zero" or "highest"); they are dealt from the next manche on."""
-        name = clean_name(name, MAX_NAME, field="name")
+    # players joining or leaving (models/services/seats.py)
 
-        def plan(current: GameView):
-            if current.finished:
-                raise GameFinished(N_("The game is over: nobody can join it any more."))
-            if any(name.casefold() == p.casefold() for p in current.players):
-                raise ValidationError(
-                    N_("Two players are called “%(name)s”: tell them apart."), field="name", name=name
-                )
-            scoring.check_roster_change(current.ruleset, current.teams, current.seated, joining=True)
-            total = scoring.start_total(current.totals, current.seated, start)
-            seat = len(current.players)
-            played = len(current.manches) + len(current.after_end)
-            row = {"game_id": current.id, "seat": seat, "name": name, "team": None}
-            row |= {"joined_after": played, "start_total": total, "left_after": None}
-
-            def write(session: Session) -> None:
-                session.execute(insert(Player.__table__), [row])
-
-            rows = current.rows.with_player(seat, (name, None, played, None, total))
-            return build_view(rows, current.ruleset), write
-
-        return self._rewrite(game, plan)
+    def join_player(self, game, name, start=scoring.DEFAULT_START, after=None) -> GameView:
+        """A newcomer sits down right after the player ``after`` (None: after the last at the
+        table), from the total the group chose (``start``: "average", "zero" or "highest"); they
+        are dealt from the next manche on, in the table's order."""
+        return self._rewrite(game, join_plan(clean_name(name, MAX_NAME, field="name"), start, after))
 
     def leave_player(self, game, name) -> GameView:
         """A player leaves the table: their history and total stay, they are no more dealt to."""
+        return self._rewrite(game, leave_plan(name))
 
-        def plan(current: GameView):
-            if current.finished:
-                raise GameFinished(N_("The game is over: nobody can leave it any more."))
-            if name not in current.seated:
-                raise UnknownPlayer(N_("“%(player)s” is not at the table."), field="name", player=str(name))
-            scoring.check_roster_change(current.ruleset, current.teams, current.seated, joining=False)
-            seat = current.players.index(name)
-            played = len(current.manches) + len(current.after_end)
-            _, team, joined, _, total = current.rows.players[seat]
-
-            def write(session: Session) -> None:
-                session.execute(
-                    update(Player).where(Player.game_id == current.id, Player.seat == seat).values(left_after=played)
-                )
-
-            rows = current.rows.with_player(seat, (name, team, joined, played, total))
-            return build_view(rows, current.ruleset), write
-
-        return self._rewrite(game, plan)
+    def check_leave(self, game, name) -> None:
+        """Refuse now what ``leave_player`` would refuse (nothing is written): the question "does
+        … leave?" is asked only where the answer can be yes."""
+        leave_plan(name)(self._loaded(game))
 
     # internals
 

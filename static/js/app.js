@@ -91,7 +91,7 @@
   // as views/present.py hand_to_enter
   function nextHand(form) {
     var winner = winnerOf(form), all = Array.from(form.querySelectorAll("[data-hand]"));
-    var start = winner ? +winner.value + 1 : 0;
+    var start = winner ? all.indexOf(winner.closest("[data-hand]")) + 1 : 0;
     var counted = all.map(function (_, i) { return all[(start + i) % all.length]; }).filter(function (h) {
       return !winner || h.dataset.side !== winner.dataset.side;
     });

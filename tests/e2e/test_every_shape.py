@@ -1,8 +1,8 @@
 """Every page and API answer survives every game shape a write can make (issue 27, item 2).
 
 A game is built by a random sequence of the service's writes — manches recorded (cards or typed
-totals), edited, deleted, undone, players joining and leaving, the game running to its end, an
-import of its file — and then every page a phone can open on it, and every API answer, is asked
+totals), edited, deleted, undone, players joining (at a random place around the table) and
+leaving, joins and leaves undone, the game running to its end, an import of its file — and then every page a phone can open on it, and every API answer, is asked
 for, as the owner and as a phone that only opened the shared view: none may answer a 5xx.
 
 The crash that started it: a player joined after manche 1; the list of games and the player pages
@@ -43,7 +43,9 @@ step = st.one_of(
     st.tuples(st.just("edit"), st.integers(0, 30), st.integers(0, 7), st.lists(hand, min_size=8, max_size=8)),
     st.tuples(st.just("delete")),
     st.tuples(st.just("undo")),
-    st.tuples(st.just("join"), st.sampled_from(NEWCOMERS), st.sampled_from(["average", "zero", "highest"])),
+    st.tuples(
+        st.just("join"), st.sampled_from(NEWCOMERS), st.sampled_from(["average", "zero", "highest"]), st.integers(0, 7)
+    ),
     st.tuples(st.just("leave"), st.integers(0, 7)),
 )
 
@@ -81,10 +83,13 @@ def apply(games, game_id: str, action: tuple, last: dict) -> None:
         elif kind == "undo" and last:
             games.undo(game, last["kind"], last["number"], last["revision"])
             last.clear()
-        elif kind == "join":
-            games.join_player(game, action[1], action[2])
+        elif kind == "join":  # after one of those at the table, chosen at random
+            joined = games.join_player(game, action[1], action[2], game.seated[action[3] % len(game.seated)])
+            last.update(kind="joined", number=len(joined.players) - 1, revision=joined.revision)
         elif kind == "leave":
-            games.leave_player(game, game.seated[action[1] % len(game.seated)])
+            name = game.seated[action[1] % len(game.seated)]
+            left = games.leave_player(game, name)
+            last.update(kind="left", number=left.players.index(name), revision=left.revision)
     except DomainError:
         pass
 
@@ -142,6 +147,8 @@ def test_every_page_opens_on_every_game_shape(app, games, setup, steps):
     open_everything(app, game, token)
     imported, imported_token = games.import_game(games.export_game(game.id))
     assert imported.totals == game.totals and imported.players == game.players
+    assert imported.table_order == game.table_order and imported.seated == game.seated
+    assert imported.dealer_name == game.dealer_name
     open_everything(app, imported, imported_token)
 
 

@@ -106,13 +106,14 @@ def test_a_player_joins_at_manche_3_from_the_chosen_total_then_one_leaves(client
     post_manche(client, game_id, {"winner": "0", "p1-typed": "10", "p2-typed": "25"})
     post_manche(client, game_id, {"winner": "1", "p0-typed": "10", "p2-typed": "15"})
     page = game_page(client, game_id)
-    assert "Add a player" in page
+    assert "A player joins or leaves" in page and "Add a player" in page
     # The choices as the core computes them: average (10 + 10 + 40) / 3 = 20, highest 40.
     assert "the average: 20" in page and "the highest total: 40" in page
     joined = client.post(f"/games/{game_id}/players", data={"name": "Dan", "start": "highest"})
     assert joined.status_code == 303 and joined.headers["Location"].endswith("?joined=3")
     page = game_page(client, game_id, "?joined=3")
-    assert "Dan joins the table, starting from 40." in page
+    # Nobody said where Dan sits: after the last at the table, Chloé.
+    assert "Dan joins the table after Chloé, starting from 40." in page
     assert totals_shown(page) == {"Ana": 10, "Bob": 10, "Chloé": 40, "Dan": 40}
     # Ana dealt manche 1, Bob manche 2: Chloé deals manche 3, Dan (on her left now) starts.
     assert "Chloé deals, Dan starts." in page
@@ -124,7 +125,11 @@ def test_a_player_joins_at_manche_3_from_the_chosen_total_then_one_leaves(client
     assert totals_shown(page) == {"Ana": 11, "Bob": 12, "Chloé": 43, "Dan": 40}
     assert "Dan deals, Ana starts." in page
 
-    left = client.post(f"/games/{game_id}/players/leave", data={"seat": "2"})
+    # Leaving asks first (issue 30, item 3): nothing changes until "Yes, Chloé leaves".
+    asked = client.post(f"/games/{game_id}/players/leave", data={"seat": "2"})
+    assert asked.status_code == 200 and "Does Chloé leave the table?" in asked.get_data(as_text=True)
+    assert "Chloé left the table" not in game_page(client, game_id)
+    left = client.post(f"/games/{game_id}/players/leave", data={"seat": "2", "confirm": "1"})
     assert left.status_code == 303
     page = game_page(client, game_id, "?left=2")
     assert "Chloé left the table; their total stays." in page and "left the table</span>" in page
@@ -177,6 +182,7 @@ def test_the_api_joins_and_leaves_and_the_game_file_carries_it(client):
     assert copy.get_json()["totals"] == document["totals"] and copy.get_json()["seated"] == ["Ana", "Chloé", "Dan"]
     # A file written before players could join (no "roster") still imports.
     del document["game"]["roster"]
+    del document["game"]["table_order"]
     document["game"]["players"] = ["Ana", "Bob", "Chloé"]
     document["game"]["manches"] = document["game"]["manches"][:1]
     document["totals"] = {"Ana": 0, "Bob": 3, "Chloé": 10}
@@ -212,7 +218,7 @@ def test_the_end_of_the_game_says_who_crossed_the_target_and_each_ones_numbers(c
 
 def test_play_again_after_a_leave_seats_those_still_at_the_table(client, games):
     game_id = new_game(client, target="100")
-    client.post(f"/games/{game_id}/players/leave", data={"seat": "0"})  # Ana leaves before a card
+    client.post(f"/games/{game_id}/players/leave", data={"seat": "0", "confirm": "1"})  # Ana leaves before a card
     # Manche 1 without Ana (Bob dealt it: Ana's seat is skipped): Bob out, Chloé 120 → 0 / 0 / 120, over.
     post_manche(client, game_id, {"winner": "1", "p2-typed": "120"})
     page = game_page(client, game_id)
