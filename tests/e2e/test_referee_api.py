@@ -52,7 +52,8 @@ def test_api_check(client, c, language):
     resp = client.post(URL, json=body_of(c), headers=headers)
     assert resp.status_code == 200, resp.get_data(as_text=True)
     data = resp.get_json()
-    assert set(data) == {"legal", "reason", "rule", "effect", "turn_lost", "depends_on"}
+    assert set(data) == {"legal", "reason", "rule", "effect", "cost", "turn_lost", "depends_on"}
+    assert (data["cost"] is None) is c["legal"]  # an illegal card always says what it costs
     assert data["legal"] is c["legal"]
     for key in ("reason", "rule", "effect"):
         assert isinstance(data[key], str) and data[key].strip(), key

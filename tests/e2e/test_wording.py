@@ -37,7 +37,7 @@ def answer(client, language, **body):
 def test_rule_pages_name_the_cards_with_their_articles(client):
     deux_jeux = text_of(client, "/rules/deux-jeux", "fr")
     assert "Le 8 se pose sur n'importe quelle carte." in deux_jeux
-    assert "Le joueur suivant doit répondre par un As, ou piocher 2 cartes par carte de la chaîne." in deux_jeux
+    assert "Le joueur suivant doit répondre par un As, ou piocher 2 cartes pour chaque carte de la chaîne." in deux_jeux
     # 001 « Le 8 annule le cumul des As »
     assert "Un 8 annule plutôt la chaîne : personne ne pioche." in deux_jeux
     # 001 « 10 Le joueur qui joue cette carte rejoue »: no going out on it (SPEC §2)
@@ -83,7 +83,10 @@ def test_rule_pages_name_the_cards_with_their_articles(client):
         # 001 « 10 Le joueur qui joue cette carte rejoue »: not the last card
         (
             {"variant": "deux-jeux", "top": "3H", "card": "10H", "last_card": True},
-            ("Dans cette partie, on ne peut pas finir sur un 10.", "Fin de manche : le 10 oblige"),
+            (
+                "Le 10 de cœur serait la dernière carte de ce joueur, et ici personne ne sort sur un 10.",
+                "Fin de manche : le 10 oblige",
+            ),
         ),
         # 000 « Le Valet fait sauter le tour du joueur suivant »
         (

@@ -21,7 +21,7 @@ from models.core.text import plain
 
 # Keywords of the effect templates (English msgids) that stand for one effect each.
 EFFECT_WORDS = {
-    "skip": ("loses the turn", "is skipped"),
+    "skip": ("loses the turn", "lose the turn", "is skipped"),
     "reverse": ("reverses",),
     "again": ("plays again",),
     "names": ("names the suit",),
@@ -33,6 +33,7 @@ EFFECT_WORDS = {
     "chain": ("must answer",),
     "per_card": ("for each card",),
     "cancel": ("nobody draws",),
+    "sent": ("sends the draw on",),
 }
 
 UNSET = object()
@@ -55,6 +56,7 @@ def case(
     lacks=(),
     next_suit=UNSET,
     answers=None,
+    sent_on=None,
     api=False,
     xfail=None,
 ):
@@ -74,6 +76,7 @@ def case(
         lacks=lacks,
         next_suit=next_suit,
         answers=answers,
+        sent_on=sent_on,
         api=api,
         xfail=xfail,
     )
@@ -96,7 +99,8 @@ def run(c) -> Verdict:
 
 
 def templates(verdict: Verdict) -> str:
-    return " | ".join(m.template for m in verdict.effects)
+    """The effects in plain English (the singular or plural of each template, as counted)."""
+    return " | ".join(plain(m) for m in verdict.effects)
 
 
 def draws(verdict: Verdict) -> list:
@@ -173,10 +177,36 @@ CLASSIQUE = [
     case("cl-after-jk-named", "classique", "JK", "QC", True, suit="C"),
     # 000 "pas d'empilement": a pending 2 cannot be answered by a 2 without stacking; penalty 2.
     case("cl-pending-2-nostack", "classique", "2H", "2S", False, pending=True, draw=[2], api=True),
-    # §2 option stacking: "+2/+4 may be answered by a 2/Joker" → 2 on a pending 2.
-    case("cl-pending-2-stack-2", "classique", "2H", "2S", True, opts={"stacking": True}, pending=True, draw=[2]),
-    # §2 stacking: a Joker answers a pending 2.
-    case("cl-pending-2-stack-jk", "classique", "2H", "JK", True, opts={"stacking": True}, pending=True, draw=[4]),
+    # 000 « Empilement des +2 et +4 : autoriser qu'un joueur réponde par un 2 ou un Joker pour « renvoyer »
+    # la pioche au suivant »: the 2 sends the draw on; (interpretation) the draws add up, 2 + 2 = 4.
+    case(
+        "cl-pending-2-stack-2",
+        "classique",
+        "2H",
+        "2S",
+        True,
+        opts={"stacking": True},
+        pending=True,
+        draw=[],
+        sent_on=4,
+        has=("sent",),
+        answers={"2", "JK"},
+    ),
+    # Same sentence: a Joker answers the pending 2 and sends on 2 + 4 = 6 (« Le Joker : +4 cartes »);
+    # it still names a suit (interpretation of classique: « Le Joker permet aussi d'annoncer une couleur »).
+    case(
+        "cl-pending-2-stack-jk",
+        "classique",
+        "2H",
+        "JK",
+        True,
+        opts={"stacking": True},
+        pending=True,
+        draw=[],
+        sent_on=6,
+        has=("sent", "names"),
+        api=True,
+    ),
     # §3: while a penalty is pending only the allowed answers; even the 8 is illegal.
     case("cl-pending-2-eight", "classique", "2H", "8C", False, pending=True),
     # §3: a paid 2 is an ordinary heart: 5H follows.
@@ -193,6 +223,8 @@ CLASSIQUE = [
         opts={"counter_joker": True},
         suit="H",
         pending=True,
+        sent_on=8,  # « Contre Joker » sends the +4 on; (interpretation) the draws add up: 4 + 4
+        has=("sent", "names"),
         api=True,
     ),
     # counter_joker allows only a Joker: a 2 on a pending Joker stays illegal.
@@ -208,7 +240,18 @@ CLASSIQUE = [
         draw=[4],
     ),
     # §2 stacking: a 2 answers a pending Joker (+4).
-    case("cl-pending-jk-stack-2", "classique", "JK", "2S", True, opts={"stacking": True}, suit="H", pending=True),
+    # 000 « répondre par un 2 ou un Joker pour « renvoyer » la pioche »: 4 + 2 = 6 (interpretation: they add up).
+    case(
+        "cl-pending-jk-stack-2",
+        "classique",
+        "JK",
+        "2S",
+        True,
+        opts={"stacking": True},
+        suit="H",
+        pending=True,
+        sent_on=6,
+    ),
     # Pending Joker: following the named suit is no answer → illegal.
     case("cl-pending-jk-suit", "classique", "JK", "7H", False, suit="H", pending=True),
     # §2 classique: no finishing restriction by default → going out on an 8 is legal.
@@ -270,8 +313,10 @@ DEUX_JEUX = [
         "AS",
         True,
         pending=True,
-        draw=[2],
-        has=("chain", "per_card"),
+        draw=[],
+        sent_on=4,  # 001 « S'il pose un As, le joueur suivant doit piocher 4 cartes »
+        has=("sent",),
+        lacks=("skip",),  # 001 says nothing of the turn for the As chain
         answers={"A", "8"},
         api=True,
     ),
@@ -374,9 +419,10 @@ HUIT_AMERICAIN = [
         "AC",
         True,
         pending=True,
-        draw=[2],
+        draw=[],
+        sent_on=4,  # 003 « devra piocher deux cartes par As posé, c'est-à-dire quatre cartes »
         next_suit="C",
-        has=("chain", "per_card", "skip"),
+        has=("sent", "skip"),
         answers={"A"},
         api=True,
     ),
@@ -426,7 +472,8 @@ HUIT_ELABORE = [
     # §3 8 as huit-americain: not on a pending A.
     case("he-8-pending-a", "huit-elabore", "AC", "8H", False, pending=True, draw=[2]),
     # §3 / 003 "As : Jouera un as ou prendra deux cartes".
-    case("he-a-on-pending-a", "huit-elabore", "AC", "AD", True, pending=True, answers={"A"}, api=True),
+    # (interpretation of the variant, shown on its page: two cards per Ace of the chain) 2 + 2 = 4.
+    case("he-a-on-pending-a", "huit-elabore", "AC", "AD", True, pending=True, answers={"A"}, sent_on=4, api=True),
     # §3 / 003 "6 : Jouera un 6 ou prendra une carte": 6 answers a 6; takes 1, not per card.
     case(
         "he-6-on-pending-6",
@@ -435,7 +482,8 @@ HUIT_ELABORE = [
         "6S",
         True,
         pending=True,
-        draw=[1],
+        draw=[],
+        sent_on=1,  # « Jouera un 6 ou prendra une carte »: one card, however many 6s
         lacks=("per_card",),
         answers={"6"},
         api=True,
@@ -552,6 +600,8 @@ def test_check(c):
         assert verdict.next_suit == c["next_suit"]
     if c["answers"] is not None:
         assert answer_cards(verdict) == c["answers"]
+    counts = [m.params["count"] for m in verdict.effects if "count" in m.params]
+    assert counts == ([] if c["sent_on"] is None else [c["sent_on"]]), templates(verdict)
     text = {
         "legal": verdict.legal,
         "reason": plain(verdict.reason),
@@ -705,7 +755,7 @@ def test_the_rule_page_and_the_checker_agree_on_the_lost_turn(variant):
     for entry in card_entries(rs):
         if not entry.rule.attacks:
             continue
-        page_says = "loses the turn" in " ".join(m.template for m in entry.effects)
+        page_says = "loses the turn" in " ".join(plain(m) for m in entry.effects)
         top = format_card(entry.card) if entry.card.suit or entry.card.is_joker else entry.card.rank + "H"
         suit = "H" if entry.rule.names_suit or entry.card.is_joker else None
         verdict = check(rs, top, "5C" if top != "5C" else "6C", pending=True, active_suit=suit)
