@@ -125,7 +125,7 @@ def chain_effects(rule: CardRule | None, card: Card, ruleset: Ruleset, players: 
             if turn
             else Message(N_("The next player draws it all."))
         )
-    return _before(rule) + out + _after(rule, ruleset, players) if rule else out
+    return out + _before(rule) + _after(rule, ruleset, players) if rule else out
 
 
 def _before(rule: CardRule) -> list[Message]:
@@ -279,3 +279,22 @@ def cost_of(penalty: Penalty) -> tuple:
     if penalty.turn_lost:
         out.append(Message(N_("They also lose the turn.")))
     return (*out, back)
+
+
+def cost_facts(penalty: Penalty) -> tuple:
+    """The same cost in a few words, for a rule page's facts and the comparison ("Wrong card:
+    taken back, 2 more cards to draw")."""
+    out = [Message(N_("taken back")) if penalty.take_back else Message(N_("left on the pile"))]
+    if not penalty.stated:
+        out.append(Message(N_("no penalty set")))
+    if penalty.draw:
+        out.append(
+            Message(
+                Nn_("%(draw)s more card to draw", "%(draw)s more cards to draw"),
+                {"draw": penalty.draw},
+                plural_by="draw",
+            )
+        )
+    if penalty.turn_lost:
+        out.append(Message(N_("the turn lost")))
+    return tuple(out)

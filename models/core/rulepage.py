@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import JOKER, RANKS, Card, parse_card
-from .effects import cost_of, effects_of, no_effect, play_rule
+from .effects import cost_facts, effects_of, no_effect, play_rule
 from .rulebook import Rulebook, VariantRules, rules_of
 from .text import N_, Message, Nn_
 from .variant import CardRule, Ruleset, ScoringTable, Variant, resolve
@@ -304,7 +304,7 @@ def rule_page(variant: Variant, tables, book: Rulebook, ruleset: Ruleset | None 
         ),
         (Message(N_("End of the game")), (end_short(ruleset),), "rounds" if "rounds" in changed else "target"),
         (Message(N_("Going out")), (finish_message(ruleset),), "finish"),
-        (Message(N_("Wrong card")), cost_of(variant.penalty), None),
+        (Message(N_("Wrong card")), cost_facts(variant.penalty), None),
     )
     return RulePage(
         variant=variant,
