@@ -63,6 +63,7 @@ def variant_summary(variant, language: str) -> dict:
             "draw": variant.penalty.draw,
             "take_back": variant.penalty.take_back,
             "turn_lost": variant.penalty.turn_lost,
+            "applies_to": variant.penalty.applies_to,
         },
         "deal": variant.deal.as_dict(),
         "deal_more_allowed": variant.deal.more_allowed,

@@ -111,8 +111,22 @@ def chain_effects(rule: CardRule | None, card: Card, ruleset: Ruleset, players: 
         )
     ]
     answers = [parse_card(a) for a in answers_to(rule, ruleset)] if rule else []
+    cancels = [parse_card(c) for c in rule.chain.cancels] if rule and rule.chain else []
     turn = bool(rule) and pays_with_turn(rule)
-    if answers:
+    if answers and cancels:  # 001 « Le 8 annule le cumul des As »
+        template = (
+            N_(
+                "The next player may send it on in turn with %(answers)s or cancel it with %(cancels)s; otherwise they "
+                "draw it all and lose the turn."
+            )
+            if turn
+            else N_(
+                "The next player may send it on in turn with %(answers)s or cancel it with %(cancels)s; otherwise they "
+                "draw it all."
+            )
+        )
+        out.append(Message(template, {"answers": answers, "cancels": cancels}, {"answers": "a", "cancels": "a"}))
+    elif answers:
         template = (
             N_("The next player may send it on in turn with %(answers)s; otherwise they draw it all and lose the turn.")
             if turn
@@ -281,6 +295,15 @@ def cost_of(penalty: Penalty) -> tuple:
     return (*out, back)
 
 
+def again_cost() -> Message:
+    """A card that makes its player play again, laid as the last card: no penalty, the round
+    goes on (001 « S'il ne peut pas, il est contraint de piocher, même s'il n'a plus de carte en
+    main »; 003 « On ne peut finir sur un 9 (puisqu'il contraint de rejouer) »)."""
+    return Message(
+        N_("No penalty: laid as the last card, it stays, and the same player plays again or draws; the round goes on.")
+    )
+
+
 def cost_facts(penalty: Penalty) -> tuple:
     """The same cost in a few words, for a rule page's facts and the comparison ("Wrong card:
     taken back, 2 more cards to draw")."""
@@ -297,4 +320,6 @@ def cost_facts(penalty: Penalty) -> tuple:
         )
     if penalty.turn_lost:
         out.append(Message(N_("the turn lost")))
+    if penalty.stated and penalty.applies_to == "any_rule":
+        out.append(Message(N_("the same for any other rule broken")))
     return tuple(out)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .cards import SUITS, Card, parse_card, refuse_missing
 from .effects import (
+    again_cost,
     answers_to,
     chain_effects,
     cost_of,
@@ -71,7 +72,14 @@ class Play:
 
     @property
     def cost(self) -> tuple:
+        """What a card the pile refuses costs."""
         return cost_of(self.ruleset.variant.penalty)
+
+    @property
+    def rule_cost(self) -> tuple:
+        """What breaking another rule costs (out of turn, a forbidden last card): only a penalty
+        for any rule broken covers it (001), else none is stated."""
+        return cost_of(self.ruleset.variant.penalty.for_case(unfit=False))
 
     def effects(self) -> tuple:
         return tuple(effects_of(self.card_rule, self.card, self.ruleset, self.players))
@@ -235,14 +243,16 @@ def _skipped(play: Play) -> Verdict:
         Message(N_("A player whose turn is skipped lays no card and draws none.")),
         (Message(N_("This player loses the turn; play goes on with the player after them.")),),
         turn_lost=True,
-        cost=play.cost,
+        cost=play.rule_cost,
     )
 
 
 def _forbidden_finish(play: Play) -> Verdict:
     """A last card the rules forbid to go out on: the reason says this card would end the hand,
-    the rule why such a card may not."""
+    the rule why such a card may not. A card that makes its player play again is no breach when
+    laid (001's 10, 003's 9): it stays, and the round goes on."""
     variant = play.ruleset.variant
+    again = play.card_rule is not None and play.card_rule.play_again
     rule = (
         Message(N_("Finishing: %(rule)s"), {"rule": DataText(variant.finish_rule, inside=True)})
         if variant.finish_rule
@@ -257,7 +267,7 @@ def _forbidden_finish(play: Play) -> Verdict:
         ),
         rule,
         (Message(N_("The player keeps the card and plays another one, or draws.")),),
-        cost=play.cost,
+        cost=(again_cost(),) if again else play.rule_cost,
     )
 
 

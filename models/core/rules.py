@@ -35,6 +35,7 @@ from .variant import (
 VARIANTS_DIR = Path(__file__).parent / "variants"
 OPTION_KINDS = ("bool", "choice")
 SETTABLE = ("decks", "partners", "loser_deals")
+PENALTY_SCOPES = ("unfit_card", "any_rule")  # a card the pile refuses, or any rule broken
 
 
 # --- validation of the files -------------------------------------------------------------------
@@ -277,11 +278,12 @@ def _deal(r: FieldReader, low: int, high: int, size: int) -> DealRule:
 def _penalty(r: FieldReader) -> Penalty:
     """``[penalty]``: what a card played against the rules costs (absent: the source sets none)."""
     penalty = r.sub("penalty", {})
-    penalty.check_known({"draw", "take_back", "turn_lost"})
+    penalty.check_known({"draw", "take_back", "turn_lost", "applies_to"})
     return Penalty(
         draw=penalty.get("draw", int, 0, check=lambda n: 0 <= n <= 20),
         take_back=penalty.get("take_back", bool, True),
         turn_lost=penalty.get("turn_lost", bool, False),
+        applies_to=penalty.get("applies_to", str, "unfit_card", check=lambda a: a in PENALTY_SCOPES),
     )
 
 

@@ -137,16 +137,25 @@ class Chain:
 class Penalty:
     """What a card played against the rules costs (``[penalty]`` of a variant file): ``draw``
     cards from the stock, the card taken back into the hand (``take_back``), the turn lost
-    (``turn_lost``). A variant whose source sets no penalty draws 0 and keeps the turn: then the
-    referee says plainly that none is stated, and only the card goes back."""
+    (``turn_lost``). ``applies_to``: "unfit_card", a card the pile refuses (003, autre variante,
+    « toute carte inadéquate à la série »), or "any_rule", any rule broken, playing out of turn or
+    going out on a forbidden card too (001 « qui joue lorsque ce n'est pas son tour ou qui
+    enfreint une règle »). A variant whose source sets no penalty draws 0 and keeps the turn: then
+    the referee says plainly that none is stated, and only the card goes back."""
 
     draw: int = 0
     take_back: bool = True
     turn_lost: bool = False
+    applies_to: str = "unfit_card"
 
     @property
     def stated(self) -> bool:
         return bool(self.draw or self.turn_lost)
+
+    def for_case(self, unfit: bool) -> Penalty:
+        """The penalty of this case: a card the pile refuses (``unfit``) or another rule broken
+        (out of turn, a forbidden last card), which only an "any_rule" penalty covers."""
+        return self if unfit or self.applies_to == "any_rule" else Penalty()
 
 
 @functools.lru_cache(maxsize=256)

@@ -40,7 +40,7 @@ PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]|\{[^}]*\}")
 
 def seeds_dir() -> Path:
     configured = os.environ.get("CARTE_SEEDS")
-    return Path(configured) if configured else ROOT / ".." / "shared" / "seeds"
+    return Path(configured) if configured else (ROOT / ".." / "shared" / "seeds").resolve()
 
 
 def words(text: str) -> list[str]:

@@ -128,16 +128,47 @@ def test_a_wrong_card_says_what_it_costs(variant, top, card, opts, players, pend
 
 
 def test_every_variant_states_its_penalty_or_that_it_has_none():
-    stated = {v.id: (v.penalty.draw, v.penalty.take_back, v.penalty.turn_lost) for v in catalog().variants.values()}
-    # 001: two more cards; 003 bis: the card taken back and one card; the others: none stated.
-    assert stated == {
-        "classique": (0, True, False),
-        "deux-jeux": (2, True, False),
-        "54-cartes": (0, True, False),
-        "huit-americain": (0, True, False),
-        "huit-elabore": (1, True, False),
-        "les-huit": (0, True, False),
+    stated = {
+        v.id: (v.penalty.draw, v.penalty.take_back, v.penalty.turn_lost, v.penalty.applies_to)
+        for v in catalog().variants.values()
     }
+    # 001: two more cards for any rule broken; 003 bis: a card unfit for the pile is taken back and costs
+    # one card; the others: none stated.
+    assert stated == {
+        "classique": (0, True, False, "unfit_card"),
+        "deux-jeux": (2, True, False, "any_rule"),
+        "54-cartes": (0, True, False, "unfit_card"),
+        "huit-americain": (0, True, False, "unfit_card"),
+        "huit-elabore": (1, True, False, "unfit_card"),
+        "les-huit": (0, True, False, "unfit_card"),
+    }
+
+
+AGAIN = "No penalty: laid as the last card, it stays, and the same player plays again or draws; the round goes on."
+ONE_CARD = ["Penalty: the player draws 1 more card.", "A card already laid goes back to the hand."]
+
+
+@pytest.mark.parametrize(
+    "variant, top, card, players, pending, last, wanted",
+    [
+        # 001 « 10 Le joueur qui joue cette carte rejoue. S'il ne peut pas, il est contraint de piocher, même
+        # s'il n'a plus de carte en main »: laid last, the 10 breaks no rule; the round goes on.
+        ("deux-jeux", "3H", "10H", 4, False, True, [AGAIN]),
+        # 003, autre variante, « On ne peut finir sur un 9 (puisqu'il contraint de rejouer) »: the same.
+        ("huit-elabore", "9H", "9C", 4, False, True, [AGAIN]),
+        # 003 « On ne peut terminer le coup avec un 8 » (kept by the autre variante): the 8 fits the pile, and
+        # the penalty of the autre variante is for « toute carte inadéquate à la série » only.
+        ("huit-elabore", "5C", "8H", 4, False, True, [NO_PENALTY]),
+        # « 7 : Passera son tour »: the skipped player who lays a card anyway breaks no rule of the pile.
+        ("huit-elabore", "7S", "7H", 4, True, False, [NO_PENALTY]),
+        # « As : Jouera un as ou prendra deux cartes »: a 5 does not fit a pending Ace, « inadéquate ».
+        ("huit-elabore", "AH", "5H", 4, True, False, ONE_CARD),
+    ],
+)
+def test_a_penalty_covers_only_the_cases_its_source_names(variant, top, card, players, pending, last, wanted):
+    verdict = check(ruleset(variant), top, card, players=players, pending=pending, last_card=last)
+    assert verdict.legal is False
+    assert cost(verdict) == wanted
 
 
 def test_a_legal_card_costs_nothing():
@@ -209,9 +240,12 @@ def test_the_next_player_may_send_it_on_again_or_pays():
     assert said[1] == (
         "The next player may send it on in turn with a 2 / a JK; otherwise they draw it all and lose the turn."
     )
-    # 001 says nothing of the turn for the As chain: the next player only draws.
+    # 001 says nothing of the turn for the As chain: the next player only draws; « Le 8 annule le cumul
+    # des As »: the next player may also end it with an 8.
     verdict = check(ruleset("deux-jeux"), "AH", "AS", pending=True)
-    assert [plain(m) for m in verdict.effects][1].endswith("otherwise they draw it all.")
+    assert [plain(m) for m in verdict.effects][1] == (
+        "The next player may send it on in turn with an A or cancel it with an 8; otherwise they draw it all."
+    )
 
 
 @pytest.mark.parametrize("due", [2, 0, "6", True, 101])
