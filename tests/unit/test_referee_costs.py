@@ -304,3 +304,21 @@ def test_a_deck_cannot_lose_every_rank_nor_its_jokers_as_a_rank():
         with pytest.raises(DomainError) as info:
             house_rules.compile_document(document, "h00000000000000ab")
         assert info.value.field == "deck.without"
+
+
+def test_a_house_chain_on_the_7_is_sent_on_like_the_aces():
+    # House rules (the editor's « Attack: answer with the same rank or draw N per card ») built on the
+    # Aces of 003 (« deux cartes par As posé »): a 7 that makes the next player draw 1 per 7 of the chain.
+    document = house_rules.normalize(
+        {
+            "base": "huit-americain",
+            "name": "Sept",
+            "cards": [{"card": "7", "chain": {"answers": ["7"], "draw": 1, "skip": True}}],
+        }
+    )
+    rules = resolve(catalog().tables, house_rules.compile_document(document, "h00000000000000ac"))
+    verdict = check(rules, "7H", "7S", pending=True)
+    assert verdict.legal is True and counts(verdict) == [2]
+    assert plain(verdict.effects[1]).endswith("otherwise they draw it all and lose the turn.")
+    unanswered = check(rules, "7H", "5H", pending=True, pending_draw=3)
+    assert [plain(m) for m in unanswered.effects] == ["The player draws 3 cards and loses the turn."]
