@@ -56,8 +56,15 @@ def variant_summary(variant, language: str) -> dict:
         "name": localized(variant.name, language),
         "source": variant.source,
         "players": {"min": variant.min_players, "max": variant.max_players},
-        "decks": variant.decks,
+        "decks": ruleset.decks,
         "jokers": ruleset.jokers,
+        "without": list(ruleset.deck.without),
+        "penalty": {
+            "draw": variant.penalty.draw,
+            "take_back": variant.penalty.take_back,
+            "turn_lost": variant.penalty.turn_lost,
+            "applies_to": variant.penalty.applies_to,
+        },
         "deal": variant.deal.as_dict(),
         "deal_more_allowed": variant.deal.more_allowed,
         "mode": variant.mode,
@@ -329,5 +336,6 @@ def referee_check():
         pending=pending,
         last_card=last,
         covered=data.get("covered"),
+        pending_draw=data.get("pending_draw"),
     )
     return jsonify(verdict_json(verdict))

@@ -23,7 +23,7 @@ LANGUAGES = ("fr",)  # the catalogues kept besides the English of the source
 def translations_command():
     """Extract the messages, merge them into the catalogs, compile them (Babel)."""
     pot = TRANSLATIONS / "messages.pot"
-    extract = ["pybabel", "extract", "-F", str(ROOT / "babel.cfg"), "-k", "N_", "-k", "lazy_gettext"]
+    extract = ["pybabel", "extract", "-F", str(ROOT / "babel.cfg"), "-k", "N_", "-k", "Nn_:1,2", "-k", "lazy_gettext"]
     extract += ["-o", str(pot), "--no-location", "--sort-output", "--width", "100", "--project", "Carte !"]
     extract += ["--ignore-dirs", ".venv tests test-artifacts node_modules bench migrations", str(ROOT)]
     subprocess.run(extract, check=True)

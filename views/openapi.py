@@ -308,6 +308,13 @@ DOCUMENT = {
                             "top": CARD,
                             "active_suit": {"type": "string", "enum": ["S", "H", "D", "C"]},
                             "pending": {"type": "boolean"},
+                            "pending_draw": {
+                                "type": "integer",
+                                "minimum": 1,
+                                "maximum": 100,
+                                "description": "The cards a pending draw counts so far, when it was already sent on "
+                                "(by default the top card's own)",
+                            },
                             "card": CARD,
                             "last_card": {"type": "boolean"},
                             "covered": {
@@ -328,6 +335,11 @@ DOCUMENT = {
                                 "reason": {"type": "string"},
                                 "rule": {"type": "string"},
                                 "effect": {"type": "string"},
+                                "cost": {
+                                    "type": ["string", "null"],
+                                    "description": "What the card costs if it was laid against the rules anyway "
+                                    "(the variant's penalty, or that it sets none); null for a legal card",
+                                },
                                 "turn_lost": {
                                     "type": "boolean",
                                     "description": "The player asking loses the turn (a pending skip, or an "

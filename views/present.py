@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from flask import url_for
 
 from models.core import scoring
-from models.core.cards import JOKER, RANKS, Card, format_card
+from models.core.cards import JOKER, Card, format_card
 
 from . import links
 from .kit import games
@@ -165,8 +165,9 @@ def scoreboard(game) -> list[ScoreRow]:
 
 
 def last_card_ranks(ruleset) -> list[str]:
-    """The ranks offered for the winner's last card: A … K, and JK where the deck has jokers."""
-    return list(RANKS) + ([JOKER] if ruleset.jokers else [])
+    """The ranks offered for the winner's last card: the deck's ranks (A … K, less any taken out),
+    and JK where the deck has jokers."""
+    return list(ruleset.deck.ranks) + ([JOKER] if ruleset.jokers else [])
 
 
 def counts_from_cards(cards, keys) -> dict[str, int]:

@@ -10,17 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from flask import Blueprint, request
-from flask_babel import gettext
 
 from models.core import referee
 from models.core import rulepage as facts
-from models.core.cards import JOKER, RANKS, SUITS, parse_card
+from models.core.cards import JOKER, SUITS, parse_card
 from models.core.errors import N_, DomainError
+from models.core.text import Message
 from models.core.variant import Variant, resolve
 
 from .kit import fragment_or_page, games, registry
-from .numbers import whole_number
-from .texts import error_message
+from .numbers import number_or_text, whole_number
+from .texts import error_message, say
 
 bp = Blueprint("referee", __name__)
 
@@ -39,13 +39,16 @@ class CheckForm:
     card_suit: str = ""
     covered_rank: str = ""  # the rank of the card under a card that counts as the card it covers
     pending: bool = False
+    pending_draw: object = None  # the cards a pending draw counts so far (None: the top card's own)
     last_card: bool = False
     submitted: bool = False
 
     @property
     def ranks(self) -> list[str]:
-        """The keys of the card keypads: A … K, and JK where the deck has jokers."""
-        return list(RANKS) + ([JOKER] if self.variant.jokers_per_deck else [])
+        """The keys of the card keypads: the deck's ranks (less any taken out), and JK where the
+        deck has jokers (the variant's own deck: ``Variant.deck``)."""
+        deck = self.variant.deck
+        return list(deck.ranks) + ([JOKER] if deck.jokers else [])
 
     @staticmethod
     def card(rank: str, suit: str) -> str | None:
@@ -62,21 +65,30 @@ class CheckForm:
         return self.card(self.card_rank, self.card_suit)
 
     @property
+    def names_suit(self) -> bool:
+        """Whether a suit is named after the top card (then it is asked before any verdict)."""
+        top = self.top
+        return bool(top) and any(parse_card(top).rank == c or top == c for c in facts.suit_naming_cards(self.variant))
+
+    @property
     def covers(self) -> bool:
         """Whether the top card counts as the card it covers (then the card under it is asked)."""
         rule = self.variant.card_rule(parse_card(self.top)) if self.top else None
         return bool(rule and rule.takes_rank)
 
-    def missing(self) -> str | None:
-        """What is still to pick before the question can be asked (an English msgid), or None."""
+    def missing(self) -> Message | None:
+        """What is still to pick before the question can be asked, or None. The suit named after
+        an 8 or a Joker is asked for right after the top card, before any verdict (issue 30)."""
         if not self.top_rank:
-            return N_("Pick the top card of the pile.")
+            return Message(N_("Pick the top card of the pile."))
         if not self.top:
-            return N_("Pick the suit of the top card.")
+            return Message(N_("Pick the suit of the top card."))
+        if self.names_suit and not self.active_suit:
+            return Message(N_("Pick the suit named after %(card)s."), {"card": parse_card(self.top)}, {"card": "the"})
         if not self.card_rank:
-            return N_("Pick the card the player wants to play.")
+            return Message(N_("Pick the card the player wants to play."))
         if not self.played:
-            return N_("Pick the suit of the card played.")
+            return Message(N_("Pick the suit of the card played."))
         return None
 
 
@@ -106,6 +118,7 @@ def read_form(data, game=None) -> CheckForm:
     form.active_suit = data.get("active_suit", "") if data.get("active_suit") in SUITS else ""
     form.covered_rank = data.get("covered_rank", "") if data.get("covered_rank") in ranks else ""
     form.pending = bool(data.get("pending"))
+    form.pending_draw = number_or_text(data.get("pending_draw"))
     form.last_card = bool(data.get("last_card"))
     return form
 
@@ -114,7 +127,7 @@ def verdict_for(form: CheckForm, game=None):
     """(verdict, error message) for a complete form; (None, what to pick) otherwise."""
     missing = form.missing()
     if missing:
-        return None, gettext(missing) if form.submitted else None
+        return None, say(missing) if form.submitted else None
     try:
         ruleset = resolve(registry().tables, form.variant, options=form.options)
         verdict = referee.check(
@@ -126,6 +139,7 @@ def verdict_for(form: CheckForm, game=None):
             pending=form.pending,
             last_card=form.last_card,
             covered=form.covered_rank if form.covers else None,
+            pending_draw=form.pending_draw if form.pending else None,
         )
     except DomainError as error:
         return None, error_message(error)
@@ -144,6 +158,7 @@ def render_checker(game=None):
         "options": facts.referee_options(form.variant),
         "suit_naming": facts.suit_naming_cards(form.variant),
         "covering": facts.covering_cards(form.variant),
+        "answered_attacks": facts.answered_attacks(form.variant),
     }
     return fragment_or_page("referee/_verdict.html", "referee/checker.html", **context)
 

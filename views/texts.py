@@ -30,6 +30,13 @@ RANK_NAMES = {
     "K": lazy_gettext("King"),
     JOKER: lazy_gettext("Joker"),
 }
+RANK_PLURALS = {
+    "A": lazy_gettext("Aces"),
+    "J": lazy_gettext("Jacks"),
+    "Q": lazy_gettext("Queens"),
+    "K": lazy_gettext("Kings"),
+    JOKER: lazy_gettext("Jokers"),
+}
 RANK_SHORT = {"A": lazy_gettext("A"), "J": lazy_gettext("J"), "Q": lazy_gettext("Q"), "K": lazy_gettext("K")}
 SUIT_NAMES = {
     "S": lazy_gettext("spades"),
@@ -52,6 +59,7 @@ CHANGE_LABELS = {  # what house rules change from their base (models/core/house_
     "cards": N_("Special cards"),
     "options": N_("House options"),
     "play": N_("Play"),
+    "penalty": N_("Wrong card"),
     "mode": N_("Mode"),
     "target": N_("Target"),
     "rounds": N_("Number of rounds"),
@@ -103,10 +111,21 @@ FRENCH_DEFAULT = {"the": "le ", "a": "un "}
 ENGLISH_VOWEL_SOUND = ("A", "8")
 
 
+def rank_plural(rank: str) -> str:
+    """A rank in the plural: "Rois", "8" in French (a number does not take the mark); "Kings",
+    "8s" in English."""
+    if rank in RANK_PLURALS:
+        return str(RANK_PLURALS[rank])
+    return rank if lang() == "fr" else rank + "s"
+
+
 def card_with_article(card, form: str | None = "the") -> str:
     """A card's name with the article ``form`` asks for: "the" (le 8, l'As, the Ace) or "a"
-    (un 8, une Dame, an 8, a Joker); the bare name otherwise."""
+    (un 8, une Dame, an 8, a Joker); "plural" names its rank in the plural (Rois, Kings); the
+    bare name otherwise."""
     card = as_card(card)
+    if form == "plural":
+        return rank_plural(card.rank)
     name = _card_name(card, lang())
     if form not in ("the", "a"):
         return name
@@ -183,16 +202,22 @@ def word(value, form: str | None = None) -> str:
     return items[0] if len(items) == 1 else join_or(items)
 
 
+def translated(template, params: dict, plural_by: str | None = None) -> str:
+    """A template in the reader's language, with its worded ``params``: a plural pair (``Nn_``)
+    through Babel's ``ngettext`` by the number ``params[plural_by]``, else ``gettext``."""
+    if isinstance(template, tuple):
+        return ngettext(template[0], template[1], params[plural_by], **params)
+    text = gettext(template)
+    return text % params if params else text
+
+
 def say(value) -> str:
     """A message, a text of the variant files or plain text, in the reader's language. A sentence
     that opens on a parameter (a card) starts with a capital letter."""
     if isinstance(value, Message):
-        text = gettext(value.template)
-        if not value.params:
-            return text
         params = {key: word(v, value.forms.get(key)) for key, v in value.params.items()}
-        out = contract(text % params)
-        return capitalize_first(out) if value.template.startswith("%(") else out
+        out = contract(translated(value.template, params, value.plural_by))
+        return capitalize_first(out) if params and value.msgid.startswith("%(") else out
     if isinstance(value, (dict, DataText)):
         return word(value)
     return str(value)
@@ -204,11 +229,12 @@ def say_all(items, separator: str = ", ") -> str:
 
 def error_message(error: DomainError) -> str:
     """What to tell the person about a refusal, in their language (the template translated, each
-    parameter worded; a name that opens the sentence is left as it was typed)."""
-    text = gettext(error.template)
-    if not error.params:
-        return text
-    return text % {key: word(value) for key, value in error.params.items()}
+    parameter worded; a sentence opening on a card starts with a capital letter, a name that
+    opens it is left as it was typed)."""
+    params = {key: word(value, error.forms.get(key)) for key, value in error.params.items()}
+    out = contract(translated(error.template, params, error.plural_by))
+    opening = re.match(r"%\((\w+)\)", error.text.msgid)
+    return capitalize_first(out) if opening and isinstance(error.params.get(opening.group(1)), Card) else out
 
 
 def error_json(error: DomainError) -> dict:
@@ -220,12 +246,15 @@ def error_json(error: DomainError) -> dict:
 
 
 def verdict_json(verdict: Verdict) -> dict:
-    """The dispute checker's answer as the JSON API gives it."""
+    """The dispute checker's answer as the JSON API gives it: ``effect`` says everything that
+    follows, the cost of a card laid against the rules last; ``cost`` says that cost alone
+    (null for a legal card)."""
     return {
         "legal": verdict.legal,
         "reason": say(verdict.reason),
         "rule": say(verdict.rule),
-        "effect": " ".join(say(m) for m in verdict.effects),
+        "effect": " ".join(say(m) for m in (*verdict.effects, *verdict.cost)),
+        "cost": " ".join(say(m) for m in verdict.cost) or None,
         "turn_lost": verdict.turn_lost,
         "depends_on": verdict.depends_on,
     }

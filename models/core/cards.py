@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .errors import N_, InvalidCard, TooManyCopies
+from .errors import N_, InvalidCard, Nn_, TooManyCopies
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -105,14 +105,21 @@ def format_cards(cards, symbols: bool = False) -> str:
 
 @dataclass(frozen=True)
 class Deck:
-    """``decks`` packs of 52 cards plus ``jokers`` jokers in all."""
+    """``decks`` packs of 52 cards, less the ranks ``without`` (taken out of every pack), plus
+    ``jokers`` jokers in all. The one answer to "which cards does this game use?": scoring, the
+    deck check, the keypads, the referee and the rule pages all read it from ``Ruleset.deck``."""
 
     decks: int = 1
     jokers: int = 0
+    without: tuple = ()  # ranks taken out of each pack, in RANKS order
+
+    @property
+    def ranks(self) -> tuple:
+        return tuple(r for r in RANKS if r not in self.without)
 
     @property
     def size(self) -> int:
-        return 52 * self.decks + self.jokers
+        return 4 * len(self.ranks) * self.decks + self.jokers
 
     def copies_of_card(self) -> int:
         return self.decks
@@ -120,16 +127,35 @@ class Deck:
     def copies_of_rank(self) -> int:
         return 4 * self.decks
 
+    def holds(self, card: Card) -> bool:
+        """Whether the deck has this card at all (a joker, or a rank not taken out)."""
+        return self.jokers > 0 if card.is_joker else card.rank not in self.without
+
     def cards(self) -> list[Card]:
         """Every card of the deck, each as many times as it exists."""
-        return list(_deck_cards(self.decks, self.jokers))
+        return list(_deck_cards(self.decks, self.jokers, self.without))
 
 
 @lru_cache(maxsize=16)
-def _deck_cards(decks: int, jokers: int) -> tuple:
+def _deck_cards(decks: int, jokers: int, without: tuple = ()) -> tuple:
     """The cards of a deck, made once per kind of deck (every manche entered asks)."""
-    one = [Card(r, s) for s in SUITS for r in RANKS]
+    one = [Card(r, s) for s in SUITS for r in RANKS if r not in without]
     return tuple(one * decks + [Card(JOKER)] * jokers)
+
+
+def refuse_missing(card: Card, deck: Deck, field: str | None = None) -> None:
+    """Refuse a card the deck does not have: a joker in a deck without, a rank taken out."""
+    if deck.holds(card):
+        return
+    if card.is_joker:
+        raise InvalidCard(N_("This deck has no joker."), field=field, token=JOKER)
+    raise InvalidCard(
+        N_("%(card)s is not in this deck: that rank was taken out of it."),
+        field=field,
+        forms={"card": "the"},
+        token=format_card(card),
+        card=card,
+    )
 
 
 def check_deck(hands, deck: Deck) -> None:
@@ -137,24 +163,24 @@ def check_deck(hands, deck: Deck) -> None:
 
     ``hands`` is an iterable of card lists (all the hands of one manche). With ``d`` decks each
     card exists ``d`` times and each rank ``4d`` times (a rank alone counts against its rank);
-    jokers are limited to the deck's jokers, and refused in a deck that has none.
+    jokers are limited to the deck's jokers, and refused in a deck that has none, like the ranks
+    taken out of the deck.
     """
     by_card: Counter = Counter()
     by_rank: Counter = Counter()
     jokers = 0
     for hand in hands:
         for card in hand:
+            refuse_missing(card, deck)
             if card.is_joker:
                 jokers += 1
                 continue
             by_rank[card.rank] += 1
             if card.suit:
                 by_card[card] += 1
-    if jokers and deck.jokers == 0:
-        raise InvalidCard(N_("This deck has no joker."), token=JOKER)
     if jokers > deck.jokers:
         raise TooManyCopies(
-            N_("%(count)s jokers entered, but the deck holds only %(limit)s."),
+            N_("%(count)s Jokers entered, but the deck holds only %(limit)s."),
             token=JOKER,
             count=jokers,
             limit=deck.jokers,
@@ -162,16 +188,23 @@ def check_deck(hands, deck: Deck) -> None:
     for card, count in sorted(by_card.items()):
         if count > deck.copies_of_card():
             raise TooManyCopies(
-                N_("%(token)s entered %(count)s times, but the deck holds it only %(limit)s times."),
+                Nn_(
+                    "%(card)s entered %(count)s times, but the deck holds only %(limit)s copy of it.",
+                    "%(card)s entered %(count)s times, but the deck holds only %(limit)s copies of it.",
+                ),
+                plural_by="limit",
+                forms={"card": "the"},
                 token=format_card(card),
+                card=card,
                 count=count,
                 limit=deck.copies_of_card(),
             )
     for rank in RANKS:
         if by_rank[rank] > deck.copies_of_rank():
             raise TooManyCopies(
-                N_("%(count)s cards of rank %(token)s entered, but the deck holds only %(limit)s."),
+                N_("%(count)s cards of rank %(rank)s entered, but the deck holds only %(limit)s."),
                 token=rank,
+                rank=Card(rank),
                 count=by_rank[rank],
                 limit=deck.copies_of_rank(),
             )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import JOKER, RANKS, SUITS, Card, parse_card
+from .effects import cost_facts
 from .rulepage import (
     MODE_NAMES,
     card_entries,
@@ -76,6 +77,7 @@ def comparison(variants: list[Variant], tables) -> tuple:
         ),
         CompareRow(Message(N_("End of the game")), None, tuple((end_short(r),) for r in defaults), "end"),
         CompareRow(Message(N_("Going out")), None, tuple((finish_message(r),) for r in defaults), "finish"),
+        CompareRow(Message(N_("Wrong card")), None, tuple(cost_facts(v.penalty) for v in variants)),
         CompareRow(
             Message(N_("House options")),
             None,

@@ -7,35 +7,39 @@ msgid and its parameters, ``models/core/text.py``); the web layer words it in th
 
 from __future__ import annotations
 
-from .text import N_, Message
+from .text import N_, Message, Nn_, english_template
 
-__all__ = ["N_", "DomainError"]
+__all__ = ["N_", "Nn_", "DomainError"]
 
 
 class DomainError(Exception):
     """A rule of the game or of the API was broken by the input.
 
     ``code`` is one of SPEC §4's codes, ``field`` the input it is about (optional), ``text`` what
-    to say: ``template`` (an English msgid with ``%(name)s`` placeholders) and ``params`` (data:
-    numbers, strings, cards, other messages).
+    to say: ``template`` (an English msgid with ``%(name)s`` placeholders, or a pair made with
+    ``Nn_`` chosen from by the number ``params[plural_by]``), ``params`` (data: numbers, strings,
+    cards, other messages) and ``forms`` (the article a card parameter takes, as in ``Message``).
     """
 
     code = "validation_error"
     status = 422
 
-    def __init__(self, template: str, field: str | None = None, **params):
+    def __init__(self, template, field: str | None = None, *, forms=None, plural_by=None, **params):
         super().__init__(template)
         self.template = template
         self.field = field
         self.params = params
+        self.forms = dict(forms or {})
+        self.plural_by = plural_by
 
     @property
     def text(self) -> Message:
-        return Message(self.template, self.params)
+        return Message(self.template, self.params, self.forms, self.plural_by)
 
     def __str__(self) -> str:
-        plain = {k: v if isinstance(v, (str, int)) else repr(v) for k, v in self.params.items()}
-        return self.template % plain if plain else self.template
+        plain = {k: v if isinstance(v, (str, int)) else str(v) for k, v in self.params.items()}
+        template = english_template(self.template, self.params, self.plural_by)
+        return template % plain if plain else template
 
 
 class InvalidCard(DomainError):

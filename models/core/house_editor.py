@@ -48,7 +48,7 @@ HOUSE_FINISH_RULE = {
 }
 
 # What a document may change from its base: document keys (in this order) and scoring keys.
-CHANGES = ("deck", "players", "deal", "finish", "cards", "options", "play")
+CHANGES = ("deck", "players", "deal", "finish", "cards", "options", "play", "penalty")
 SCORING_CHANGES = ("mode", "target", "rounds")
 
 
@@ -150,7 +150,7 @@ def apply_edits(document: dict, edits: Edits) -> dict:
     form does not show is kept; a card rule left as it was keeps its details (answers, two players)."""
     doc = copy.deepcopy(document)
     doc["name"] = edits.name
-    doc["deck"] = {"decks": edits.decks, "jokers_per_deck": edits.jokers_per_deck}
+    doc["deck"] = {**doc.get("deck", {}), "decks": edits.decks, "jokers_per_deck": edits.jokers_per_deck}
     doc["players"] = {"min": edits.players_min, "max": edits.players_max}
     if edits.deal_cards is not None:
         doc["deal"] = {"cards": edits.deal_cards}

@@ -32,7 +32,7 @@ MAX_NAME = 60
 MAX_DOCUMENT = 64 * 1024
 HOUSE_ORDER = 1000
 # The fields a house document may carry: those of a variant file, and its base.
-INHERITED = ("deck", "players", "deal", "scoring", "partners", "finish", "options", "cards", "play")
+INHERITED = ("deck", "players", "deal", "scoring", "partners", "finish", "options", "cards", "play", "penalty")
 FIELDS = ("base", "name", "summary", *INHERITED)
 
 
@@ -132,6 +132,25 @@ def _precheck(document: dict) -> None:
             raise invalid(f"options[{i}].choices", "expected_choices")
 
 
+def _packs_option_follows_the_deck(document: dict) -> dict:
+    """One source for the packs: house rules that change the deck's packs (« un deuxième jeu de 52
+    cartes », source 000) make that number the default of the base's packs option, and one of
+    its choices. A game of "classique with two packs" then plays, scores and checks two packs
+    (before, the option copied from the base still said one). Old snapshots get it too."""
+    deck, options = document.get("deck"), document.get("options")
+    decks = deck.get("decks") if isinstance(deck, dict) else None
+    if not isinstance(options, list) or isinstance(decks, bool) or not isinstance(decks, int):
+        return document  # the validator says what is wrong
+    aligned = []
+    for option in options:
+        choices = option.get("choices") if isinstance(option, dict) else None
+        packs = isinstance(choices, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in choices)
+        if packs and option.get("sets") == "decks":
+            option = {**option, "default": decks, "choices": sorted({*choices, decks})}
+        aligned.append(option)
+    return {**document, "options": aligned}
+
+
 def compile_document(document: dict, variant_id: str, builtins: Catalog | None = None) -> Variant:
     """Validate a normalized house document: the variant (with its table, inline or built-in).
 
@@ -140,6 +159,7 @@ def compile_document(document: dict, variant_id: str, builtins: Catalog | None =
     builtins = builtins or catalog()
     path = f"house:{variant_id}"
     _precheck(document)
+    document = _packs_option_follows_the_deck(document)
     scoring = document.get("scoring")
     if not isinstance(scoring, dict):
         raise invalid("scoring", "expected_table")

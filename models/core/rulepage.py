@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import JOKER, RANKS, Card, parse_card
-from .referee import effects_of, no_effect, play_rule
+from .effects import cost_facts, effects_of, no_effect, play_rule
 from .rulebook import Rulebook, VariantRules, rules_of
-from .text import N_, Message
+from .text import N_, Message, Nn_
 from .variant import CardRule, Ruleset, ScoringTable, Variant, resolve
 
 # --- the generated parts --------------------------------------------------------------------------
@@ -113,13 +113,24 @@ def points_summary(table: ScoringTable, jokers: bool = True) -> tuple:
 
 
 def deck_message(ruleset: Ruleset) -> tuple:
-    if ruleset.decks == 1:
-        pack = Message(N_("One 52-card pack"))
+    """The deck the game uses (``Ruleset.deck``): packs, ranks taken out, jokers."""
+    deck = ruleset.deck
+    cards = 4 * len(deck.ranks)
+    if deck.decks == 1:
+        pack = Message(N_("One %(cards)s-card pack"), {"cards": cards})
     else:
-        pack = Message(N_("%(decks)s packs of 52 cards"), {"decks": ruleset.decks})
-    if not ruleset.jokers:
-        return (pack, Message(N_("no Joker")))
-    return (pack, Message(N_("plus %(jokers)s Jokers"), {"jokers": ruleset.jokers}))
+        pack = Message(N_("%(decks)s packs of %(cards)s cards"), {"decks": deck.decks, "cards": cards})
+    out = [pack]
+    if deck.without:
+        out.append(
+            Message(N_("without the %(ranks)s"), {"ranks": [Card(r) for r in deck.without]}, {"ranks": "plural"})
+        )
+    if not deck.jokers:
+        return (*out, Message(N_("no Joker")))
+    jokers = Message(
+        Nn_("plus %(jokers)s Joker", "plus %(jokers)s Jokers"), {"jokers": deck.jokers}, plural_by="jokers"
+    )
+    return (*out, jokers)
 
 
 def players_message(variant: Variant) -> tuple:
@@ -231,6 +242,12 @@ def covering_cards(variant: Variant) -> tuple:
     return tuple(r.card for r in variant.cards if r.takes_rank)
 
 
+def answered_attacks(variant: Variant) -> tuple:
+    """The card texts whose pending attack may be answered and sent on (a chain, or an answer a
+    house option allows): after them the dispute checker asks how many cards the draw counts."""
+    return tuple(r.card for r in variant.cards if r.chain or (r.attacks and r.answers_with))
+
+
 def suit_naming_cards(variant: Variant) -> tuple:
     """The card texts after which a suit is named (a Joker always leaves one to follow)."""
     out = [r.card for r in variant.cards if r.names_suit]
@@ -287,6 +304,7 @@ def rule_page(variant: Variant, tables, book: Rulebook, ruleset: Ruleset | None 
         ),
         (Message(N_("End of the game")), (end_short(ruleset),), "rounds" if "rounds" in changed else "target"),
         (Message(N_("Going out")), (finish_message(ruleset),), "finish"),
+        (Message(N_("Wrong card")), cost_facts(variant.penalty), None),
     )
     return RulePage(
         variant=variant,

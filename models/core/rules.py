@@ -27,6 +27,7 @@ from .variant import (
     Chain,
     DealRule,
     HouseOption,
+    Penalty,
     ScoringTable,
     Variant,
 )
@@ -34,6 +35,7 @@ from .variant import (
 VARIANTS_DIR = Path(__file__).parent / "variants"
 OPTION_KINDS = ("bool", "choice")
 SETTABLE = ("decks", "partners", "loser_deals")
+PENALTY_SCOPES = ("unfit_card", "any_rule")  # a card the pile refuses, or any rule broken
 
 
 # --- validation of the files -------------------------------------------------------------------
@@ -233,54 +235,90 @@ def _validate_card_rule(r: FieldReader, index: int, data, option_ids: dict) -> C
     )
 
 
-def validate_variant(data: dict, path: str, tables) -> Variant:
-    """A Variant from one parsed file, or VariantFileError naming the file and the field."""
-    r = FieldReader(path, data)
-    r.check_known(
-        {
-            "id",
-            "source",
-            "order",
-            "name",
-            "summary",
-            "interpretations",
-            "deck",
-            "players",
-            "deal",
-            "scoring",
-            "partners",
-            "finish",
-            "options",
-            "cards",
-            "play",
-            "base",
-        }
-    )
-    variant_id = r.get("id", str, check=lambda s: s.replace("-", "").isalnum() and s == s.lower())
+VARIANT_FIELDS = {
+    "id", "source", "order", "name", "summary", "interpretations", "deck", "players", "deal", "scoring",
+    "partners", "finish", "options", "cards", "play", "base", "penalty",
+}  # fmt: skip
+
+
+def _deck(r: FieldReader) -> tuple[int, int, tuple]:
+    """``[deck]``: packs (1–4), jokers per pack, ranks taken out of each pack (never all of them)."""
     deck = r.sub("deck")
-    deck.check_known({"decks", "jokers_per_deck"})
+    deck.check_known({"decks", "jokers_per_deck", "without"})
     decks = deck.get("decks", int, check=lambda n: 1 <= n <= 4)
     jokers_per_deck = deck.get("jokers_per_deck", int, check=lambda n: 0 <= n <= 4)
-    players = r.sub("players")
-    players.check_known({"min", "max"})
-    low = players.get("min", int, check=lambda n: n >= 2)
-    high = players.get("max", int, check=lambda n: low <= n <= 12)
+    without = _rank_list(deck, "without", deck.get("without", list, []))
+    if JOKER in without:
+        deck.fail("without", "jokers_not_a_rank")
+    if len(set(without)) >= len(RANKS):
+        deck.fail("without", "no_rank_left")
+    return decks, jokers_per_deck, tuple(r for r in RANKS if r in without)
+
+
+def _deal(r: FieldReader, low: int, high: int, size: int) -> DealRule:
+    """``[deal]``: cards per player (or by player count), each deal leaving a card to turn over."""
     deal = r.sub("deal")
     deal.check_known({"cards", "by_players", "more_allowed"})
     if "by_players" in deal.data:
         steps = []
         for i, step in enumerate(deal.get("by_players", list, check=bool)):
-            s = FieldReader(path, step if isinstance(step, dict) else {}, f"deal.by_players[{i}].")
+            s = FieldReader(r.path, step if isinstance(step, dict) else {}, f"deal.by_players[{i}].")
             steps.append((s.get("min", int), s.get("max", int), s.get("cards", int, check=lambda n: n >= 1)))
         covered = {p for lo, hi, _ in steps for p in range(lo, hi + 1)}
         if not set(range(low, high + 1)) <= covered:
             deal.fail("by_players", "deal_gap")
     else:
         steps = [(low, high, deal.get("cards", int, check=lambda n: n >= 1))]
-    size = Deck(decks, decks * jokers_per_deck).size
     for lo, _hi, cards in steps:
         if cards * max(lo, low) >= size:
             deal.fail("cards", "deal_too_large", cards=cards, players=max(lo, low), size=size)
+    return DealRule(tuple(steps), deal.get("more_allowed", bool, False))
+
+
+def _penalty(r: FieldReader) -> Penalty:
+    """``[penalty]``: what a card played against the rules costs (absent: the source sets none)."""
+    penalty = r.sub("penalty", {})
+    penalty.check_known({"draw", "take_back", "turn_lost", "applies_to"})
+    return Penalty(
+        draw=penalty.get("draw", int, 0, check=lambda n: 0 <= n <= 20),
+        take_back=penalty.get("take_back", bool, True),
+        turn_lost=penalty.get("turn_lost", bool, False),
+        applies_to=penalty.get("applies_to", str, "unfit_card", check=lambda a: a in PENALTY_SCOPES),
+    )
+
+
+def _interpretations(r: FieldReader) -> tuple:
+    out = []
+    for i, item in enumerate(r.get("interpretations", list, [])):
+        ir = FieldReader(r.path, item if isinstance(item, dict) else {}, f"interpretations[{i}].")
+        ir.check_known({"about", "fr", "en"})
+        out.append({key: ir.get(key, str, check=str.strip) for key in ("about", "fr", "en")})
+    return tuple(out)
+
+
+def _options(r: FieldReader, decks: int) -> tuple:
+    """``[[options]]``, each once; an option that sets the packs defaults to the deck's packs (one
+    source for "which deck": the deck, an option only changes it when a game asks)."""
+    options = tuple(_validate_option(r, i, o) for i, o in enumerate(r.get("options", list, [])))
+    if len({o.id for o in options}) != len(options):
+        r.fail("options", "duplicate_option")
+    for i, option in enumerate(options):
+        if option.sets == "decks" and option.default != decks:
+            r.fail(f"options[{i}].default", "decks_default", decks=decks)
+    return options
+
+
+def validate_variant(data: dict, path: str, tables) -> Variant:
+    """A Variant from one parsed file, or VariantFileError naming the file and the field."""
+    r = FieldReader(path, data)
+    r.check_known(VARIANT_FIELDS)
+    variant_id = r.get("id", str, check=lambda s: s.replace("-", "").isalnum() and s == s.lower())
+    decks, jokers_per_deck, without = _deck(r)
+    players = r.sub("players")
+    players.check_known({"min", "max"})
+    low = players.get("min", int, check=lambda n: n >= 2)
+    high = players.get("max", int, check=lambda n: low <= n <= 12)
+    deal = _deal(r, low, high, Deck(decks, decks * jokers_per_deck, without).size)
     scoring = r.sub("scoring")
     scoring.check_known({"mode", "table", "table_choice", "target", "rounds", "blocked"})
     table = tables[scoring.get("table", str, check=lambda t: t in tables)]
@@ -293,33 +331,26 @@ def validate_variant(data: dict, path: str, tables) -> Variant:
     finish = r.sub("finish")
     finish.check_known({"forbidden", "rule"})
     forbidden = _rank_list(finish, "forbidden", finish.get("forbidden", list, []))
-    options = tuple(_validate_option(r, i, o) for i, o in enumerate(r.get("options", list, [])))
-    if len({o.id for o in options}) != len(options):
-        r.fail("options", "duplicate_option")
-    needs_rule = forbidden or any(o.finish_forbidden for o in options)
+    options = _options(r, decks)
     option_kinds = {o.id: o.kind for o in options}
     cards = tuple(_validate_card_rule(r, i, c, option_kinds) for i, c in enumerate(r.get("cards", list, [])))
     if len({c.card for c in cards}) != len(cards):
         r.fail("cards", "duplicate_card_rule")
     play = r.sub("play", {})
     play.check_known({"must_play"})
-    interpretations = []
-    for i, item in enumerate(r.get("interpretations", list, [])):
-        ir = FieldReader(path, item if isinstance(item, dict) else {}, f"interpretations[{i}].")
-        ir.check_known({"about", "fr", "en"})
-        interpretations.append({key: ir.get(key, str, check=str.strip) for key in ("about", "fr", "en")})
+    needs_rule = forbidden or any(o.finish_forbidden for o in options)
     return Variant(
         id=variant_id,
         source=r.get("source", str),
         order=r.get("order", int, 100),
         name=r.text("name"),
         summary=r.text("summary"),
-        interpretations=tuple(interpretations),
+        interpretations=_interpretations(r),
         decks=decks,
         jokers_per_deck=jokers_per_deck,
         min_players=low,
         max_players=high,
-        deal=DealRule(tuple(steps), deal.get("more_allowed", bool, False)),
+        deal=deal,
         mode=scoring.get("mode", str, check=lambda m: m in MODES),
         table=table,
         table_choice=scoring.get("table_choice", bool, False),
@@ -334,6 +365,8 @@ def validate_variant(data: dict, path: str, tables) -> Variant:
         must_play=play.get("must_play", bool, False),
         path=path,
         base=r.get("base", str, None),
+        without=without,
+        penalty=_penalty(r),
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import JOKER, RANKS, SUITS, Card, check_deck, format_card, parse_card, parse_cards
+from .cards import JOKER, SUITS, Card, check_deck, format_card, parse_card, parse_cards
 from .errors import (
     N_,
     AmbiguousCard,
@@ -101,10 +101,11 @@ class Key:
 
 def keypad(ruleset: Ruleset) -> list[Key]:
     """The keys to enter a hand: a rank alone where the suit changes nothing for the table,
-    one key per suit where it does, and the joker where the deck has jokers."""
+    one key per suit where it does, and the joker where the deck has jokers; none for a rank taken
+    out of the deck."""
     deck = ruleset.deck
     keys = []
-    for rank in RANKS:
+    for rank in deck.ranks:
         if ruleset.table.distinguishes_suits(rank):
             for suit in SUITS:
                 card = Card(rank, suit)

@@ -18,6 +18,15 @@ def N_(text: str) -> str:
     return text
 
 
+def Nn_(singular: str, plural: str) -> tuple:
+    """Mark a message with a plural for extraction (``-k Nn_:1,2``): the pair is chosen from per
+    language by Babel's ``ngettext``, with the number of the parameter ``Message.plural_by``."""
+    return (singular, plural)
+
+
+FORMS = ("the", "a", "plural")  # a card named with its definite or indefinite article, or a rank in the plural
+
+
 @dataclass(frozen=True)
 class SuitRef:
     """A suit as a message parameter (named in the reader's language)."""
@@ -39,13 +48,28 @@ class Message:
     """A message template (an English msgid) and its parameters.
 
     ``forms`` says how a card parameter is named in the sentence: ``"the"`` (le 8, l'As, la Dame /
-    the 8, the Ace) or ``"a"`` (un 8, une Dame / an 8, a Joker); without a form, the bare name.
-    A list of cards takes the form on each card ("un As ou un 8").
+    the 8, the Ace), ``"a"`` (un 8, une Dame / an 8, a Joker) or ``"plural"`` (a rank: Rois, 8 /
+    Kings, 8s); without a form, the bare name.
+    A list of cards takes the form on each card ("un As ou un 8"). A template made with ``Nn_``
+    (singular, plural) is chosen from by the number ``params[plural_by]``.
     """
 
-    template: str
+    template: str | tuple
     params: dict = field(default_factory=dict)
     forms: dict = field(default_factory=dict)
+    plural_by: str | None = None
+
+    @property
+    def msgid(self) -> str:
+        """The English msgid (the singular of a plural pair): what identifies the message."""
+        return self.template[0] if isinstance(self.template, tuple) else self.template
+
+
+def english_template(template, params: dict, plural_by: str | None) -> str:
+    """The English form of a template: the singular or the plural of a pair, by the count."""
+    if not isinstance(template, tuple):
+        return template
+    return template[0] if params.get(plural_by) == 1 else template[1]
 
 
 def plain(value, form: str | None = None) -> str:
@@ -53,7 +77,8 @@ def plain(value, form: str | None = None) -> str:
     developers' logs and the core's own tests. People read ``views/texts.say``."""
     if isinstance(value, Message):
         params = {k: plain(v, value.forms.get(k)) for k, v in value.params.items()}
-        return value.template % params if params else value.template
+        template = english_template(value.template, value.params, value.plural_by)
+        return template % params if params else template
     if isinstance(value, (str, int)):
         return value
     if isinstance(value, DataText):
@@ -63,5 +88,7 @@ def plain(value, form: str | None = None) -> str:
     if isinstance(value, SuitRef):
         return value.suit
     if hasattr(value, "rank"):  # a card: its canonical text (8H, JK)
+        if form == "plural":
+            return str(value) + "s"
         return {"the": "the ", "a": "an " if value.rank in ("A", "8") else "a "}.get(form, "") + str(value)
     return " / ".join(plain(v, form) for v in value)

@@ -130,6 +130,31 @@ class Chain:
     cancels: tuple = ()
 
 
+@dataclass(frozen=True)
+class Penalty:
+    """What a card played against the rules costs (``[penalty]`` of a variant file): ``draw``
+    cards from the stock, the card taken back into the hand (``take_back``), the turn lost
+    (``turn_lost``). ``applies_to``: "unfit_card", a card the pile refuses (003, autre variante,
+    « toute carte inadéquate à la série »), or "any_rule", any rule broken, playing out of turn or
+    going out on a forbidden card too (001 « qui joue lorsque ce n'est pas son tour ou qui
+    enfreint une règle »). A variant whose source sets no penalty draws 0 and keeps the turn: then
+    the referee says plainly that none is stated, and only the card goes back."""
+
+    draw: int = 0
+    take_back: bool = True
+    turn_lost: bool = False
+    applies_to: str = "unfit_card"
+
+    @property
+    def stated(self) -> bool:
+        return bool(self.draw or self.turn_lost)
+
+    def for_case(self, unfit: bool) -> Penalty:
+        """The penalty of this case: a card the pile refuses (``unfit``) or another rule broken
+        (out of turn, a forbidden last card), which only an "any_rule" penalty covers."""
+        return self if unfit or self.applies_to == "any_rule" else Penalty()
+
+
 @functools.lru_cache(maxsize=256)
 def card_spec(text: str) -> Card:
     """A card text of the variant files, parsed once (the referee asks for card rules often)."""
@@ -207,6 +232,8 @@ class Variant:
     must_play: bool = False
     path: str = ""
     base: str | None = None  # house rules: the built-in variant they were built from
+    without: tuple = ()  # ranks taken out of each pack
+    penalty: Penalty = field(default_factory=Penalty)  # what a card played against the rules costs
 
     @property
     def house(self) -> bool:
@@ -228,7 +255,7 @@ class Variant:
     @property
     def deck(self) -> Deck:
         """The deck with the variant's own number of packs (a game's option may change it)."""
-        return Deck(self.decks, self.decks * self.jokers_per_deck)
+        return Deck(self.decks, self.decks * self.jokers_per_deck, self.without)
 
 
 @dataclass(frozen=True)
@@ -252,7 +279,8 @@ class Ruleset:
 
     @property
     def deck(self) -> Deck:
-        return Deck(self.decks, self.jokers)
+        """The deck this game uses: its packs, the variant's ranks taken out, its jokers."""
+        return Deck(self.decks, self.jokers, self.variant.without)
 
     def is_finish_forbidden(self, card: Card) -> bool:
         return card.rank in self.finish_forbidden

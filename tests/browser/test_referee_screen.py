@@ -142,3 +142,48 @@ def test_les_huit_asks_for_the_card_under_the_8_and_a_pending_skip_says_no(live_
     expect(page.locator("#verdict")).to_have_attribute("data-turn-lost", "true")
     expect(page.locator("#verdict .answer")).not_to_have_text("Oui")
     shot("pending-skip")
+
+
+def test_a_wrong_card_says_its_cost_and_an_answer_sends_the_draw_on(live_server, phone, request):
+    """Issue 26 at the table, 360×740 and 320×640, light and dark: deux-jeux charges two cards for a
+    wrong card (001 « qui enfreint une règle pioche également deux cartes supplémentaires »); with
+    stacking, a Joker on a 2 already sent on (4 pending) sends 8 on (000 « renvoyer la pioche au
+    suivant »); a Joker on top asks for its suit before anything else (issue 30 item 9)."""
+    for width, height, scheme in ((360, 740, "light"), (320, 640, "dark")):
+        page = phone(width, height, scheme=scheme)
+        page.goto(f"{live_server.url}/referee?variant=deux-jeux")
+        pick(page, "top", "9", "C")
+        pick(page, "card", "3", "D")
+        page.locator(".referee-form button[type=submit]").click()
+        verdict = page.locator("#verdict")
+        expect(verdict).to_have_attribute("data-legal", "false")
+        expect(verdict.locator(".cost")).to_have_text(
+            "Pénalité : le joueur pioche 2 cartes de plus. Une carte déjà posée revient dans la main."
+        )
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        snap(page, request, f"cost-{width}-{scheme}")
+        verdict.screenshot(path=str(ARTIFACTS / f"{request.node.name}-cost-verdict-{width}-{scheme}.png"))
+
+        page.goto(f"{live_server.url}/referee?variant=classique")
+        page.locator('label[for="opt-stacking"]').click()
+        pick(page, "top", "2", "H")
+        expect(page.locator("[data-pending-draw]")).to_be_hidden()  # asked only while a draw is pending
+        page.locator('label[for="pending"]').click()
+        page.locator("#pending_draw").fill("4")
+        pick(page, "card", "JK")
+        page.locator(".referee-form button[type=submit]").click()
+        expect(verdict).to_have_attribute("data-legal", "true")
+        expect(verdict.locator(".effects")).to_contain_text(
+            "Le Joker renvoie la pioche au suivant : elle compte maintenant 8 cartes."
+        )
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        snap(page, request, f"sent-on-{width}-{scheme}")
+        verdict.screenshot(path=str(ARTIFACTS / f"{request.node.name}-sent-on-verdict-{width}-{scheme}.png"))
+
+        page.goto(f"{live_server.url}/referee?variant=classique")
+        pick(page, "top", "JK")
+        page.locator(".referee-form button[type=submit]").click()
+        expect(verdict.locator(".error")).to_have_text("Choisissez la couleur annoncée après le Joker.")
+        expect(page.locator("[data-named-suit]")).to_be_visible()
+        expect(page.locator('label[for="active-none"]')).to_be_hidden()  # "None" is no answer after a Joker
+        page.screenshot(path=str(ARTIFACTS / f"{request.node.name}-joker-suit-{width}-{scheme}.png"))

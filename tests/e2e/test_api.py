@@ -249,7 +249,8 @@ def test_score_ambiguous_two_under_54_cartes(client, language):
 
 
 def test_score_too_many_copies(client):
-    assert_error(score(client, "classique", ["8H", "8H", "8H"]), 422, "too_many_copies", "cards", names="8H")
+    # the card named in words, not by its code (issue 30 item 9: « card names in words in every message »)
+    assert_error(score(client, "classique", ["8H", "8H", "8H"]), 422, "too_many_copies", "cards", names="Le 8 de cœur")
     assert_error(score(client, "classique", ["8H", "8H"]), 422, "too_many_copies", "cards")
     assert_error(score(client, "classique", ["JK", "JK", "JK"]), 422, "too_many_copies", "cards")
     # a rank alone counts against its rank: 4 eights + one more
@@ -598,7 +599,7 @@ def test_huge_manche_number_is_404(client, three, method):
         ({"winner": "Ana", "hands": {"Bob": ["3H"], "Chloé": ["4H"], "Zed": []}}, "unknown_player", None, "Zed"),
         ({"winner": "Ana", "hands": {"Bob": ["3H"]}, "points": {"Zed": 4}}, "unknown_player", None, "Zed"),
         ({"winner": "Ana", "hands": {"Bob": ["3H", "QX"], "Chloé": ["4H"]}}, "invalid_card", "hands.Bob", "QX"),
-        ({"winner": "Ana", "hands": {"Bob": ["8H"], "Chloé": ["8H"]}}, "too_many_copies", None, "8H"),
+        ({"winner": "Ana", "hands": {"Bob": ["8H"], "Chloé": ["8H"]}}, "too_many_copies", None, "8 de cœur"),
         ({"winner": "Ana", "hands": {"Bob": ["JK", "JK"], "Chloé": ["JK"]}}, "too_many_copies", None, None),
         ({"winner": "Ana", "hands": {"Bob": ["8", "8", "8"], "Chloé": ["8H", "8S"]}}, "too_many_copies", None, None),
         ({"winner": "Ana", "hands": {"Ana": ["3C"], "Bob": ["3H"], "Chloé": ["4H"]}}, "validation_error", None, None),

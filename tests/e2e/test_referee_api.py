@@ -52,7 +52,8 @@ def test_api_check(client, c, language):
     resp = client.post(URL, json=body_of(c), headers=headers)
     assert resp.status_code == 200, resp.get_data(as_text=True)
     data = resp.get_json()
-    assert set(data) == {"legal", "reason", "rule", "effect", "turn_lost", "depends_on"}
+    assert set(data) == {"legal", "reason", "rule", "effect", "cost", "turn_lost", "depends_on"}
+    assert (data["cost"] is None) is c["legal"]  # an illegal card always says what it costs
     assert data["legal"] is c["legal"]
     for key in ("reason", "rule", "effect"):
         assert isinstance(data[key], str) and data[key].strip(), key
@@ -167,3 +168,95 @@ def test_api_pending_skip_and_covered(client):
     assert data["legal"] is False and data["depends_on"] == "covered"
     assert "card under" in data["reason"] and "King" in data["reason"]
     assert_error(client.post(URL, json={**body, "covered": "ZZ"}), field="covered", code="invalid_card")
+
+
+# --- issue 26: what a wrong card costs, chains sent on, in French and in English --------------------
+
+
+@pytest.mark.parametrize(
+    "body, fr, en",
+    [
+        # 001 « tout joueur qui … enfreint une règle pioche également deux cartes supplémentaires »
+        (
+            {"variant": "deux-jeux", "top": "9C", "card": "3D"},
+            "Pénalité : le joueur pioche 2 cartes de plus. Une carte déjà posée revient dans la main.",
+            "Penalty: the player draws 2 more cards. A card already laid goes back to the hand.",
+        ),
+        # 003, autre variante: « toute carte inadéquate à la série doit être reprise », « pénalisé par la
+        # pioche d'une carte au talon »; « Pas de 2 sur un 9 ».
+        (
+            {"variant": "huit-elabore", "top": "9H", "card": "2H"},
+            "Pénalité : le joueur pioche 1 carte de plus. Une carte déjà posée revient dans la main.",
+            "Penalty: the player draws 1 more card. A card already laid goes back to the hand.",
+        ),
+        # 000, 002, 003 (first rule) and 004 set no penalty for a wrong card: said plainly.
+        (
+            {"variant": "classique", "top": "9H", "card": "5C"},
+            "Les règles ne prévoient pas de pénalité : une carte déjà posée revient simplement dans la main.",
+            "The rules set no penalty: a card already laid simply goes back to the hand.",
+        ),
+        (
+            {"variant": "les-huit", "top": "KD", "card": "3C", "players": 3},
+            "Les règles ne prévoient pas de pénalité : une carte déjà posée revient simplement dans la main.",
+            "The rules set no penalty: a card already laid simply goes back to the hand.",
+        ),
+    ],
+)
+def test_api_says_what_a_wrong_card_costs(client, body, fr, en):
+    for language, wanted in (("fr", fr), ("en", en)):
+        data = client.post(URL, json=body, headers={"Accept-Language": language}).get_json()
+        assert data["legal"] is False
+        assert data["cost"].replace("\u00a0", " ") == wanted
+        assert data["effect"].replace("\u00a0", " ").endswith(wanted)  # the effect says it last
+
+
+@pytest.mark.parametrize(
+    "body, fr, en",
+    [
+        # 000 « Empilement des +2 et +4 : autoriser qu'un joueur réponde par un 2 ou un Joker pour « renvoyer »
+        # la pioche au suivant »: a 2 on a pending 2, 2 + 2 (interpretation: the draws add up).
+        (
+            {"variant": "classique", "options": {"stacking": True}, "top": "2H", "card": "2S", "pending": True},
+            "Le 2 de pique renvoie la pioche au suivant : elle compte maintenant 4 cartes. Le joueur d'après peut "
+            "la renvoyer à son tour avec un 2 ou un Joker ; sinon il pioche le tout et perd son tour.",
+            "The 2 of spades sends the draw on to the next player: it now counts 4 cards. The next player may send "
+            "it on in turn with a 2 or a Joker; otherwise they draw it all and lose the turn.",
+        ),
+        # 003 « c'est le troisième joueur qui … devra piocher deux cartes par As posé »: two Aces already
+        # (pending_draw 4), a third: 6.
+        (
+            {"variant": "huit-americain", "top": "AH", "card": "AC", "pending": True, "pending_draw": 4},
+            "L'As de trèfle renvoie la pioche au suivant : elle compte maintenant 6 cartes. Le joueur d'après peut "
+            "la renvoyer à son tour avec un As ; sinon il pioche le tout et perd son tour.",
+            "The Ace of clubs sends the draw on to the next player: it now counts 6 cards. The next player may send "
+            "it on in turn with an Ace; otherwise they draw it all and lose the turn.",
+        ),
+    ],
+)
+def test_api_an_answer_sends_the_draw_on(client, body, fr, en):
+    for language, wanted in (("fr", fr), ("en", en)):
+        data = client.post(URL, json=body, headers={"Accept-Language": language}).get_json()
+        assert data["legal"] is True and data["cost"] is None
+        assert data["effect"].replace("\u00a0", " ").startswith(wanted), data["effect"]
+
+
+def test_api_pending_draw_is_checked(client):
+    body = {"variant": "classique", "options": {"stacking": True}, "top": "JK", "active_suit": "H", "card": "2S"}
+    # the Joker alone makes 4: a draw of 2 cannot be pending after it
+    assert_error(client.post(URL, json={**body, "pending": True, "pending_draw": 2}), field="pending_draw")
+    assert_error(client.post(URL, json={**body, "pending": True, "pending_draw": "8"}), field="pending_draw")
+    data = client.post(URL, json={**body, "pending": True, "pending_draw": 8}, headers={"Accept-Language": "en"})
+    assert "it now counts 10 cards" in data.get_json()["effect"]  # 8 + the 2's own 2
+
+
+@pytest.mark.parametrize(
+    "language, wanted",
+    [("fr", "Indiquez la couleur annoncée après le Joker."), ("en", "Say which suit was named after the Joker.")],
+)
+def test_api_asks_for_the_suit_named_after_a_joker_in_words(client, language, wanted):
+    # issue 30 item 9: « Indiquez la couleur annoncée après JK. » named the card by its code.
+    response = client.post(
+        URL, json={"variant": "classique", "top": "JK", "card": "5S"}, headers={"Accept-Language": language}
+    )
+    error = assert_error(response, field="active_suit", code="validation_error")
+    assert error["message"] == wanted

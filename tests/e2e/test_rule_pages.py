@@ -266,7 +266,9 @@ def test_checker_plain_form_post_an_8_on_a_3_is_legal(app):
     verdict = verdict_of(page_text(response))
     assert 'data-legal="true"' in verdict
     assert '<p class="answer">Yes</p>' in verdict
-    assert "8 of clubs may be played on any card." in verdict
+    # the reason speaks of this case, the rule of the card in general (issue 26)
+    assert "The 8 of clubs follows neither the suit in play (hearts) nor the rank of the 3 of hearts" in verdict
+    assert "The 8 may be played on any card." in verdict
     assert "The player names the suit to follow." in verdict
 
 
@@ -276,7 +278,9 @@ def test_checker_answers_illegal_with_the_reason_and_what_happens(app):
     data |= {"top_rank": "A", "top_suit": "S", "card_rank": "8", "card_suit": "H"}
     verdict = verdict_of(page_text(client.post("/referee", data=data)))
     assert 'data-legal="false"' in verdict
-    assert "Le joueur pioche 2 cartes par carte de la chaîne et perd son tour." in verdict
+    assert "Le joueur pioche 2 cartes pour chaque carte de la chaîne et perd son tour." in verdict
+    # 003 sets no penalty for a card laid wrongly in its first rule: said plainly (issue 26)
+    assert "Les règles ne prévoient pas de pénalité : une carte déjà posée revient simplement dans la main." in verdict
     verdict = verdict_of(page_text(client.post("/referee", data=data | {"card_rank": "A", "card_suit": "H"})))
     assert 'data-legal="true"' in verdict
 
@@ -288,7 +292,8 @@ def test_checker_missing_named_suit_is_a_message_not_an_error_status(app):
     response = client.post("/referee", data=data)
     verdict = verdict_of(page_text(response))
     assert response.status_code == 200
-    assert 'role="alert"' in verdict and "Say which suit was named after 8♥." in verdict
+    # the named suit is asked for before any verdict, the card named in words (issue 30 item 9)
+    assert 'role="alert"' in verdict and "Pick the suit named after the 8 of hearts." in verdict
     response = client.post("/referee", data=data | {"active_suit": "S"})
     assert 'data-legal="true"' in verdict_of(page_text(response))
 
@@ -335,7 +340,9 @@ def test_checker_refuses_a_forbidden_last_card_with_the_variants_rule(app):
     data |= {"card_rank": "8", "card_suit": "S", "last_card": "1"}
     verdict = verdict_of(page_text(lang_client(app, "en").post("/referee", data=data)))
     assert 'data-legal="false"' in verdict
-    assert "Nobody may go out on an 8 in this game." in html.unescape(verdict)
+    assert "The 8 of spades would be this player's last card, and here nobody goes out on an 8." in html.unescape(
+        verdict
+    )
     assert "keeps it, and plays something else or draws" in html.unescape(verdict)  # the variant's rule
 
 

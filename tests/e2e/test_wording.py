@@ -37,7 +37,7 @@ def answer(client, language, **body):
 def test_rule_pages_name_the_cards_with_their_articles(client):
     deux_jeux = text_of(client, "/rules/deux-jeux", "fr")
     assert "Le 8 se pose sur n'importe quelle carte." in deux_jeux
-    assert "Le joueur suivant doit répondre par un As, ou piocher 2 cartes par carte de la chaîne." in deux_jeux
+    assert "Le joueur suivant doit répondre par un As, ou piocher 2 cartes pour chaque carte de la chaîne." in deux_jeux
     # 001 « Le 8 annule le cumul des As »
     assert "Un 8 annule plutôt la chaîne : personne ne pioche." in deux_jeux
     # 001 « 10 Le joueur qui joue cette carte rejoue »: no going out on it (SPEC §2)
@@ -83,7 +83,10 @@ def test_rule_pages_name_the_cards_with_their_articles(client):
         # 001 « 10 Le joueur qui joue cette carte rejoue »: not the last card
         (
             {"variant": "deux-jeux", "top": "3H", "card": "10H", "last_card": True},
-            ("Dans cette partie, on ne peut pas finir sur un 10.", "Fin de manche : le 10 oblige"),
+            (
+                "Le 10 de cœur serait la dernière carte de ce joueur, et ici personne ne sort sur un 10.",
+                "Fin de manche : le 10 oblige",
+            ),
         ),
         # 000 « Le Valet fait sauter le tour du joueur suivant »
         (
@@ -288,3 +291,119 @@ def test_the_screen_asks_for_the_covered_card_only_when_it_matters(client):
     assert 'data-legal="true"' in verdict and "data-depends-on" not in verdict
     verdict = verdict_html(client, {**data, "covered_rank": "3"})
     assert 'data-legal="false"' in verdict and "data-depends-on" not in verdict
+
+
+# --- issue 26: a reason never says its rule again -----------------------------------------------------
+
+SUIT_OF = re.compile(r" (?:de|of) (?:pique|cœur|carreau|trèfle|spades|hearts|diamonds|clubs)\b")
+
+
+def without_cards(text: str) -> str:
+    """A sentence with each card named by its rank only (« le 8 de trèfle » → « le 8 »), in small
+    letters, without punctuation: what is left when only the card named differs."""
+    text = SUIT_OF.sub("", text.replace("\u00a0", " ")).lower()
+    return " ".join(re.findall(r"[^\W_]+", text))
+
+
+def test_the_reason_test_catches_the_rule_with_only_the_card_named():
+    # issue 26, as it was: the reason was the rule with the card played named
+    assert without_cards("Le 8 de trèfle se pose sur n'importe quelle carte.") == without_cards(
+        "Le 8 se pose sur n'importe quelle carte."
+    )
+    assert without_cards("The Joker may be played on any card.") == without_cards(
+        "The Joker may be played on any card."
+    )
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_a_reason_never_says_its_rule_again(app, language):
+    """Every variant × every rank on top × every card played (and the pending states, the last
+    card, the card covered, a draw sent on): the reason explains the case, never the rule again."""
+    from tests.e2e.every_verdict import every_verdict
+    from views.texts import say
+
+    verdicts, _errors = every_verdict()
+    assert len(verdicts) > 1000  # the loop really asked
+    faults = []
+    with app.test_request_context(headers={"Accept-Language": language}):
+        for question, verdict in verdicts:
+            reason, rule = say(verdict.reason), say(verdict.rule)
+            if reason == rule or without_cards(reason) == without_cards(rule):
+                faults.append(f"{question}: {reason} | {rule}")
+    assert not faults, "\n".join(faults[:20])
+
+
+# --- issue 26: articles before card names, by a rule; plurals by ngettext; no card codes --------------
+
+FRENCH_FAULTS = re.compile(
+    "|".join(
+        (
+            r"\b(?:par|sur|avec|pour|contre) (?:As|Rois?|Dames?|Valets?|Jokers?)\b",  # « par As »: no article
+            r"\b(?:par|sur|avec|contre) (?:[2-9]|10)\b(?! ?(?:cartes?|points?|pts|joueurs?|manches?|jeux|fois|à|%))",
+            r"\bun Dame\b|\bune (?:As|Roi|Valet|Joker|[0-9]+)\b|\ble (?:As|Dame)\b|\bla (?:As|Roi|Valet|Joker|[0-9]+)\b",
+            r"\b[dD]e le [A-Z0-9]|\b[àÀ] les? [A-Z0-9]|\b[dD]e les [A-Z0-9]|\b[dD]e une? [A-Z0-9]|\b[qQ]ue (?:un|une|il|elle)\b",
+            r"\b1 (?:cartes|fois|exemplaires|Jokers|jeux)\b",
+        )
+    )
+)
+ENGLISH_FAULTS = re.compile(
+    r"\ba (?:8|Ace)\b|\ban (?:King|Queen|Jack|Joker|[2-79]|10)\b|\b1 (?:cards|times|copies|Jokers|packs)\b"
+)
+CARD_CODE = re.compile(r"\b(?:JK|(?:[2-9]|10|[AJQK])[SHDC])\b")
+
+
+def article_faults(text: str, language: str) -> list[str]:
+    pattern = FRENCH_FAULTS if language == "fr" else ENGLISH_FAULTS
+    return [m.group(0) for m in pattern.finditer(text.replace("\u00a0", " "))]
+
+
+def test_the_article_test_catches_what_issue_26_found():
+    assert article_faults("deux cartes par As de la chaîne", "fr") == ["par As"]
+    assert article_faults("Le gagnant marque : 50 par 8, 10 par figure", "fr") == ["par 8"]
+    assert article_faults("Il répond par un As ou un 8, avec 8 cartes", "fr") == []
+    assert article_faults("the deck holds it only 1 times", "en") == ["1 times"]
+    assert article_faults("answer with a 8 or an Ace", "en") == ["a 8"]
+    assert CARD_CODE.findall("Indiquez la couleur annoncée après JK.") == ["JK"]
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_card_names_take_their_article_on_every_page_and_in_every_answer(client, games, app, language):
+    """Every page, every answer of the dispute checker and the deck errors: each card named with
+    the article its place asks for (« un As », « un 8 », « une Dame », « le Valet de pique »), a
+    count with the right plural (ngettext), and the checker never names a card by its code."""
+    from tests.e2e.every_verdict import every_verdict
+    from tests.e2e.test_own_words import every_page
+    from views.texts import error_message, verdict_json
+
+    texts = {k: v for k, v in every_page(client, games).items() if k.endswith(f"({language})")}
+    verdicts, errors = every_verdict()
+    with app.test_request_context(headers={"Accept-Language": language}):
+        answers = {error_message(e) for e in errors}
+        for _question, verdict in verdicts:
+            answers.update(v for v in verdict_json(verdict).values() if isinstance(v, str))
+    headers = {"Accept-Language": language}
+    for cards, variant in ((["8H", "8H"], "classique"), (["JK", "JK", "JK"], "classique"), (["2"] * 9, "les-huit")):
+        body = client.post("/api/v1/score", json={"variant": variant, "cards": cards}, headers=headers).get_json()
+        answers.add(body["error"]["message"])
+    faults = [f"{where}: {fault}" for where, text in texts.items() for fault in article_faults(text, language)]
+    faults += [f"answer: {fault} in {text}" for text in answers for fault in article_faults(text, language)]
+    faults += [f"code: {text}" for text in answers if CARD_CODE.search(text)]
+    assert len(answers) > 100
+    assert not faults, "\n".join(sorted(set(faults))[:30])
+
+
+# --- issue 30 item 9: the suit named after a Joker is asked for first, the card named in words ---------
+
+
+@pytest.mark.parametrize(
+    "language, wanted",
+    [("fr", "Choisissez la couleur annoncée après le Joker."), ("en", "Pick the suit named after the Joker.")],
+)
+def test_the_screen_asks_for_the_suit_named_after_a_joker_before_the_verdict(client, language, wanted):
+    # before: « Indiquez la couleur annoncée après JK. », and only once both cards were picked
+    data = {"variant": "classique", "players": "4", "top_rank": "JK"}
+    for more in ({}, {"card_rank": "5", "card_suit": "S"}):  # asked as soon as the Joker is on top
+        verdict = verdict_html(client, {**data, **more}, language)
+        assert wanted in html.unescape(verdict) and "data-legal" not in verdict
+    verdict = verdict_html(client, {**data, "active_suit": "S", "card_rank": "5", "card_suit": "S"}, language)
+    assert 'data-legal="true"' in verdict

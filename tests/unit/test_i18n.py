@@ -11,7 +11,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "N_": None}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "N_": None, "Nn_": (1, 2)}
 METHODS = [("**/templates/**.html", "jinja2"), ("**.py", "python")]
 SKIP = (".venv", "tests", "test-artifacts", "migrations", "node_modules", "bench")
 

@@ -21,7 +21,7 @@ from models.core.text import plain
 
 # Keywords of the effect templates (English msgids) that stand for one effect each.
 EFFECT_WORDS = {
-    "skip": ("loses the turn", "is skipped"),
+    "skip": ("loses the turn", "lose the turn", "is skipped"),
     "reverse": ("reverses",),
     "again": ("plays again",),
     "names": ("names the suit",),
@@ -33,6 +33,7 @@ EFFECT_WORDS = {
     "chain": ("must answer",),
     "per_card": ("for each card",),
     "cancel": ("nobody draws",),
+    "sent": ("sends the draw on",),
 }
 
 UNSET = object()
@@ -55,6 +56,7 @@ def case(
     lacks=(),
     next_suit=UNSET,
     answers=None,
+    sent_on=None,
     api=False,
     xfail=None,
 ):
@@ -74,6 +76,7 @@ def case(
         lacks=lacks,
         next_suit=next_suit,
         answers=answers,
+        sent_on=sent_on,
         api=api,
         xfail=xfail,
     )
@@ -96,7 +99,8 @@ def run(c) -> Verdict:
 
 
 def templates(verdict: Verdict) -> str:
-    return " | ".join(m.template for m in verdict.effects)
+    """The effects in plain English (the singular or plural of each template, as counted)."""
+    return " | ".join(plain(m) for m in verdict.effects)
 
 
 def draws(verdict: Verdict) -> list:
@@ -173,10 +177,36 @@ CLASSIQUE = [
     case("cl-after-jk-named", "classique", "JK", "QC", True, suit="C"),
     # 000 "pas d'empilement": a pending 2 cannot be answered by a 2 without stacking; penalty 2.
     case("cl-pending-2-nostack", "classique", "2H", "2S", False, pending=True, draw=[2], api=True),
-    # §2 option stacking: "+2/+4 may be answered by a 2/Joker" → 2 on a pending 2.
-    case("cl-pending-2-stack-2", "classique", "2H", "2S", True, opts={"stacking": True}, pending=True, draw=[2]),
-    # §2 stacking: a Joker answers a pending 2.
-    case("cl-pending-2-stack-jk", "classique", "2H", "JK", True, opts={"stacking": True}, pending=True, draw=[4]),
+    # 000 « Empilement des +2 et +4 : autoriser qu'un joueur réponde par un 2 ou un Joker pour « renvoyer »
+    # la pioche au suivant »: the 2 sends the draw on; (interpretation) the draws add up, 2 + 2 = 4.
+    case(
+        "cl-pending-2-stack-2",
+        "classique",
+        "2H",
+        "2S",
+        True,
+        opts={"stacking": True},
+        pending=True,
+        draw=[],
+        sent_on=4,
+        has=("sent",),
+        answers={"2", "JK"},
+    ),
+    # Same sentence: a Joker answers the pending 2 and sends on 2 + 4 = 6 (« Le Joker : +4 cartes »);
+    # it still names a suit (interpretation of classique: « Le Joker permet aussi d'annoncer une couleur »).
+    case(
+        "cl-pending-2-stack-jk",
+        "classique",
+        "2H",
+        "JK",
+        True,
+        opts={"stacking": True},
+        pending=True,
+        draw=[],
+        sent_on=6,
+        has=("sent", "names"),
+        api=True,
+    ),
     # §3: while a penalty is pending only the allowed answers; even the 8 is illegal.
     case("cl-pending-2-eight", "classique", "2H", "8C", False, pending=True),
     # §3: a paid 2 is an ordinary heart: 5H follows.
@@ -193,6 +223,8 @@ CLASSIQUE = [
         opts={"counter_joker": True},
         suit="H",
         pending=True,
+        sent_on=8,  # « Contre Joker » sends the +4 on; (interpretation) the draws add up: 4 + 4
+        has=("sent", "names"),
         api=True,
     ),
     # counter_joker allows only a Joker: a 2 on a pending Joker stays illegal.
@@ -208,7 +240,18 @@ CLASSIQUE = [
         draw=[4],
     ),
     # §2 stacking: a 2 answers a pending Joker (+4).
-    case("cl-pending-jk-stack-2", "classique", "JK", "2S", True, opts={"stacking": True}, suit="H", pending=True),
+    # 000 « répondre par un 2 ou un Joker pour « renvoyer » la pioche »: 4 + 2 = 6 (interpretation: they add up).
+    case(
+        "cl-pending-jk-stack-2",
+        "classique",
+        "JK",
+        "2S",
+        True,
+        opts={"stacking": True},
+        suit="H",
+        pending=True,
+        sent_on=6,
+    ),
     # Pending Joker: following the named suit is no answer → illegal.
     case("cl-pending-jk-suit", "classique", "JK", "7H", False, suit="H", pending=True),
     # §2 classique: no finishing restriction by default → going out on an 8 is legal.
@@ -270,8 +313,10 @@ DEUX_JEUX = [
         "AS",
         True,
         pending=True,
-        draw=[2],
-        has=("chain", "per_card"),
+        draw=[],
+        sent_on=4,  # 001 « S'il pose un As, le joueur suivant doit piocher 4 cartes »
+        has=("sent",),
+        lacks=("skip",),  # 001 says nothing of the turn for the As chain
         answers={"A", "8"},
         api=True,
     ),
@@ -374,9 +419,10 @@ HUIT_AMERICAIN = [
         "AC",
         True,
         pending=True,
-        draw=[2],
+        draw=[],
+        sent_on=4,  # 003 « devra piocher deux cartes par As posé, c'est-à-dire quatre cartes »
         next_suit="C",
-        has=("chain", "per_card", "skip"),
+        has=("sent", "skip"),
         answers={"A"},
         api=True,
     ),
@@ -426,7 +472,8 @@ HUIT_ELABORE = [
     # §3 8 as huit-americain: not on a pending A.
     case("he-8-pending-a", "huit-elabore", "AC", "8H", False, pending=True, draw=[2]),
     # §3 / 003 "As : Jouera un as ou prendra deux cartes".
-    case("he-a-on-pending-a", "huit-elabore", "AC", "AD", True, pending=True, answers={"A"}, api=True),
+    # (interpretation of the variant, shown on its page: two cards per Ace of the chain) 2 + 2 = 4.
+    case("he-a-on-pending-a", "huit-elabore", "AC", "AD", True, pending=True, answers={"A"}, sent_on=4, api=True),
     # §3 / 003 "6 : Jouera un 6 ou prendra une carte": 6 answers a 6; takes 1, not per card.
     case(
         "he-6-on-pending-6",
@@ -435,7 +482,8 @@ HUIT_ELABORE = [
         "6S",
         True,
         pending=True,
-        draw=[1],
+        draw=[],
+        sent_on=1,  # « Jouera un 6 ou prendra une carte »: one card, however many 6s
         lacks=("per_card",),
         answers={"6"},
         api=True,
@@ -552,6 +600,8 @@ def test_check(c):
         assert verdict.next_suit == c["next_suit"]
     if c["answers"] is not None:
         assert answer_cards(verdict) == c["answers"]
+    counts = [m.params["count"] for m in verdict.effects if "count" in m.params]
+    assert counts == ([] if c["sent_on"] is None else [c["sent_on"]]), templates(verdict)
     text = {
         "legal": verdict.legal,
         "reason": plain(verdict.reason),
@@ -605,126 +655,3 @@ def test_active_suit_spellings(suit):
 
 def test_api_has_a_case_per_variant():
     assert len({c["variant"] for c in API_CASES}) == 6
-
-
-# --- issue 16: a pending skip, the 8 that counts as the card it covers, the lost turn -------------
-
-
-@pytest.mark.parametrize(
-    "variant, top, card, players, opts",
-    [
-        # 000 « Le Valet fait sauter le tour du joueur suivant »: the player asking is the one skipped;
-        # even a Jack (same rank) or an 8 (any time) is no play for them.
-        ("classique", "JH", "JS", 4, {}),
-        ("classique", "JH", "8C", 4, {}),
-        ("classique", "JH", "5H", 3, {}),
-        # 002 « les valets font sauter le tour du joueur situé après ».
-        ("54-cartes", "JC", "4C", 4, {}),
-        # 001 « 7 Le joueur passe son tour. » (with more than two players).
-        ("deux-jeux", "7H", "7S", 4, {}),
-        # 003, autre variante: « 7 : Passera son tour. »
-        ("huit-elabore", "7S", "7H", 4, {}),
-        # 000 « à 2 joueurs, l'As agit comme un Valet (il fait sauter) » (option ace_two_players = skip).
-        ("classique", "AH", "AS", 2, {"ace_two_players": "skip"}),
-    ],
-)
-def test_a_pending_skip_makes_the_player_asking_lose_the_turn(variant, top, card, players, opts):
-    verdict = check(ruleset(variant, **opts), top, card, players=players, pending=True)
-    assert verdict.legal is False and verdict.turn_lost is True
-    assert "lose" in templates(verdict) or "lost" in templates(verdict)
-    assert draws(verdict) == []  # a skip costs no card
-
-
-@pytest.mark.parametrize(
-    "variant, top, card, players, opts",
-    [
-        # 001 « À 2 joueurs, toutefois, le 7 et le Valet perdent leur effet »: nothing is pending.
-        ("deux-jeux", "7H", "7S", 2, {}),
-        # 000: the Ace reverses; at three players it skips nobody, so "pending" changes nothing.
-        ("classique", "AH", "AS", 3, {"ace_two_players": "skip"}),
-        # les-huit: no card skips (004 names no power but the 8's).
-        ("les-huit", "JH", "JS", 3, {}),
-    ],
-)
-def test_pending_changes_nothing_when_the_top_card_skips_nobody(variant, top, card, players, opts):
-    verdict = check(ruleset(variant, **opts), top, card, players=players, pending=True)
-    assert verdict.legal is True and verdict.turn_lost is False
-
-
-def test_a_paid_jack_is_an_ordinary_card():
-    # 000 « même valeur (même rang) »: once the skip is done, a Jack goes on a Jack.
-    assert check(ruleset("classique"), "JH", "JS", pending=False).legal
-
-
-@pytest.mark.parametrize(
-    "covered, card, legal, depends_on",
-    [
-        # 004 « Le huit, par ailleurs, est considéré semblable à la carte qu'il vient recouvrir : ainsi,
-        # dans l'exemple que nous venons de donner, il deviendrait l'équivalent d'un roi »: on an 8 that
-        # covered a King, a King goes whatever suit was named.
-        ("KC", "KD", True, None),
-        ("K", "KD", True, None),  # a rank alone is enough
-        # the 8 covered a 3: a King follows neither hearts nor the 3.
-        ("3C", "KD", False, None),
-        # nothing said about the card under the 8: the King's fate depends on it.
-        (None, "KD", False, "covered"),
-        # a heart follows the suit named whatever the 8 covers.
-        (None, "5H", True, None),
-        ("3C", "5H", True, None),
-        # 004 « Les huit étant libres, on peut toujours les jouer ».
-        (None, "8D", True, None),
-    ],
-)
-def test_the_les_huit_8_counts_as_the_card_it_covers(covered, card, legal, depends_on):
-    verdict = check(ruleset("les-huit"), LES_HUIT_8["top"], card, active_suit="H", covered=covered, players=3)
-    assert verdict.legal is legal, verdict.reason
-    assert verdict.depends_on == depends_on
-
-
-def test_only_a_card_that_takes_the_rank_asks_for_the_covered_card():
-    # 000: after an 8 « Le joueur suivant devra jouer un cœur (ou un autre 8 …) »: no rank is taken.
-    verdict = check(ruleset("classique"), "8S", "KD", active_suit="H", covered="KC")
-    assert verdict.legal is False and verdict.depends_on is None
-
-
-def test_a_bad_covered_card_is_refused():
-    with pytest.raises(DomainError) as info:
-        check(ruleset("les-huit"), "8S", "KD", active_suit="H", covered="ZZ", players=3)
-    assert info.value.field == "covered" and info.value.status == 422
-
-
-@pytest.mark.parametrize("variant", ["huit-americain", "huit-elabore", "deux-jeux", "classique", "54-cartes"])
-def test_the_rule_page_and_the_checker_agree_on_the_lost_turn(variant):
-    """Issue 16: what the rule page says of an attack (the player who pays loses the turn, or not)
-    is what the checker says to the player who pays it. huit-elabore's Ace: 003 « As : Jouera un as ou
-    prendra deux cartes », the turn lost as in Huit américain (« on pioche deux cartes et on passe son
-    tour »), an interpretation shown on the page."""
-    from models.core.rulepage import card_entries
-
-    rs = ruleset(variant)
-    for entry in card_entries(rs):
-        if not entry.rule.attacks:
-            continue
-        page_says = "loses the turn" in " ".join(m.template for m in entry.effects)
-        top = format_card(entry.card) if entry.card.suit or entry.card.is_joker else entry.card.rank + "H"
-        suit = "H" if entry.rule.names_suit or entry.card.is_joker else None
-        verdict = check(rs, top, "5C" if top != "5C" else "6C", pending=True, active_suit=suit)
-        assert verdict.legal is False
-        assert verdict.turn_lost is page_says, (variant, top)
-        assert ("loses the turn" in templates(verdict)) is page_says, (variant, top)
-
-
-def test_huit_elabore_ace_not_answered_costs_two_per_ace_and_the_turn():
-    # 003 « As : Jouera un as ou prendra deux cartes » (interpretation: as in Huit américain, two per
-    # Ace of the chain, and the turn is lost).
-    verdict = check(ruleset("huit-elabore"), "AD", "5D", pending=True)
-    assert verdict.legal is False and verdict.turn_lost is True and draws(verdict) == [2]
-    assert has_effect(verdict, "per_card") and "loses the turn" in templates(verdict)
-
-
-def test_deux_jeux_ace_not_answered_says_nothing_of_the_turn():
-    # 001 « doit piocher un As ou un 8, sous peine de piocher 2 cartes »: the source says nothing of
-    # the turn; neither the page nor the checker adds a lost turn.
-    verdict = check(ruleset("deux-jeux"), "AH", "5H", pending=True)
-    assert verdict.legal is False and verdict.turn_lost is False and draws(verdict) == [2]
-    assert "loses the turn" not in templates(verdict)

@@ -108,6 +108,7 @@ def test_comparison_rows_cover_deck_deal_table_target_and_finishing():
         "Points",
         "End of the game",
         "Going out",
+        "Wrong card",
         "House options",
     ]
     finishing = next(r for r in rows if r.label and r.label.template == "Going out")
