@@ -24,9 +24,6 @@ def Nn_(singular: str, plural: str) -> tuple:
     return (singular, plural)
 
 
-FORMS = ("the", "a", "plural")  # a card named with its definite or indefinite article, or a rank in the plural
-
-
 @dataclass(frozen=True)
 class SuitRef:
     """A suit as a message parameter (named in the reader's language)."""
