@@ -31,7 +31,8 @@ from ..core.errors import N_, Conflict, DomainError, GameFinished, NotFound, Unk
 from ..core.names import clean_name
 from ..core.scoring import MancheEntry, score_entry
 from ..core.variant import MAX_MANCHES, resolve
-from .db import Database, Game, Hand, IdempotencyRecord, Invite, Manche, Player, UndoRecord, token_hash, utcnow
+from . import keys
+from .db import Database, Game, Hand, Invite, Manche, Player, UndoRecord, token_hash, utcnow
 from .game_file import export_document, read_document
 from .game_input import (
     MAX_NAME,
@@ -90,7 +91,6 @@ def _bump_statement(compared: bool, reshaped: bool, columns: tuple) -> Update:
 
 NEW_MANCHE = insert(Manche.__table__).returning(Manche.id)
 NEW_HANDS = insert(Hand.__table__)
-NEW_KEY = insert(IdempotencyRecord.__table__)
 
 
 def replace_manche(session: Session, manche_id: int, columns: dict, hands: list[tuple]) -> None:
@@ -98,11 +98,6 @@ def replace_manche(session: Session, manche_id: int, columns: dict, hands: list[
     session.execute(update(Manche).where(Manche.id == manche_id).values(**columns))
     session.execute(delete(Hand).where(Hand.manche_id == manche_id))
     session.execute(NEW_HANDS, hand_rows(manche_id, hands))
-
-
-REPLAYED = select(IdempotencyRecord.manche_number).where(
-    IdempotencyRecord.game_id == bindparam("game_id"), IdempotencyRecord.key == bindparam("key")
-)
 
 
 # --- the service ----------------------------------------------------------------------------------
@@ -113,6 +108,7 @@ class GameService:
         self.db = database
         self.registry = registry
         self.latest = LatestViews()  # what a write needs of its game, kept per revision (models/services/latest.py)
+        self.purge = keys.Purge()  # idempotency keys let go after keys.KEPT_DAYS
 
     # reading
 
@@ -352,17 +348,14 @@ class GameService:
 
         ``number``, when given, must be the next manche's number (else ``conflict``): two phones
         recording the same manche record it once. ``key`` (an Idempotency-Key or a form nonce)
-        makes a retry answer as the first time instead of recording twice.
+        makes a retry answer as the first time instead of recording twice (``models/services/keys.py``).
         """
         key = checked_key(key)
         current = self._loaded(game)
+        self.purge.maybe(self.db)
         for _attempt in range(MAX_ATTEMPTS):
-            if key:
-                done = self._replayed(current.id, key)
-                if done is not None:
-                    if done > len(current.rows.manches):  # recorded after this view was read
-                        current = self.get(current.id)
-                    return self._replay(current, done)
+            if key and (done := keys.found(self.db, current.id, key)) is not None:
+                return self._replay(current, done)
             expected = current.next_number
             if number is not None and precondition(number) != expected:
                 raise Conflict(
@@ -385,9 +378,7 @@ class GameService:
                 with self.db.writer.begin() as session:  # one Core transaction: no ORM unit of work
                     self._bump(session, current.id, current.revision, appended=True, finished_at=finished_at)
                     if key:
-                        session.execute(
-                            NEW_KEY, [{"game_id": current.id, "key": key, "manche_number": expected, "created_at": now}]
-                        )
+                        keys.keep(session, current.id, key, expected)
                     manche_id = session.execute(
                         NEW_MANCHE, [{**columns, "game_id": current.id, "number": expected, "created_at": now}]
                     ).scalar_one()
@@ -396,7 +387,7 @@ class GameService:
                 current = self.get(current.id)  # another write went through: read again
                 continue
             except IntegrityError:
-                if key and (done := self._replayed(current.id, key)) is not None:
+                if key and (done := keys.found(self.db, current.id, key)) is not None:
                     return self._replay(self.get(current.id), done)
                 raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now.")) from None
             manche = (manche_id, expected, columns["winner_seat"], columns["blocked"], columns["last_card"])
@@ -452,11 +443,7 @@ class GameService:
 
             def write(session: Session) -> None:
                 keep_for_undo(session, current, "deleted", stored)
-                session.execute(
-                    delete(IdempotencyRecord).where(
-                        IdempotencyRecord.game_id == current.id, IdempotencyRecord.manche_number == number
-                    )
-                )
+                keys.mark_gone(session, current.id, number, current.revision + 1)  # its keys stay, marked
                 session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
                 session.execute(delete(Manche).where(Manche.id == stored[0]))
 
@@ -507,7 +494,7 @@ class GameService:
             raise ValidationError(N_("There is nothing to undo."), field="revision")
         current = self._loaded(game)
         key = f"undo:{revision}"
-        if self._replayed(current.id, key) is not None:
+        if keys.found(self.db, current.id, key) is not None:
             return (current if current.revision > revision else self.get(current.id)), True
         changed = Conflict(N_("The game changed since: this can no longer be undone. It is shown as it stands now."))
         if current.revision != revision:
@@ -520,6 +507,7 @@ class GameService:
             rows = current.rows.without_manche(number)
 
             def put_back(session: Session) -> None:
+                keys.mark_gone(session, current.id, number, revision + 1)
                 session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
                 session.execute(delete(Manche).where(Manche.id == stored[0]))
 
@@ -546,6 +534,7 @@ class GameService:
                 created = {}
 
                 def put_back(session: Session) -> None:
+                    keys.bring_back(session, current.id, revision)  # the keys the deletion marked
                     created["id"] = session.execute(
                         NEW_MANCHE,
                         [{**columns, "game_id": current.id, "number": number, "created_at": record.created_at}],
@@ -558,15 +547,13 @@ class GameService:
                 probe = rows or current.rows.with_manche((-1, number, *columns.values()), hands)
                 finished_at = (current.finished_at or utcnow()) if build_view(probe, current.ruleset).finished else None
                 self._bump(session, current.id, revision, finished_at=finished_at)
-                session.execute(
-                    NEW_KEY, [{"game_id": current.id, "key": key, "manche_number": number, "created_at": utcnow()}]
-                )
+                keys.keep(session, current.id, key, number)
                 put_back(session)
                 session.execute(delete(UndoRecord).where(UndoRecord.game_id == current.id))
         except _Stale:
             raise changed from None
         except IntegrityError:
-            if self._replayed(current.id, key) is not None:
+            if keys.found(self.db, current.id, key) is not None:
                 return self.get(current.id), True
             raise changed from None
         if rows is None:
@@ -644,15 +631,13 @@ class GameService:
                 raise NotFound(N_("No game with this id."), field="id")
             raise _Stale
 
-    def _replayed(self, game_id: str, key: str) -> int | None:
-        """The number of the manche recorded with this key, if any."""
-        with self.db.reader.connect() as session:
-            return session.execute(REPLAYED, {"game_id": game_id, "key": key}).scalar()
-
-    @staticmethod
-    def _replay(game: GameView, number: int) -> Recorded:
-        """The first answer to a write that is retried (the game as it stands now)."""
-        if number > len(game.manches):  # deleted since, or after the end: answered as it stands
+    def _replay(self, game: GameView, record: tuple) -> Recorded:
+        """The answer to a retried write: the manche its key recorded, as it stands now (a
+        ``conflict`` if it was taken away since: ``keys.check_not_gone``)."""
+        number = keys.check_not_gone(record)
+        if number > len(game.rows.manches):  # recorded after this view was read
+            game = self.get(game.id)
+        if number > len(game.manches):  # after the end: answered as the game stands
             return Recorded(number, {}, game.totals, game.standing, True, game)
         after = game.progression[number - 1]
         standing = scoring.standing(game.ruleset, after, number)

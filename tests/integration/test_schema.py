@@ -87,3 +87,28 @@ def test_the_migration_waits_for_the_lock_beyond_the_lock_timeout(empty_url):
         assert connection.execute(text("SHOW lock_timeout")).scalar_one() == "200ms"
     holder.dispose()
     waiter.dispose()
+
+
+def test_migration_0006_keeps_the_keys_as_standing(empty_url):
+    """0005 → 0006 (issue 27): the keys already kept stay, each for a manche that stands (no
+    deletion mark), and the keys' dates are indexed for the purge."""
+    database = Database(empty_url)
+    migrate(database, "0005")
+    with database.writer.begin() as connection:
+        connection.execute(text(
+            "INSERT INTO game (id, variant, options_json, mode, table_id, target, rounds, first_dealer, edit_token_hash,"
+            " share_id, revision, reshaped, created_at, updated_at) VALUES ('g1', 'classique', '{}', 'penalty',"
+            " 'classique', 500, NULL, 0, 'h', 's1', 1, 0, '2026-01-01 00:00:00', '2026-01-01 00:00:00')"
+        ))  # fmt: skip
+        connection.execute(text(
+            "INSERT INTO idempotency (game_id, key, manche_number, created_at) VALUES ('g1', 'K', 1, '2026-01-01')"
+        ))  # fmt: skip
+    migrate(database)
+    with database.reader.connect() as connection:
+        assert connection.execute(text("SELECT key, manche_number, gone_revision FROM idempotency")).all() == [
+            ("K", 1, None)
+        ]
+    assert "ix_idempotency_created_at" in {
+        index["name"] for index in inspect(database.reader).get_indexes("idempotency")
+    }
+    database.dispose()
