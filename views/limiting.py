@@ -145,4 +145,4 @@ def _wait() -> str:
         seconds = max(1, int(reset_at - time.time()))
     except Exception:  # noqa: BLE001 — the counters out of reach: a minute is a fair guess
         pass
-    return format_timedelta(timedelta(seconds=seconds), threshold=1)
+    return format_timedelta(timedelta(seconds=seconds))  # 59 min 58 s: "1 hour", 45 min: "45 minutes"
