@@ -15,6 +15,7 @@ from pathlib import Path
 from babel import Locale
 from flask import Flask, request
 from flask.globals import request_ctx
+from flask.logging import default_handler
 from flask_babel import Babel
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -138,32 +139,27 @@ def retry_after_only_when_refused(response):
     return response
 
 
-CREATION_ENDPOINTS = (
-    "games.create_game",
-    "api.create_game",
-    "api.import_game",
-    "share.import_game",
-    "api.create_variant",
-    "api.import_variant",
-    "house.create_variant",
-    "house.import_variant",
-)
-
-
 def _apply_limits(app: Flask) -> None:
-    """Every write (POST, PUT, DELETE) counts toward WRITE_LIMIT; creating a game toward CREATE_LIMIT.
+    """Every write (POST, PUT, DELETE) counts toward WRITE_LIMIT, once whatever the page or API call
+    (an application-wide limit); a new game toward CREATE_LIMIT too, once across all the doors
+    that make one, and new house rules likewise (shared limits). See views/limiting.py.
 
     One limiter per app (its counters and its on/off switch belong to that app)."""
-    limiter = Limiter(key_func=get_remote_address, default_limits=[], app=app)
+    app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", limiting.storage_options(app.config["RATELIMIT_STORAGE_URI"]))
+    limiter = Limiter(
+        key_func=get_remote_address, default_limits=[], application_limits=[lambda: app.config["WRITE_LIMIT"]], app=app
+    )
     limiter.request_filter(limiting.is_read)  # a read is never counted, and costs the limiter nothing
+    if default_handler not in limiter.logger.handlers:  # its warnings (Redis out of reach) in the app's log
+        limiter.logger.addHandler(default_handler)
     app.extensions["rate_limiter"] = limiter  # Flask-Limiter keeps only a weak reference
-    for blueprint in app.blueprints.values():
-        limiter.limit(lambda: app.config["WRITE_LIMIT"], methods=["POST", "PUT", "DELETE"])(blueprint)
-    for endpoint in CREATION_ENDPOINTS:
-        if endpoint in app.view_functions:
-            app.view_functions[endpoint] = limiter.limit(lambda: app.config["CREATE_LIMIT"], methods=["POST"])(
-                app.view_functions[endpoint]
-            )
+    for scope, doors in (
+        (limiting.NEW_GAME, limiting.NEW_GAME_DOORS),
+        (limiting.NEW_HOUSE_RULES, limiting.NEW_HOUSE_RULES_DOORS),
+    ):
+        shared = limiter.shared_limit(lambda: app.config["CREATE_LIMIT"], scope=scope, methods=["POST"])
+        for endpoint in doors:
+            app.view_functions[endpoint] = shared(app.view_functions[endpoint])
 
 
 def _int_env(name: str, default: int) -> int:
@@ -223,6 +219,10 @@ def create_app(config: dict | None = None) -> Flask:
         # Abuse limits per client address; counters in Redis when REDIS_URL is set (shared by
         # several app servers), in memory otherwise.
         RATELIMIT_STORAGE_URI=os.environ.get("REDIS_URL") or "sweptmemory://",  # views/limiting.py
+        # Redis out of reach: the limits are counted in this process's memory meanwhile, with a
+        # warning in the log (never a 500, never a write refused for it).
+        RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,
+        RATELIMIT_SWALLOW_ERRORS=True,
         RATELIMIT_KEY_PREFIX="carte",
         RATELIMIT_HEADERS_ENABLED=True,
         CREATE_LIMIT=os.environ.get("CREATE_LIMIT", "30 per hour"),

@@ -14,7 +14,7 @@ _.max_age, _.no_cache, _.public, _.immutable  # response.cache_control: werkzeug
 _.isolation_level  # sqlite3 connection attribute (BEGIN IMMEDIATE by hand)
 _.may_be_fragment  # flask.g flag read by views/kit.py's after_request hook
 limiting.SweptMemoryStorage.STORAGE_SCHEME  # the limits library picks the storage by it
-limiting.SweptMemoryStorage._MemoryStorage__schedule_expiry  # the stock storage's hook (issue 27 replaces it)
+limiting.SweptMemoryStorage.incr, limiting.SweptMemoryStorage.reset  # the limits Storage interface
 _.must_play  # read from the variant files (les-huit); the referee's use of it: issue 26
 _.title_parts, _.played_at, _.last_x, _.last_y, _.target_y, _.earlier, _.average, _.more  # read by templates
 _.name_inputs  # read by templates/games/new.html

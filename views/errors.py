@@ -11,6 +11,7 @@ from werkzeug.exceptions import BadHost, HTTPException
 from models.core.errors import DomainError
 
 from .kit import database
+from .limiting import refusal_message
 from .texts import error_json, error_message
 
 # Seconds a client is asked to wait before trying again when the database was busy.
@@ -28,6 +29,7 @@ HTTP_CODES = {
     422: "validation_error",
     429: "rate_limited",
 }
+SERVER_CODES = {500: "internal_error", 503: "unavailable"}
 
 
 def http_message(status: int) -> str:
@@ -84,9 +86,11 @@ def init_app(app):
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
         status = error.code or 500
-        if status >= 500:
+        if status >= 500:  # an error of ours (or a server out of reach): still JSON under /api/
+            if wants_json():
+                return jsonify(error_body(SERVER_CODES.get(status, "server_error"), http_message(status))), status
             return error
-        message = http_message(status)
+        message = refusal_message(error) if status == 429 else http_message(status)
         if status == 400 and getattr(error, "description", "").startswith("The CSRF"):
             message = gettext("The form expired: reload the page and try again.")
         if status == 400 and isinstance(error, BadHost):

@@ -18,13 +18,22 @@ from flask.sessions import SecureCookieSessionInterface
 from models.services.lru import LRU
 
 REMEMBERED = 1024  # cookies per worker
+REMEMBERED_BYTES = 4 * 1024 * 1024  # per worker, as estimated by remembered_bytes (issue 27)
 REMEMBERED_SECONDS = 60.0
+
+
+def remembered_bytes(found: tuple) -> int:
+    """An upper estimate of what a remembered cookie holds: its data as text, the cookie itself
+    (the key: the data in base64 and signed, at most about 1.4 times as long), and the tuple's and
+    strings' own overhead."""
+    return 3 * len(found[2]) + 512
 
 
 class RememberedCookieSessions(SecureCookieSessionInterface):
     def __init__(self, size: int = REMEMBERED, seconds: float = REMEMBERED_SECONDS):
         self.seconds = seconds
-        self.verified = LRU(size)  # cookie -> (when checked, secret key, data as text)
+        # cookie -> (when checked, secret key, data as text)
+        self.verified = LRU(size, REMEMBERED_BYTES, remembered_bytes)
 
     def open_session(self, app, request):
         value = request.cookies.get(self.get_cookie_name(app))

@@ -22,6 +22,7 @@ HOUSE_FIELDS = ("id", "document_json", "edit_token_hash", "created_at", "updated
 TIMES = {"created_at", "updated_at", "finished_at", "revoked_at", "last_used_at"}
 PLAYER_FIELDS = ("seat", "name", "team", "joined_after", "left_after", "start_total", "place")
 INVITE_FIELDS = ("id", "token_hash", "created_at", "revoked_at", "last_used_at")
+KEY_FIELDS = ("key", "manche_number", "gone_revision", "created_at")  # gone_revision: issue 27
 DEFAULTS = {"joined_after": 0, "start_total": 0}  # absent from backups made before players could join
 
 
@@ -68,7 +69,7 @@ def backup(database: Database) -> dict:
     for i in invites:
         by_game[i.game_id]["invites"].append(_dump(i, INVITE_FIELDS))
     for k in keys:
-        by_game[k.game_id]["keys"].append(_dump(k, ("key", "manche_number", "created_at")))
+        by_game[k.game_id]["keys"].append(_dump(k, KEY_FIELDS))
     return {
         "format": BACKUP_FORMAT,
         "created_at": utcnow().isoformat(),
@@ -115,7 +116,7 @@ def restore(database: Database, document) -> tuple[int, int]:
             for i in entry.get("invites", []):
                 session.add(Invite(game_id=game["id"], **_load(i, INVITE_FIELDS)))
             for k in entry.get("keys", []):
-                session.add(IdempotencyRecord(game_id=game["id"], **_load(k, ("key", "manche_number", "created_at"))))
+                session.add(IdempotencyRecord(game_id=game["id"], **_load(k, KEY_FIELDS)))
             session.flush()
             present.add(game["id"])
             restored += 1

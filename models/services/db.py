@@ -146,7 +146,11 @@ class Presence(SQLModel, table=True):
 
 
 class IdempotencyRecord(SQLModel, table=True):
-    """The first answer to a write, kept so that a retry (same key) returns it instead of writing twice."""
+    """The first answer to a write, kept so that a retry (same key) returns it instead of writing
+    twice: the number of the manche it recorded, and, once that manche was taken away (deleted, or
+    its saving undone), the game's revision that write made — a retry is then told so, never
+    recorded again; the undo of that deletion clears it. Kept ``models/services/keys.KEPT_DAYS``
+    (issue 27, migration 0006)."""
 
     __tablename__ = "idempotency"
     __table_args__ = (UniqueConstraint("game_id", "key"),)
@@ -155,7 +159,8 @@ class IdempotencyRecord(SQLModel, table=True):
     game_id: str = Field(foreign_key="game.id", index=True, max_length=32, ondelete="CASCADE")
     key: str = Field(max_length=128)
     manche_number: int
-    created_at: datetime = Field(default_factory=utcnow)
+    gone_revision: int | None = None
+    created_at: datetime = Field(default_factory=utcnow, index=True)
 
 
 class UndoRecord(SQLModel, table=True):

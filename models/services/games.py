@@ -31,7 +31,8 @@ from ..core.errors import N_, Conflict, DomainError, EditCollision, GameFinished
 from ..core.names import clean_name
 from ..core.scoring import MancheEntry, score_entry
 from ..core.variant import MAX_MANCHES, resolve
-from .db import Database, Game, Hand, IdempotencyRecord, Invite, Manche, Player, UndoRecord, token_hash, utcnow
+from . import keys
+from .db import Database, Game, Hand, Invite, Manche, Player, UndoRecord, token_hash, utcnow
 from .game_file import export_document, read_document, read_order
 from .game_input import (
     MAX_NAME,
@@ -89,14 +90,6 @@ def _bump_statement(compared: bool, reshaped: bool, columns: tuple) -> Update:
     return query.values(revision=Game.revision + 1, **values)
 
 
-NEW_KEY = insert(IdempotencyRecord.__table__)
-
-
-REPLAYED = select(IdempotencyRecord.manche_number).where(
-    IdempotencyRecord.game_id == bindparam("game_id"), IdempotencyRecord.key == bindparam("key")
-)
-
-
 # --- the service ----------------------------------------------------------------------------------
 
 
@@ -105,6 +98,7 @@ class GameService:
         self.db = database
         self.registry = registry
         self.latest = LatestViews()  # what a write needs of its game, kept per revision (models/services/latest.py)
+        self.purge = keys.Purge()  # idempotency keys let go after keys.KEPT_DAYS
 
     # reading
 
@@ -351,13 +345,10 @@ class GameService:
         """
         key = checked_key(key)
         current = self._loaded(game)
+        self.purge.maybe(self.db)
         for _attempt in range(MAX_ATTEMPTS):
-            if key:
-                done = self._replayed(current.id, key)
-                if done is not None:
-                    if done > len(current.rows.manches):  # recorded after this view was read
-                        current = self.get(current.id)
-                    return self._replay(current, done)
+            if key and (done := keys.found(self.db, current.id, key)) is not None:
+                return self._replay(current, done)
             expected = current.next_number
             if number is not None and precondition(number) != expected:
                 raise Conflict(
@@ -380,9 +371,7 @@ class GameService:
                 with self.db.writer.begin() as session:  # one Core transaction: no ORM unit of work
                     self._bump(session, current.id, current.revision, appended=True, finished_at=finished_at)
                     if key:
-                        session.execute(
-                            NEW_KEY, [{"game_id": current.id, "key": key, "manche_number": expected, "created_at": now}]
-                        )
+                        keys.keep(session, current.id, key, expected)
                     manche_id = session.execute(
                         NEW_MANCHE, [{**columns, "game_id": current.id, "number": expected, "created_at": now}]
                     ).scalar_one()
@@ -391,7 +380,7 @@ class GameService:
                 current = self.get(current.id)  # another write went through: read again
                 continue
             except IntegrityError:
-                if key and (done := self._replayed(current.id, key)) is not None:
+                if key and (done := keys.found(self.db, current.id, key)) is not None:
                     return self._replay(self.get(current.id), done)
                 raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now.")) from None
             manche = (manche_id, expected, columns["winner_seat"], columns["blocked"], columns["last_card"])
@@ -460,11 +449,7 @@ class GameService:
 
             def write(session: Session) -> None:
                 keep_for_undo(session, current, "deleted", stored)
-                session.execute(
-                    delete(IdempotencyRecord).where(
-                        IdempotencyRecord.game_id == current.id, IdempotencyRecord.manche_number == number
-                    )
-                )
+                keys.mark_gone(session, current.id, number, current.revision + 1)  # its keys stay, marked
                 session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
                 session.execute(delete(Manche).where(Manche.id == stored[0]))
 
@@ -512,7 +497,7 @@ class GameService:
         number = undo_target(kind, number, revision)
         current = self._loaded(game)
         key = f"undo:{revision}"
-        if self._replayed(current.id, key) is not None:
+        if keys.found(self.db, current.id, key) is not None:
             return (current if current.revision > revision else self.get(current.id)), True
         if current.revision != revision:
             raise changed()
@@ -521,15 +506,13 @@ class GameService:
         try:
             with Session(self.db.writer) as session, session.begin():
                 self._bump(session, current.id, revision, finished_at=finished_at)
-                session.execute(
-                    NEW_KEY, [{"game_id": current.id, "key": key, "manche_number": number, "created_at": utcnow()}]
-                )
+                keys.keep(session, current.id, key, number)
                 rows = plan.put_back(session)
                 session.execute(delete(UndoRecord).where(UndoRecord.game_id == current.id))
         except _Stale:
             raise changed() from None
         except IntegrityError:
-            if self._replayed(current.id, key) is not None:
+            if keys.found(self.db, current.id, key) is not None:
                 return self.get(current.id), True
             raise changed() from None
         done = rows.with_game(
@@ -581,15 +564,13 @@ class GameService:
                 raise NotFound(N_("No game with this id."), field="id")
             raise _Stale
 
-    def _replayed(self, game_id: str, key: str) -> int | None:
-        """The number of the manche recorded with this key, if any."""
-        with self.db.reader.connect() as session:
-            return session.execute(REPLAYED, {"game_id": game_id, "key": key}).scalar()
-
-    @staticmethod
-    def _replay(game: GameView, number: int) -> Recorded:
-        """The first answer to a write that is retried (the game as it stands now)."""
-        if number > len(game.manches):  # deleted since, or after the end: answered as it stands
+    def _replay(self, game: GameView, record: tuple) -> Recorded:
+        """The answer to a retried write: the manche its key recorded, as it stands now (a
+        ``conflict`` if it was taken away since: ``keys.check_not_gone``)."""
+        number = keys.check_not_gone(record)
+        if number > len(game.rows.manches):  # recorded after this view was read
+            game = self.get(game.id)
+        if number > len(game.manches):  # after the end: answered as the game stands
             return Recorded(number, {}, game.totals, game.standing, True, game)
         after = game.progression[number - 1]
         standing = scoring.standing(game.ruleset, after, number)

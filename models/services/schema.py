@@ -1,21 +1,70 @@
-"""The database's schema: brought to the latest revision with Alembic (``migrations/``)."""
+"""The database's schema: brought to the latest revision with Alembic (``migrations/``), once per
+deployment however many processes start at the same moment (issue 27).
+
+Every worker of ``gunicorn -w 3`` migrates as it starts (unless ``AUTO_MIGRATE=0``): they take
+one lock in turn, and the first upgrades while the others wait; each of them then finds the schema
+at its revision and has nothing left to do. The lock is the database's own on PostgreSQL (an
+advisory lock held by the migration's transaction, so it is let go when that transaction ends,
+whatever happens) and a lock on a file beside the database on SQLite (``instance/carte.db.migrate-lock``
+by default; the system lets it go when the process ends). Whatever runs the app — ``flask run``,
+gunicorn, another server, ``flask --app app migrate`` by hand — the same lock is taken.
+"""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
+
+from sqlalchemy import text
 
 from .db import Database
 
+try:
+    import fcntl
+except ImportError:  # not on Windows, where the app is never served by several processes
+    fcntl = None
+
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+# The advisory lock's key (any 64-bit number the app alone uses): "carte" spelled in ASCII.
+ADVISORY_KEY = 0x6361727465
 
 
 def migrate(database: Database, revision: str = "head") -> None:
-    """Bring the schema to ``revision`` with Alembic (the run command does this at start)."""
+    """Bring the schema to ``revision`` with Alembic, one process at a time."""
     from alembic import command
     from alembic.config import Config
 
     config = Config(str(MIGRATIONS / "alembic.ini"))
     config.set_main_option("script_location", str(MIGRATIONS))
-    with database.writer.begin() as connection:
+    with _file_lock(database), database.writer.begin() as connection:
+        if not database.is_sqlite:
+            _advisory_lock(connection)
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
+
+
+def _advisory_lock(connection) -> None:
+    """Wait, as long as it takes, for PostgreSQL's advisory lock, held until this transaction ends.
+
+    The wait has no time limit (another process may be migrating a large database), while the
+    migration's own statements keep the usual ``lock_timeout``."""
+    usual = connection.execute(text("SHOW lock_timeout")).scalar_one()
+    connection.execute(text("SET LOCAL lock_timeout = 0"))
+    connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": ADVISORY_KEY})
+    connection.execute(text("SELECT set_config('lock_timeout', :usual, true)"), {"usual": usual})
+
+
+@contextlib.contextmanager
+def _file_lock(database: Database):
+    """On SQLite, an exclusive lock on ``<database file>.migrate-lock`` while the schema is brought
+    up to date (nothing on PostgreSQL, nor for a database in memory, which one process alone sees)."""
+    path = database.writer.url.database
+    if not database.is_sqlite or fcntl is None or not path or path == ":memory:":
+        yield
+        return
+    with open(f"{path}.migrate-lock", "a+b") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

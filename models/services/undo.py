@@ -19,6 +19,7 @@ from sqlalchemy import bindparam, delete, insert, update
 from sqlmodel import Session
 
 from ..core.errors import N_, Conflict, NotFound, ValidationError
+from . import keys
 from .db import Hand, Manche, Player
 from .game_input import check_no_change_after, existing_number, hand_rows, stored_row
 from .game_view import GameRows, GameView
@@ -109,6 +110,7 @@ def plan_undo(current: GameView, kind: str, number: int, record) -> UndoPlan:
         raise changed()
 
     def put_deleted_back(session: Session) -> GameRows:
+        keys.bring_back(session, current.id, current.revision)  # the keys the deletion marked
         row = {**columns, "game_id": current.id, "number": number, "created_at": record.created_at}
         manche_id = session.execute(NEW_MANCHE, [row]).scalar_one()
         session.execute(NEW_HANDS, hand_rows(manche_id, hands))
@@ -126,6 +128,7 @@ def _unsave(current: GameView, number: int) -> UndoPlan:
     rows = current.rows.without_manche(number)
 
     def put_back(session: Session) -> GameRows:
+        keys.mark_gone(session, current.id, number, current.revision + 1)  # its keys stay, marked
         session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
         session.execute(delete(Manche).where(Manche.id == stored[0]))
         return rows

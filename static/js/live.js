@@ -35,7 +35,9 @@
 
   // --- not under the person's fingers ------------------------------------------------------------
 
+  // (or shows what is shown only once: a new invite's link and code, data-live-hold)
   function busy(part) {
+    if (part.querySelector("[data-live-hold]")) return true;
     if (part.contains(document.activeElement) && document.activeElement !== part) return true;
     return Array.prototype.some.call(part.querySelectorAll("input[type=text], input:not([type])"), function (input) {
       return input.value.trim() !== "";

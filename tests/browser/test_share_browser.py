@@ -80,7 +80,8 @@ def test_the_api_share_qr_url_decodes_to_the_share_url(live_server, page, tmp_pa
 def test_an_invite_scanned_on_a_second_phone_lets_it_record_until_revoked(live_server, page, browser, tmp_path, shot):
     live_server.app.config["LAN_ADDRESSES"] = [LAN]
     game_id = new_game_in_browser(page, live_server.url)
-    page.locator("#invites button[type=submit]").click()  # a page with the new invite (htmx is not loaded here)
+    page.locator("#invites button[type=submit]").click()  # htmx puts the new invite in the panel
+
     invite_link = page.locator(".invite-url")
     expect(invite_link).to_be_visible()
     shown = invite_link.inner_text()

@@ -19,6 +19,7 @@ from babel import Locale
 from flask_babel import Domain
 
 from models.services.games import MancheEntry
+from views import texts
 
 VARIANTS = Path(__file__).resolve().parents[2] / "models" / "core" / "variants"
 OPEN, CLOSE = "\u27e6", "\u27e7"
@@ -50,10 +51,20 @@ class Pseudo:
     gettext, ngettext, pgettext, npgettext = ugettext, ungettext, upgettext, unpgettext
 
 
+def forget_worded_cards():
+    """Card names and faces are worded once per language and kept (views/texts.py): forgotten, so
+    that they are worded again through the pseudo-locale, and again after it."""
+    texts._card_name.cache_clear()
+    texts._card_face.cache_clear()
+
+
 @pytest.fixture
 def pseudo(monkeypatch):
     real = Domain.get_translations
     monkeypatch.setattr(Domain, "get_translations", lambda self: Pseudo(real(self)))
+    forget_worded_cards()
+    yield
+    forget_worded_cards()
 
 
 def data_texts(language: str) -> set[str]:

@@ -1,0 +1,212 @@
+"""The rate limits as one count per client (issue 27, items 4 and 5), through the test client:
+one creation limit across every door that makes a game, one write limit across every page and
+API call, a refusal that says which limit and when to come back, and counters out of reach
+(Redis down) that neither refuse a write nor answer a 500. The same with gunicorn, two workers
+and Redis: tests/e2e/test_club_deployment.py."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import socket
+
+import pytest
+
+from app import create_app
+
+PLAYERS = ["Ana", "Bob", "Chloé"]
+NEW_GAME_FORM = {"variant": "classique", "shown_variant": "classique", "players": PLAYERS, "end": "target",
+                 "first_dealer": "0"}  # fmt: skip
+SETUP = {"REMOTE_ADDR": "198.51.100.1"}  # the address that prepares a test's games
+PHONE = {"REMOTE_ADDR": "203.0.113.7"}  # the phone whose writes are counted
+
+
+def limited_app(app_config, **config):
+    return create_app({**app_config, "RATELIMIT_ENABLED": True, **config})
+
+
+class Doors:
+    """The five ways to make a game, from one browser (its session holds the rights "play again"
+    needs) at one address: each call answers the status."""
+
+    def __init__(self, client, document: dict, base_game: str):
+        self.client = client
+        self.document = document
+        self.last_game = base_game  # "play again" starts from the game this browser made last
+
+    def _made(self, response):
+        if response.status_code == 303:
+            self.last_game = response.headers["Location"].rsplit("/", 1)[1]
+        return response
+
+    def api_create(self, env):
+        return self.client.post("/api/v1/games", json={"variant": "classique", "players": PLAYERS}, environ_base=env)
+
+    def api_import(self, env):
+        return self.client.post("/api/v1/games/import", json=self.document, environ_base=env)
+
+    def form_create(self, env):
+        return self._made(self.client.post("/games", data=NEW_GAME_FORM, environ_base=env))
+
+    def form_import(self, env):
+        upload = (io.BytesIO(json.dumps(self.document).encode()), "game.json")
+        return self._made(self.client.post("/games/import", data={"file": upload}, environ_base=env))
+
+    def play_again(self, env):
+        return self._made(self.client.post(f"/games/{self.last_game}/replay", environ_base=env))
+
+    ALL = ("api_create", "api_import", "form_create", "form_import", "play_again")
+
+
+@pytest.fixture
+def doors_app(app_config):
+    app = limited_app(app_config, CREATE_LIMIT="5 per hour", WRITE_LIMIT="1000 per minute")
+    yield app
+    app.extensions["database"].dispose()
+
+
+def doors_for(app) -> Doors:
+    client = app.test_client()
+    client.set_cookie("lang", "en")
+    made = client.post("/games", data=NEW_GAME_FORM, environ_base=SETUP)  # counted for SETUP, not PHONE
+    assert made.status_code == 303
+    base = made.headers["Location"].rsplit("/", 1)[1]
+    document = client.get(f"/api/v1/games/{base}/export").get_json()
+    return Doors(client, document, base)
+
+
+def test_one_creation_limit_across_every_door(doors_app):
+    """CREATE_LIMIT "5 per hour", ten creations round the five doors: the first five are made,
+    one per door, and each door then refuses — "play again" included (before issue 27 each door
+    counted apart, and "play again" not at all)."""
+    doors = doors_for(doors_app)
+    statuses = {door: [] for door in Doors.ALL}
+    for _ in range(2):
+        for door in Doors.ALL:
+            statuses[door].append(getattr(doors, door)(PHONE).status_code)
+    assert statuses == {
+        "api_create": [201, 429],
+        "api_import": [201, 429],
+        "form_create": [303, 429],
+        "form_import": [303, 429],
+        "play_again": [303, 429],
+    }
+    assert doors.api_create({"REMOTE_ADDR": "192.0.2.55"}).status_code == 201  # per client: another one may
+
+
+def test_the_refusal_says_which_limit_and_when_to_come_back(doors_app):
+    doors = doors_for(doors_app)
+    for _ in range(5):
+        doors.api_create(PHONE)
+    refused = doors.api_create(PHONE)
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    error = refused.get_json()["error"]
+    assert error["code"] == "rate_limited"
+    assert error["message"].startswith("Too many new games from this connection (at most 5 in 1 hour): try again in")
+    page = doors.form_create(PHONE)  # a page, in the browser's language
+    assert page.status_code == 429 and "text/html" in page.content_type
+    assert "Too many new games from this connection (at most 5 in 1 hour)" in page.get_data(as_text=True)
+    doors.client.set_cookie("lang", "fr")
+    french = doors.api_create(PHONE).get_json()["error"]["message"].replace("\N{NO-BREAK SPACE}", " ")
+    assert french.startswith("Trop de nouvelles parties depuis cette connexion (5 au plus en 1 heure) :"), french
+
+
+def test_one_write_limit_across_pages_and_the_api(app_config):
+    """WRITE_LIMIT "4 per minute": two writes through the API and two through the pages use it up,
+    whichever blueprint answers them (each blueprint used to count apart)."""
+    app = limited_app(app_config, WRITE_LIMIT="4 per minute", CREATE_LIMIT="100 per hour")
+    client = app.test_client()
+    client.set_cookie("lang", "en")
+    score = {"variant": "classique", "cards": ["8H"]}
+    assert client.post("/api/v1/score", json=score, environ_base=PHONE).status_code == 200
+    assert client.post("/games", data=NEW_GAME_FORM, environ_base=PHONE).status_code == 303
+    assert client.post("/api/v1/score", json=score, environ_base=PHONE).status_code == 200
+    assert client.post("/games", data=NEW_GAME_FORM, environ_base=PHONE).status_code == 303
+    refused = client.post("/api/v1/score", json=score, environ_base=PHONE)
+    assert refused.status_code == 429
+    assert refused.get_json()["error"]["message"].startswith(
+        "Too many changes from this connection (at most 4 in 1 minute): try again in"
+    )
+    assert client.post("/games", data=NEW_GAME_FORM, environ_base=PHONE).status_code == 429
+    assert client.get("/games/new", environ_base=PHONE).status_code == 200  # reading is never limited
+    app.extensions["database"].dispose()
+
+
+def test_house_rules_have_their_own_creation_count(app_config):
+    """New house rules count toward CREATE_LIMIT apart from new games (a family that made its
+    games for the evening may still write down its house rules)."""
+    app = limited_app(app_config, CREATE_LIMIT="2 per hour", WRITE_LIMIT="1000 per minute")
+    client = app.test_client()
+    client.set_cookie("lang", "en")
+    for _ in range(2):
+        assert client.post("/api/v1/games", json={"variant": "classique", "players": PLAYERS}).status_code == 201
+    assert client.post("/api/v1/games", json={"variant": "classique", "players": PLAYERS}).status_code == 429
+    made = [client.post("/api/v1/variants", json={"base": "classique", "name": f"Chez nous {n}"}) for n in range(3)]
+    assert [answer.status_code for answer in made] == [201, 201, 429]
+    assert "Too many new house rules" in made[2].get_json()["error"]["message"]
+    app.extensions["database"].dispose()
+
+
+# --- Redis out of reach --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def closed_port():
+    """A local port bound but not listening: a connection to it is refused, for the whole test."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    yield sock.getsockname()[1]
+    sock.close()
+
+
+@pytest.fixture
+def redis_down(app_config, closed_port):
+    config = {
+        **app_config,
+        "RATELIMIT_STORAGE_URI": f"redis://127.0.0.1:{closed_port}/0",
+        "PROPAGATE_EXCEPTIONS": False,
+    }
+    app = limited_app(config, CREATE_LIMIT="3 per hour", WRITE_LIMIT="1000 per minute")
+    yield app
+    app.extensions["database"].dispose()
+
+
+def test_redis_out_of_reach_refuses_no_write_and_says_so_in_the_log(redis_down, caplog):
+    """The limits fail open onto each process's memory: the manche is recorded, the log says why
+    the counts are local now (once, not at every write); never a 500."""
+    client = redis_down.test_client()
+    with caplog.at_level(logging.WARNING):
+        made = client.post("/api/v1/games", json={"variant": "classique", "players": ["Ana", "Bob"]})
+        assert made.status_code == 201, made.get_data(as_text=True)
+        game = made.get_json()
+        auth = {"Authorization": f"Bearer {game['edit_token']}"}
+        manche = {"winner": "Ana", "hands": {"Bob": ["KS", "3C"]}}
+        for number in (1, 2):
+            recorded = client.post(f"/api/v1/games/{game['id']}/manches", json=manche, headers=auth)
+            assert (recorded.status_code, recorded.get_json()["number"]) == (201, number)
+        assert client.post("/games", data=NEW_GAME_FORM).status_code == 303
+        assert client.get(f"/games/{game['id']}").status_code == 200
+    unreachable = [r for r in caplog.records if "unreachable" in r.getMessage()]
+    assert len(unreachable) == 1 and unreachable[0].levelno == logging.WARNING
+
+
+def test_redis_out_of_reach_still_limits_in_memory(redis_down):
+    client = redis_down.test_client()
+    body = {"variant": "classique", "players": ["Ana", "Bob"]}
+    statuses = [client.post("/api/v1/games", json=body).status_code for _ in range(3)]
+    refused = client.post("/api/v1/games", json=body)
+    assert statuses == [201, 201, 201] and refused.status_code == 429
+    assert refused.get_json()["error"]["code"] == "rate_limited"
+
+
+def test_a_server_error_under_the_api_is_json(redis_down, monkeypatch):
+    """Whatever goes wrong, an API client reads JSON (it used to get werkzeug's HTML page)."""
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(redis_down.extensions["games"], "get", broken)
+    answer = redis_down.test_client().get("/api/v1/games/abc")
+    assert answer.status_code == 500 and answer.is_json
+    assert answer.get_json()["error"]["code"] == "internal_error"
