@@ -198,10 +198,8 @@ def split_counters_warning(workers: int, storage_uri: str | None) -> str | None:
     return None
 
 
-def create_app(config: dict | None = None) -> Flask:
-    app = Flask(__name__, instance_relative_config=True)
-    instance = Path(app.instance_path)
-    instance.mkdir(parents=True, exist_ok=True)
+def _configure(app: Flask, instance: Path, config: dict | None) -> None:
+    """The settings, from the environment with safe defaults, then ``config`` (tests) over them."""
     app.config.update(
         BABEL_DEFAULT_LOCALE="fr",
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
@@ -227,8 +225,6 @@ def create_app(config: dict | None = None) -> Flask:
         RATELIMIT_HEADERS_ENABLED=True,
         CREATE_LIMIT=os.environ.get("CREATE_LIMIT", "30 per hour"),
         WRITE_LIMIT=os.environ.get("WRITE_LIMIT", "300 per minute"),
-    )
-    app.config.update(
         # Issue 12: the administrator's secret (the server-wide list of games; none without it), the
         # page cache's bound per worker, the number of reverse proxies whose X-Forwarded-For is believed.
         ADMIN_TOKEN=os.environ.get("ADMIN_TOKEN") or None,
@@ -249,12 +245,12 @@ def create_app(config: dict | None = None) -> Flask:
         app.config["SESSION_COOKIE_SECURE"] = True  # served over HTTPS: the session cookie never goes in clear
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
-    app.json.ensure_ascii = False
-    app.session_interface = sessions.RememberedCookieSessions()  # this app's own memo of verified cookies
-    _trust_proxies(app)
 
-    # A malformed variant file stops the app here, naming the file and the field; so does a
-    # malformed rule-page file.
+
+def _services(app: Flask) -> None:
+    """The services of the app, made once and kept in ``app.extensions`` (``views/kit.py`` hands
+    them to the views). A malformed variant or rule-page file stops the app here, naming the file
+    and the field."""
     catalog = rules.catalog()
     database = Database(app.config["DATABASE_URL"], lock_timeout=float(app.config["DATABASE_LOCK_TIMEOUT"]))
     if app.config["AUTO_MIGRATE"]:
@@ -276,26 +272,19 @@ def create_app(config: dict | None = None) -> Flask:
         feed=ChangeFeed(database, game_service.get, lambda ids: revisions(database, ids), presence),
     )
 
+
+BLUEPRINTS = (pages, games, table, share, history, rule_pages, referee_page, house_pages, api, offline, live)
+
+
+def _web(app: Flask) -> None:
+    """The web layer: the request hooks, the language, the blueprints, errors, static files, limits."""
     app.before_request(check_host)  # first: the other hooks may build URLs from the host
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
     kit.init_app(app)
     filters.init_app(app)
-
-    for blueprint in (
-        pages.bp,
-        games.bp,
-        table.bp,
-        share.bp,
-        history.bp,
-        rule_pages.bp,
-        referee_page.bp,
-        house_pages.bp,
-        api.bp,
-        offline.bp,
-        live.bp,
-    ):
-        app.register_blueprint(blueprint)
+    for module in BLUEPRINTS:
+        app.register_blueprint(module.bp)
     csrf.exempt(api.bp)  # the JSON API authenticates with bearer tokens, not cookies
     errors.init_app(app)
     assets.init_app(app)
@@ -304,6 +293,19 @@ def create_app(config: dict | None = None) -> Flask:
     app.after_request(security_headers)
     app.after_request(retry_after_only_when_refused)  # registered before the limiter's hook: runs after it
     _apply_limits(app)
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """The application: its settings, its services, its web layer and its commands."""
+    app = Flask(__name__, instance_relative_config=True)
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    _configure(app, instance, config)
+    app.json.ensure_ascii = False
+    app.session_interface = sessions.RememberedCookieSessions()  # this app's own memo of verified cookies
+    _trust_proxies(app)
+    _services(app)
+    _web(app)
     cli.init_app(app)
     banner.print_banner(app)
     return app

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from flask import url_for
 
-from models.core import scoring
+from models.core import game_end, scoring
 from models.core.cards import JOKER, Card, format_card
 
 from . import links
@@ -77,7 +77,7 @@ def share_panel(game) -> SharePanel:
     )
 
 
-def final_table(game) -> list[tuple[str, scoring.SideStats]]:
+def final_table(game) -> list[tuple[str, game_end.SideStats]]:
     """The end of the game's table: each side in the order of the ranking, with its numbers."""
     stats = game.final_stats()
     return [(side, stats[side]) for _, side, _ in game.standing.ranking]

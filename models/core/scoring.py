@@ -265,27 +265,8 @@ def check_finish(ruleset: Ruleset, card: Card) -> None:
         )
 
 
-def score_manche(
-    ruleset: Ruleset,
-    players: list[str],
-    teams: dict | None,
-    winner: str | None,
-    hands: dict | None = None,
-    typed: dict | None = None,
-    blocked: bool = False,
-    last_card=None,
-) -> MancheScore:
-    """Check one manche's input and compute its points (SPEC §2 and §4).
-
-    ``hands`` maps players to cards (text or tokens), ``typed`` to a total typed instead. Every
-    player other than the winner must appear in one of them (the winner's partner may be left
-    out); the winner's hand, if given, must be empty; in a blocked manche everybody appears.
-    The hands are checked together against the deck; the winner's last card against the
-    finishing restrictions.
-    """
-    hands = dict(hands or {})
-    typed = dict(typed or {})
-    side_of = sides_of(players, teams)
+def _check_names(side_of: dict, hands: dict, typed: dict) -> None:
+    """Every name entered is a player's, each given cards or a typed total, not both."""
     for name in list(hands) + list(typed):
         if name not in side_of:
             where = "hands" if name in hands else "points"
@@ -296,18 +277,25 @@ def score_manche(
             raise ValidationError(
                 N_("%(player)s: give the cards or a typed total, not both."), field=f"points.{name}", player=name
             )
+
+
+def _winner(ruleset: Ruleset, side_of: dict, winner, blocked: bool) -> str | None:
+    """Who went out: a player, or nobody in a blocked manche (where the variant has them)."""
     if blocked:
         if not ruleset.variant.blocked:
             raise ValidationError(N_("This variant has no blocked round."), field="blocked")
         if winner not in (None, ""):
             raise ValidationError(N_("A blocked round has no winner."), field="winner")
-        winner = None
-    elif winner in (None, ""):
+        return None
+    if winner in (None, ""):
         raise ValidationError(N_("Say who went out."), field="winner")
-    elif winner not in side_of:
+    if winner not in side_of:
         raise UnknownPlayer(N_("“%(player)s” is not a player of this game."), field="winner", player=str(winner))
-    winning_side = side_of[winner] if winner else None
+    return winner
 
+
+def _parsed_cards(ruleset: Ruleset, hands: dict, last_card, blocked: bool) -> tuple[dict, Card | None]:
+    """The hands as cards and the winner's last card, checked together against the deck."""
     parsed: dict[str, list[Card]] = {}
     for name, cards in hands.items():
         try:
@@ -329,8 +317,14 @@ def score_manche(
     except DomainError as e:
         e.field = e.field or _field_holding(parsed, e.params.get("token"))
         raise
+    return parsed, last
 
+
+def _hand_values(ruleset: Ruleset, players, teams, side_of, winner, blocked, parsed, typed) -> dict:
+    """Each counted hand's value: its cards under the table, or its typed total (at most what one
+    hand can be worth); every hand but the winner's (and their partner's) must be there."""
     high = max_hand_value(ruleset)
+    winning_side = side_of[winner] if winner else None
     values: dict[str, int] = {}
     for name in players:
         if name in parsed:
@@ -356,19 +350,45 @@ def score_manche(
             total=sum(values.values()),
             high=high,
         )
+    return values
+
+
+def score_manche(
+    ruleset: Ruleset,
+    players: list[str],
+    teams: dict | None,
+    winner: str | None,
+    hands: dict | None = None,
+    typed: dict | None = None,
+    blocked: bool = False,
+    last_card=None,
+) -> MancheScore:
+    """Check one manche's input and compute its points (SPEC §2 and §4).
+
+    ``hands`` maps players to cards (text or tokens), ``typed`` to a total typed instead. Every
+    player other than the winner must appear in one of them (the winner's partner may be left
+    out); the winner's hand, if given, must be empty; in a blocked manche everybody appears.
+    The hands are checked together against the deck; the winner's last card against the
+    finishing restrictions.
+    """
+    hands = dict(hands or {})
+    typed = dict(typed or {})
+    side_of = sides_of(players, teams)
+    _check_names(side_of, hands, typed)
+    winner = _winner(ruleset, side_of, winner, blocked)
+    parsed, last = _parsed_cards(ruleset, hands, last_card, blocked)
+    values = _hand_values(ruleset, players, teams, side_of, winner, blocked, parsed, typed)
     if last:
         check_finish(ruleset, last)
-
-    points = side_points(ruleset, players, teams, winner, values)
     return MancheScore(
         winner=winner,
         blocked=blocked,
-        hands={n: c for n, c in parsed.items()},
+        hands=dict(parsed),
         typed={n: values[n] for n in typed},
         values=values,
-        points=points,
+        points=side_points(ruleset, players, teams, winner, values),
         last_card=last,
-        winning_side=winning_side,
+        winning_side=side_of[winner] if winner else None,
     )
 
 
@@ -481,6 +501,27 @@ class Progress:
     loser: int | None = None  # the seat that lost the last manche that counts (it deals next if "the loser deals")
 
 
+def _dealer(ruleset: Ruleset, table: tuple, first_dealer: int, number: int, previous, loser) -> int:
+    """The seat that deals manche ``number``: the first dealer, then the next seated player on
+    the left of the previous dealer, or the loser of the previous manche where "the loser
+    deals" (or, gone, the next player on their left). ``table`` is (players, roster, order)."""
+    players, roster, order = table
+    if previous is None or (ruleset.loser_deals and loser is not None):
+        seat = first_dealer % len(players) if previous is None else loser
+        if roster.get(players[seat], SEAT).plays(number):
+            return seat
+        return next_seated(players, roster, number, seat, order)
+    return next_seated(players, roster, number, previous, order)
+
+
+def _sit_down(roster: dict, running: dict, number: int) -> dict:
+    """The totals once the newcomers who sat down after manche ``number - 1`` have their start."""
+    for name, seat in roster.items():
+        if seat.joined == number - 1 and seat.joined > 0 and name in running:
+            running = {**running, name: running[name] + seat.start}
+    return running
+
+
 def play_through(
     ruleset: Ruleset,
     players: list[str],
@@ -500,9 +541,8 @@ def play_through(
     ``roster`` (player -> ``Seat``) says who sits at the table when players joined or left: a
     newcomer's total is their start from the moment they sit down, a leaver's stays as it was.
     The deal passes to the left (the next seat, the way play goes) each manche, skipping the
-    seats nobody sits in (interpretation: the sources say who starts, not who deals next); when
-    "the loser deals" is on, the loser of the previous manche deals (or, gone, the next player
-    on their left). ``order`` is the table order (``seating``): the seats the way play goes.
+    seats nobody sits in (interpretation: the sources say who starts, not who deals next); see
+    ``_dealer``. ``order`` is the table order (``seating``): the seats the way play goes.
 
     ``since`` is the progress through the manches before ``results``, to go on from instead of
     starting over (a manche just added to a long game: its cost is that manche's). Only for a game
@@ -512,87 +552,28 @@ def play_through(
     roster = roster or {}
     if since is not None and roster:
         raise ValueError("play_through goes on from a progress only where nobody joined or left")
-    running = {side: 0 for side in sides}
-    points_of, dealers, progression = [], [], []
-    counted = 0
-    previous, loser = None, None
-    if since is not None:
-        running = dict(since.totals)
-        points_of, dealers, progression = list(since.points), list(since.dealers), list(since.progression)
-        counted, loser = since.counted, since.loser
-        previous = dealers[-1] if dealers else None
-
-    def dealer_of(number: int) -> int:
-        if previous is None or (ruleset.loser_deals and loser is not None):
-            seat = first_dealer % len(players) if previous is None else loser
-            if roster.get(players[seat], SEAT).plays(number):
-                return seat
-            return next_seated(players, roster, number, seat, order)
-        return next_seated(players, roster, number, previous, order)
-
-    def sit_down(number: int) -> None:
-        nonlocal running
-        for name, seat in roster.items():
-            if seat.joined == number - 1 and seat.joined > 0 and name in running:
-                running = {**running, name: running[name] + seat.start}
-
+    since = since or Progress([], [], 0, [], {side: 0 for side in sides}, None, first_dealer, None)
+    running, counted, loser = dict(since.totals), since.counted, since.loser
+    points_of, dealers, progression = list(since.points), list(since.dealers), list(since.progression)
+    previous = dealers[-1] if dealers else None
+    table = (players, roster, order)
     for number, (winner, values) in enumerate(results, start=len(points_of) + 1):
         at_table = seated(players, roster, number)
         table_teams = teams if len(at_table) == len(players) else None
         points = side_points(ruleset, at_table, table_teams, winner, values)
-        seat = dealer_of(number)
+        seat = previous = _dealer(ruleset, table, first_dealer, number, previous, loser)
         points_of.append(points)
         dealers.append(seat)
-        previous = seat
         if counted < number - 1 or (counted and standing(ruleset, running, counted).finished):
             continue
         counted = number
-        sit_down(number)
+        running = _sit_down(roster, running, number)
         loser = manche_loser(players, values, seat, order) if values else seat
         running = {side: running[side] + points.get(side, 0) for side in sides}
         progression.append(running)
-    finished = standing(ruleset, running, counted).finished
-    if not finished:
-        sit_down(counted + 1)  # a newcomer who joined after the last manche counts from now
+    if not standing(ruleset, running, counted).finished:
+        running = _sit_down(roster, running, counted + 1)  # a newcomer who joined after the last manche counts from now
     gone = {name for name, seat in roster.items() if seat.left is not None and seat.left <= counted}
     final = standing(ruleset, running, counted, gone)
-    return Progress(points_of, dealers, counted, progression, dict(running), final, dealer_of(counted + 1), loser)
-
-
-# --- the end of the game -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SideStats:
-    """One side's game in a few numbers: manches played and won (went out), its best and worst
-    manche (by the points it scored there: the fewest are best where the lowest total wins) and
-    its average per manche played, to one decimal."""
-
-    played: int
-    won: int
-    best: int | None
-    worst: int | None
-    average: float | None
-
-
-def side_stats(ruleset: Ruleset, sides: list, manches) -> dict:
-    """Each side's ``SideStats`` from the manches that count, ``[(winning side or None, {side:
-    points})]``: a side absent from a manche's points was not dealt in it."""
-    low_wins = lower_is_better(ruleset)
-    out = {}
-    for side in sides:
-        scored = [points[side] for _, points in manches if side in points]
-        won = sum(1 for winning, _ in manches if winning == side)
-        if not scored:
-            out[side] = SideStats(0, won, None, None, None)
-            continue
-        best, worst = (min(scored), max(scored)) if low_wins else (max(scored), min(scored))
-        out[side] = SideStats(len(scored), won, best, worst, round(sum(scored) / len(scored), 1))
-    return out
-
-
-def crossed_target(ruleset: Ruleset, totals: dict) -> list:
-    """The sides whose total reached the target (none in a game played over a number of manches)."""
-    if ruleset.rounds or not ruleset.target:
-        return []
-    return [side for side, total in totals.items() if total >= ruleset.target]
+    following = _dealer(ruleset, table, first_dealer, counted + 1, previous, loser)
+    return Progress(points_of, dealers, counted, progression, dict(running), final, following, loser)

@@ -18,7 +18,7 @@ from functools import cached_property, lru_cache
 from sqlalchemy import bindparam, select
 from sqlmodel import Session
 
-from ..core import scoring
+from ..core import game_end, scoring
 from ..core.cards import parse_cards
 from ..core.variant import Ruleset
 from .db import Game, Hand, Manche, Player
@@ -233,16 +233,16 @@ class GameView:
         }
 
     def final_stats(self) -> dict:
-        """Each side's numbers for the end of the game (``scoring.side_stats``)."""
+        """Each side's numbers for the end of the game (``game_end.side_stats``)."""
         side_of = self.side_of
-        return scoring.side_stats(
+        return game_end.side_stats(
             self.ruleset, self.sides, [(side_of[m.winner] if m.winner else None, m.points) for m in self.manches]
         )
 
     @property
     def crossed(self) -> list:
         """The sides whose total reached the target."""
-        return scoring.crossed_target(self.ruleset, self.totals)
+        return game_end.crossed_target(self.ruleset, self.totals)
 
     def roster_fields(self) -> list:
         """Who joined or left the table mid-game, as the API and the export files name it: each
