@@ -315,6 +315,41 @@ class Catalog:
 # --- a game's rules ------------------------------------------------------------------------------
 
 
+def _table(tables, variant: Variant, table) -> ScoringTable:
+    """The scoring table a game chose: the variant's own (the default) or a built-in one that
+    values jokers when the deck has them."""
+    known = {variant.table.id: variant.table, **{t: tables[t] for t in tables if t != variant.table.id}}
+    table_id = variant.table.id if table in (None, "") else table
+    if not isinstance(table_id, str) or table_id not in known:
+        raise ValidationError(
+            N_("Unknown scoring table “%(table)s”. Known: %(known)s."),
+            field="table",
+            table=str(table_id),
+            known=", ".join(known),
+        )
+    scoring_table = known[table_id]
+    if variant.jokers_per_deck and not scoring_table.has_joker():
+        raise ValidationError(
+            N_("The table “%(table)s” gives jokers no value, but this deck has jokers."), field="table", table=table_id
+        )
+    return scoring_table
+
+
+def _end(variant: Variant, target, rounds) -> tuple:
+    """(target, rounds): a number of manches instead of a target, else the game's target, else
+    the variant's own end."""
+    if rounds is not None:
+        rounds = _whole(rounds, "rounds", 1, MAX_MANCHES)
+        target = None
+    elif target is not None:
+        rounds, target = None, _whole(target, "target", 1, MAX_TARGET)
+    elif variant.rounds:  # the variant itself is played over a number of manches (house rules)
+        rounds, target = variant.rounds, None
+    else:
+        rounds, target = None, variant.target
+    return target, rounds
+
+
 def resolve(tables, variant: Variant, options=None, table=None, mode=None, target=None, rounds=None) -> Ruleset:
     """Apply a game's choices over the variant's defaults.
 
@@ -343,32 +378,11 @@ def resolve(tables, variant: Variant, options=None, table=None, mode=None, targe
             settings[option.sets] = value
         if option.finish_forbidden and value is True:
             forbidden += [r for r in option.finish_forbidden if r not in forbidden]
-    known = {variant.table.id: variant.table, **{t: tables[t] for t in tables if t != variant.table.id}}
-    table_id = variant.table.id if table in (None, "") else table
-    if not isinstance(table_id, str) or table_id not in known:
-        raise ValidationError(
-            N_("Unknown scoring table “%(table)s”. Known: %(known)s."),
-            field="table",
-            table=str(table_id),
-            known=", ".join(known),
-        )
-    scoring_table = known[table_id]
-    if variant.jokers_per_deck and not scoring_table.has_joker():
-        raise ValidationError(
-            N_("The table “%(table)s” gives jokers no value, but this deck has jokers."), field="table", table=table_id
-        )
+    scoring_table = _table(tables, variant, table)
     mode = variant.mode if mode in (None, "") else mode
     if not isinstance(mode, str) or mode not in MODES:
         raise ValidationError(N_("Mode must be one of: %(choices)s."), field="mode", choices=", ".join(MODES))
-    if rounds is not None:
-        rounds = _whole(rounds, "rounds", 1, MAX_MANCHES)
-        target = None
-    elif target is not None:
-        rounds, target = None, _whole(target, "target", 1, MAX_TARGET)
-    elif variant.rounds:  # the variant itself is played over a number of manches (house rules)
-        rounds, target = variant.rounds, None
-    else:
-        rounds, target = None, variant.target
+    target, rounds = _end(variant, target, rounds)
     return Ruleset(
         variant=variant,
         options=MappingProxyType(values),

@@ -50,6 +50,33 @@ def export_document(game: GameView) -> dict:
     }
 
 
+def _read_manche(index: int, m) -> MancheEntry:
+    """One manche of an export document, checked for its number and the shape of its hands."""
+    if not isinstance(m, dict) or m.get("number") != index + 1:
+        raise ValidationError(
+            N_("The file is damaged: round %(number)s is out of sequence."),
+            field=f"game.manches.{index}",
+            number=index + 1,
+        )
+    hands, typed, winner = m.get("hands", {}), m.get("points", {}), m.get("winner")
+    readable = (
+        isinstance(hands, dict)
+        and isinstance(typed, dict)
+        and all(isinstance(c, list) and all(isinstance(x, str) for x in c) for c in hands.values())
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in typed.values())
+        and (winner is None or isinstance(winner, str))
+    )
+    if not readable:
+        raise ValidationError(N_("The file is damaged: a round's hands are unreadable."), field=f"game.manches.{index}")
+    return MancheEntry(
+        winner=winner,
+        hands=hands,
+        typed=typed,
+        blocked=m.get("blocked") is True,
+        last_card=m.get("last_card") if isinstance(m.get("last_card"), str) else None,
+    )
+
+
 def read_document(document) -> tuple[dict, list, dict | None]:
     """Check an export document's shape; return the game's settings, its manches, its totals."""
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
@@ -84,35 +111,7 @@ def read_document(document) -> tuple[dict, list, dict | None]:
         "rules": game.get("rules"),
         "no_teams": "teams" in game and game["teams"] is None,
     }
-    entries = []
-    for index, m in enumerate(manches):
-        if not isinstance(m, dict) or m.get("number") != index + 1:
-            raise ValidationError(
-                N_("The file is damaged: round %(number)s is out of sequence."),
-                field=f"game.manches.{index}",
-                number=index + 1,
-            )
-        hands, typed, winner = m.get("hands", {}), m.get("points", {}), m.get("winner")
-        readable = (
-            isinstance(hands, dict)
-            and isinstance(typed, dict)
-            and all(isinstance(c, list) and all(isinstance(x, str) for x in c) for c in hands.values())
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in typed.values())
-            and (winner is None or isinstance(winner, str))
-        )
-        if not readable:
-            raise ValidationError(
-                N_("The file is damaged: a round's hands are unreadable."), field=f"game.manches.{index}"
-            )
-        entries.append(
-            MancheEntry(
-                winner=m.get("winner"),
-                hands=hands,
-                typed=typed,
-                blocked=m.get("blocked") is True,
-                last_card=m.get("last_card") if isinstance(m.get("last_card"), str) else None,
-            )
-        )
+    entries = [_read_manche(index, m) for index, m in enumerate(manches)]
     settings["roster"] = read_roster(game.get("roster"), len(entries))
     settings["table_order"] = game.get("table_order")
     totals = document.get("totals")

@@ -233,13 +233,8 @@ class GameService:
         """The whole game as a versioned document (``carte-game/1``), enough to rebuild it exactly."""
         return export_document(self.get(game_id))
 
-    def import_game(self, document) -> tuple[GameView, str]:
-        """A new game (new id, new token) from an export document; all or nothing.
-
-        Every manche is checked and scored in memory first (running totals kept as it goes), then
-        the game is written in one short transaction of a fixed number of statements whatever the
-        number of manches: the game, its players, its manches (their ids returned), their hands."""
-        settings, entries, totals = read_document(document)
+    def _imported_game(self, settings: dict) -> NewGame:
+        """The new game an export document describes, with who joined or left and where they sit."""
         roster = settings.pop("roster")
         table_order = settings.pop("table_order")
         # A file that says "no teams" (``"teams": null``, as every export writes it) is played
@@ -253,38 +248,44 @@ class GameService:
                     N_("The file is damaged: who joined or left the table is unreadable."), field="game.roster"
                 )
             new = replace(new, roster=roster)
-        new = replace(new, order=read_order(table_order, new.players))
+        return replace(new, order=read_order(table_order, new.players))
+
+    def import_game(self, document) -> tuple[GameView, str]:
+        """A new game (new id, new token) from an export document; all or nothing.
+
+        Every manche is checked and scored in memory first (the core plays the game through), then
+        the game is written in one short transaction of a fixed number of statements whatever the
+        number of manches: the game, its players, its manches (their ids returned), their hands."""
+        settings, entries, totals = read_document(document)
+        new = self._imported_game(settings)
+        roster = new.roster
         ruleset, players, teams = new.ruleset, new.players, new.teams
-        sides = scoring.side_names(players, teams)
-        running = {side: 0 for side in sides}
+        scores = [_scored(ruleset, scoring.seated(players, roster, i + 1), teams, e, i) for i, e in enumerate(entries)]
+        # The totals, the end and the newcomers' starts are the core's (``play_through``), as every page shows them.
+        progress = scoring.play_through(
+            ruleset,
+            players,
+            teams,
+            new.row["first_dealer"],
+            [(s.winner, s.values) for s in scores],
+            roster,
+            order=new.rows().order,
+        )
+        if progress.counted < len(entries):
+            raise ValidationError(
+                N_("The file is damaged: round %(number)s comes after the end of the game."),
+                field=f"game.manches.{progress.counted}",
+                number=progress.counted + 1,
+            )
+        if totals is not None and totals != progress.totals:
+            raise ValidationError(N_("The file is damaged: its totals do not match its rounds."), field="totals")
         now = utcnow()
         manche_rows, hands_of = [], []
-        for index, entry in enumerate(entries):
-            if scoring.standing(ruleset, running, index).finished:
-                raise ValidationError(
-                    N_("The file is damaged: round %(number)s comes after the end of the game."),
-                    field=f"game.manches.{index}",
-                    number=index + 1,
-                )
-            for name, seat in roster.items():
-                if seat.joined == index and index > 0:
-                    running[name] += seat.start
-            try:
-                score = score_entry(ruleset, scoring.seated(players, roster, index + 1), teams, entry)
-            except DomainError as e:
-                e.field = f"game.manches.{index}.{e.field}" if e.field else f"game.manches.{index}"
-                raise
-            running = {side: running[side] + score.points.get(side, 0) for side in sides}
+        for index, score in enumerate(scores):
             manche, hands = stored_manche(players, score)
             manche_rows.append({**manche, "game_id": new.id, "number": index + 1, "created_at": now})
             hands_of.append(hands)
-        if not scoring.standing(ruleset, running, len(entries)).finished:
-            for name, seat in roster.items():  # sat down after the last manche
-                if seat.joined == len(entries) and seat.joined > 0:
-                    running[name] += seat.start
-        if totals is not None and totals != running:
-            raise ValidationError(N_("The file is damaged: its totals do not match its rounds."), field="totals")
-        finished_at = now if scoring.standing(ruleset, running, len(entries)).finished else None
+        finished_at = now if progress.standing.finished else None
         stored = []
         with Session(self.db.writer) as session, session.begin():
             self._write_game(session, new, revision=1, finished_at=finished_at)
@@ -575,3 +576,12 @@ class GameService:
         after = game.progression[number - 1]
         standing = scoring.standing(game.ruleset, after, number)
         return Recorded(number, game.manches[number - 1].points, after, standing, True, game)
+
+
+def _scored(ruleset, seated: list, teams, entry, index: int):
+    """One imported manche scored, a fault named by where it sits in the file."""
+    try:
+        return score_entry(ruleset, seated, teams, entry)
+    except DomainError as e:
+        e.field = f"game.manches.{index}.{e.field}" if e.field else f"game.manches.{index}"
+        raise
