@@ -10,8 +10,11 @@ default) and measures, in one run:
 2. one manche recorded through the API, fanned out to all the open streams: from the moment its
    answer came back (the manche stored) to each stream's ``scores`` event, p50/p95/max;
 3. the worker's memory per open stream (its resident set before and after, over ``STREAMS``);
-4. on PostgreSQL: N writers on N games (wrk, one connection per thread, each on its own game),
-   the throughput per game for N = 1 and N = 8 — no row is shared by all games any more.
+4. on PostgreSQL: N writers on N games (wrk, one connection per thread, each on its own games),
+   the throughput per game and in all for N = 1 and N = 8 — no row is shared by all games any
+   more, so 8 writers together do at least what one does (per game, they share the CPU), and every
+   2xx is a manche stored (counted afterwards: a request still in flight when wrk stops is stored
+   too, so stored ≥ 2xx).
 
 Prints a markdown table. Ratios and per-stream figures compare across machines; raw figures
 do not. Needs `wrk`; raises its own open-files limit for the streams.
@@ -76,8 +79,11 @@ def wrk(url: str, connections: int = 16, threads: int = 2, script: str | None = 
     command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{DURATION}s", "--latency", "-s", lua.name]
     for key, value in {**PHONE, **(headers or {})}.items():
         command += ["-H", f"{key}: {value}"]
-    out = subprocess.run([*command, url], capture_output=True, text=True, check=True).stdout
+    run = subprocess.run([*command, url], capture_output=True, text=True, check=True)
     os.unlink(lua.name)
+    out = run.stdout
+    if "p95_us" not in out:
+        raise RuntimeError(f"wrk gave no latency:\n{out}\n{run.stderr}")
 
     def ms(label):
         value, unit = re.search(rf"{label}\s+([\d.]+)(us|ms|s)", out).groups()
@@ -154,7 +160,7 @@ def writers(base: str, count: int, games_each: int = 4) -> dict:
     every 2xx is a manche stored."""
     own = [[new_game(base) for _ in range(games_each)] for _ in range(count)]
     rows = ",".join("{" + ",".join(f'{{"{g}","{t}"}}' for g, t in mine) + "}" for mine in own)
-    body = json.dumps(HAND).replace('"', '\\"')
+    body = json.dumps(HAND, ensure_ascii=False).replace('"', '\\"')
     script = f"""
 writers = {{{rows}}}
 local n = 0
@@ -173,6 +179,8 @@ end
     result = wrk(base + "/", connections=count, threads=count, script=handle.name)
     os.unlink(handle.name)
     stored = sum(len(call(base, f"/api/v1/games/{g}")["manches"]) for mine in own for g, _ in mine)
+    if stored < result["requests"] - result["errors"]:
+        raise RuntimeError(f"{result['requests'] - result['errors']} manches answered 2xx, only {stored} stored")
     return {**result, "per_writer": result["rps"] / count, "stored": stored}
 
 
@@ -237,8 +245,11 @@ def measure(base: str, master: int, postgres: bool) -> list[tuple]:
              f"{one['errors']} non-2xx, {one['stored']:,} stored)", ""),
             ("8 writers on games of their own: manches/s per writer", f"{eight['per_writer']:,.0f} (total "
              f"{eight['rps']:,.0f}; {eight['requests']:,} sent, {eight['errors']} non-2xx, {eight['stored']:,} stored)",
-             "not below 1 writer"),
-            ("per writer, 8 ÷ 1", f"{eight['per_writer'] / one['per_writer']:.2f}×", "≥ 1×"),
+             ""),
+            # One writer alone already keeps the worker busy between its round trips, so 8 writers
+            # share the same CPU: what a row shared by all games would show is 8 writers together
+            # doing less than one alone (each waiting on the others' lock).
+            ("all writers, 8 ÷ 1", f"{eight['rps'] / one['rps']:.2f}×", "≥ 1× (no lock shared by all games)"),
         ]  # fmt: skip
     return rows
 
