@@ -10,7 +10,8 @@ from models.core.cards import format_card
 from models.core.errors import DomainError
 from models.core.referee import check
 from models.core.text import plain
-from tests.unit.test_referee import LES_HUIT_8, draws, has_effect, ruleset, templates
+from tests.unit.test_referee import draws, has_effect, ruleset, templates
+from tests.unit.test_referee_check import LES_HUIT_8
 
 # --- issue 16: a pending skip, the 8 that counts as the card it covers, the lost turn -------------
 
