@@ -158,7 +158,7 @@ def test_a_wrong_card_says_its_cost_and_an_answer_sends_the_draw_on(live_server,
         verdict = page.locator("#verdict")
         expect(verdict).to_have_attribute("data-legal", "false")
         expect(verdict.locator(".cost")).to_have_text(
-            "Pénalité : le joueur pioche 2 cartes de plus. Une carte déjà posée revient dans la main."
+            "Pénalité\u00a0: le joueur pioche 2 cartes de plus. Une carte déjà posée revient dans la main."
         )
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         snap(page, request, f"cost-{width}-{scheme}")

@@ -86,7 +86,7 @@ def test_a_newcomer_joins_between_ana_and_bob_then_the_join_is_undone(live_serve
     snap_panel(page, f"join-form-{scheme}")
     no_sideways_scroll(page)
     page.locator("#players .join-form button[type=submit]").click()
-    expect(page.locator(".notice")).to_contain_text("Dan s’assoit après Ana et part de 0.")
+    expect(page.locator(".notice")).to_contain_text("Dan s'assoit après Ana et part de 0.")
     # Ana dealt manche 1; Dan now sits on her left (Ana → Dan → Bob → Chloé): he deals manche 2,
     # Bob starts.
     expect(deal(page)).to_contain_text("Dan distribue, Bob commence.")
@@ -96,7 +96,7 @@ def test_a_newcomer_joins_between_ana_and_bob_then_the_join_is_undone(live_serve
     snap(page, f"join-done-{scheme}", full=False)
     no_sideways_scroll(page)
     page.locator("[data-undo]").click()
-    expect(page.locator(".notice")).to_contain_text("Annulé : le nouveau venu n’est plus à table.")
+    expect(page.locator(".notice")).to_contain_text("Annulé\u00a0: le nouveau venu n'est plus à table.")
     expect(deal(page)).to_contain_text("Bob distribue, Chloé commence.")
     assert stayed_on_page(page), "the undo loaded a page"
     assert scoreboard(page) == {"Ana": 0, "Bob": 10, "Chloé": 25}
@@ -123,20 +123,20 @@ def test_leaving_asks_who_confirms_and_is_undone(live_server, phone, scheme):
     page.locator("#leaver").select_option(label="Chloé")
     page.locator("#players .leave-form button[type=submit]").click()
     confirm = page.locator("#leave-confirm")
-    expect(confirm).to_contain_text("Chloé quitte la table ?")
+    expect(confirm).to_contain_text("Chloé quitte la table\u00a0?")
     expect(confirm).to_be_in_viewport()
     assert scoreboard(page) == {"Ana": 0, "Bob": 10, "Chloé": 25}
     assert stayed_on_page(page), "the question loaded a page"
     snap(page, f"leave-confirm-{scheme}", full=False)
     no_sideways_scroll(page)
-    page.get_by_role("button", name="Oui, Chloé s’en va").click()
+    page.get_by_role("button", name="Oui, Chloé s'en va").click()
     expect(page.locator(".notice")).to_contain_text("Chloé a quitté la table")
     # Without Chloé, Bob (on Ana's left) still deals manche 2, and Ana starts after him.
     expect(deal(page)).to_contain_text("Bob distribue, Ana commence.")
     assert stayed_on_page(page), "the leave loaded a page"
     snap(page, f"leave-done-{scheme}", full=False)
     page.locator("[data-undo]").click()
-    expect(page.locator(".notice")).to_contain_text("Annulé : Chloé est de retour à table.")
+    expect(page.locator(".notice")).to_contain_text("Annulé\u00a0: Chloé est de retour à table.")
     expect(deal(page)).to_contain_text("Bob distribue, Chloé commence.")
     assert stayed_on_page(page), "the undo loaded a page"
     snap(page, f"leave-undone-{scheme}", full=False)
@@ -150,23 +150,23 @@ def test_without_javascript_the_join_the_leave_and_their_undo_work(live_server, 
     page.locator("#newcomer").fill("Dan")
     page.locator("#after").select_option(label="après Ana, avant Bob")
     page.locator("#players .join-form button[type=submit]").click()
-    expect(page.locator(".notice")).to_contain_text("Dan s’assoit après Ana")
+    expect(page.locator(".notice")).to_contain_text("Dan s'assoit après Ana")
     expect(deal(page)).to_contain_text("Dan distribue, Bob commence.")
     page.locator("[data-undo]").click()
-    expect(page.locator(".notice")).to_contain_text("Annulé : le nouveau venu n’est plus à table.")
+    expect(page.locator(".notice")).to_contain_text("Annulé\u00a0: le nouveau venu n'est plus à table.")
     page.locator("#players summary").click()
     page.locator("#leaver").select_option(label="Bob")
     page.locator("#players .leave-form button[type=submit]").click()
-    expect(page.locator("#leave-confirm")).to_contain_text("Bob quitte la table ?")
+    expect(page.locator("#leave-confirm")).to_contain_text("Bob quitte la table\u00a0?")
     snap(page, "leave-confirm-nojs", full=False)
     page.get_by_role("link", name="Non, ne rien changer").click()
     assert scoreboard(page) == {"Ana": 0, "Bob": 10, "Chloé": 25}
     page.locator("#players summary").click()
     page.locator("#leaver").select_option(label="Bob")
     page.locator("#players .leave-form button[type=submit]").click()
-    page.get_by_role("button", name="Oui, Bob s’en va").click()
+    page.get_by_role("button", name="Oui, Bob s'en va").click()
     expect(page.locator(".notice")).to_contain_text("Bob a quitté la table")
     page.locator("[data-undo]").click()
-    expect(page.locator(".notice")).to_contain_text("Annulé : Bob est de retour à table.")
+    expect(page.locator(".notice")).to_contain_text("Annulé\u00a0: Bob est de retour à table.")
     snap(page, "leave-undone-nojs", full=False)
     no_sideways_scroll(page)

@@ -154,7 +154,7 @@ def test_the_end_of_the_game_table(live_server, phone, width, height, scheme):
     type_total(page, 2, "50")
     page.get_by_role("button", name="Enregistrer la manche 2").click()
     final = page.locator(".final")
-    expect(final).to_contain_text("Chloé a atteint l’objectif de 100")
+    expect(final).to_contain_text("Chloé a atteint l'objectif de 100")
     expect(final).to_contain_text("Ana")
     expect(page.locator("[data-final-table] thead th")).to_have_text(["Ana", "Bob", "Chloé"])
     # Averages: Ana (0 + 20) / 2 = 10, Bob (30 + 0) / 2 = 15, Chloé (60 + 50) / 2 = 55
