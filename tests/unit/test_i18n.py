@@ -76,3 +76,18 @@ def test_translations_use_every_placeholder(french):
             if text and set(placeholder.findall(text)) != wanted:
                 wrong.append((ids[0], text))
     assert not wrong, wrong
+
+
+def test_french_typography(french):
+    """French puts a no-break space before : ; ? and ! (a plain space lets the sign wrap alone to
+    the next line on a narrow phone), and the catalogue keeps one apostrophe, the straight one."""
+    import re
+
+    wrong = []
+    for message in french:
+        if not message.id:
+            continue
+        for text in message.string if isinstance(message.string, tuple) else (message.string,):
+            if re.search(r"[ \u202f][:;?!]|\w[;?!](\s|$)|\u2019", text):
+                wrong.append(text)
+    assert wrong == []
