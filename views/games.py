@@ -225,6 +225,7 @@ def game_page(game_id):
     shown = whole_number(request.args.get("shown", ""), 1, last - 1) if notice and notice[0] == "saved" else None
     share_open = bool(request.args.get("share"))
     remember_opened(game_id)  # the session only: no query
+    live.phone()  # its id before any stream or entry opens: its own entry is never "another phone"
     live.back_from_entry(game_id)  # one statement, only after this phone entered a manche
 
     here_args = {**({notice[0]: notice[1]} if notice else {}), **({"share": 1} if share_open else {})}
@@ -457,6 +458,7 @@ def new_manche(game_id):
     game = games().get(game_id)
     if game.standing.finished:
         return render_conflict(game_id, GameFinished(N_("The game is over: no more rounds can be added.")))
+    live.phone()
     form = MancheForm(
         counts=[{} for _ in game.players],
         typed=["" for _ in game.players],

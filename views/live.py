@@ -129,7 +129,7 @@ def game_events(game_id):
     level = game_level(game_id)
     entering = whole_number(request.args.get("entering", ""), 1, 10_000)
     parts = frozenset((SCORES, PLAYERS, INVITES) if level == Level.OWNER else (SCORES, PLAYERS))
-    viewer = Viewer(game_id, False, level, session_token(game_id), session.get("phone"), entering, parts)
+    viewer = Viewer(game_id, False, level, session_token(game_id), phone(), entering, parts)
     return event_stream(viewer)
 
 

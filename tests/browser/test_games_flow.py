@@ -116,13 +116,7 @@ def enter_manche(page, number: int):
     page.wait_for_load_state("load")
 
 
-def test_classique_three_players_to_500(live_server, page, shot, request):
-    game_url = create_game(page, live_server.url, ["Ana", "Bob", "Chloé"], "classique")
-    expect(page.locator(".game-header h1")).to_have_text("Classique")
-    expect(page.locator(".game-header .lead")).to_contain_text("500")
-    assert scoreboard(page) == {"Ana": 0, "Bob": 0, "Chloé": 0}
-    shot("new-game")
-
+def first_manche_tapped_card_by_card(page, shot, request):
     # Manche 1, Ana goes out. Every tap is counted in the page: no request to the server.
     enter_manche(page, 1)
     requests = []
@@ -153,17 +147,8 @@ def test_classique_three_players_to_500(live_server, page, shot, request):
     assert history_totals(page) == [0, 113, 54]
     shot("after-manche-1")
 
-    # Manche 2, Bob goes out: Ana J 20 + Q 10 + 9 = 39; Chloé 8 + 8 + 5 = 105.
-    enter_manche(page, 2)
-    choose_winner(page, 1)
-    tap(page, 0, "J Q 9")
-    tap(page, 2, "8 8 5")
-    expect(subtotal(page, 0)).to_have_text("39")
-    expect(subtotal(page, 2)).to_have_text("105")
-    save_manche(page, 2)
-    assert scoreboard(page) == {"Ana": 39, "Bob": 113, "Chloé": 159}
-    assert [side for _, side, _ in ranking(page)] == ["Ana", "Bob", "Chloé"]
 
+def edit_manche_one_from_the_history(page, shot):
     # Edit manche 1 from its row in the history (one tap): Bob had no Joker after all → 8 + K + 3 = 63.
     page.get_by_role("link", name="Modifier la manche 1").click()
     expect(page.locator("h1")).to_have_text("Modifier la manche 1")
@@ -180,6 +165,29 @@ def test_classique_three_players_to_500(live_server, page, shot, request):
     assert history_totals(page) == [39, 63, 159]
     row1 = page.locator(".history-table tbody tr.manche-row").first
     assert row1.locator("td").all_inner_texts()[1] == "63"
+
+
+def test_classique_three_players_to_500(live_server, page, shot, request):
+    game_url = create_game(page, live_server.url, ["Ana", "Bob", "Chloé"], "classique")
+    expect(page.locator(".game-header h1")).to_have_text("Classique")
+    expect(page.locator(".game-header .lead")).to_contain_text("500")
+    assert scoreboard(page) == {"Ana": 0, "Bob": 0, "Chloé": 0}
+    shot("new-game")
+
+    first_manche_tapped_card_by_card(page, shot, request)
+
+    # Manche 2, Bob goes out: Ana J 20 + Q 10 + 9 = 39; Chloé 8 + 8 + 5 = 105.
+    enter_manche(page, 2)
+    choose_winner(page, 1)
+    tap(page, 0, "J Q 9")
+    tap(page, 2, "8 8 5")
+    expect(subtotal(page, 0)).to_have_text("39")
+    expect(subtotal(page, 2)).to_have_text("105")
+    save_manche(page, 2)
+    assert scoreboard(page) == {"Ana": 39, "Bob": 113, "Chloé": 159}
+    assert [side for _, side, _ in ranking(page)] == ["Ana", "Bob", "Chloé"]
+
+    edit_manche_one_from_the_history(page, shot)
 
     # Manche 3, Ana goes out: Bob 8 8 8 8 JK JK = 300 (→ 363); Chloé counts herself: 40 (→ 199).
     enter_manche(page, 3)

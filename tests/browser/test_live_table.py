@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -46,13 +47,20 @@ def side_by_side(browser, pictures: dict, name: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_three_phones_one_table(browser, live_server, scheme):
-    ARTIFACTS.mkdir(exist_ok=True)
-    games = live_server.app.extensions["games"]
-    game, owner_token = games.create_game("classique", THREE, first_dealer=0)
-    _invite, invite_token = games.create_invite(game.id)
-    base, contexts = live_server.url, []
+def screenshots(browser, scheme: str, step: str, pages: tuple) -> Path:
+    """Each phone's page (``(label, page)``) photographed, then the three side by side."""
+    shots = {}
+    for label, page in pages:
+        path = ARTIFACTS / f"live-{scheme}-{step}-{len(shots)}.png"
+        page.screenshot(path=str(path), full_page=True)
+        shots[label] = path
+    return side_by_side(browser, shots, f"{scheme}-{step}")
+
+
+@contextmanager
+def phones(browser, scheme: str):
+    """Makes phones (360 × 740, touch, French, the colour scheme asked), all closed at the end."""
+    contexts = []
 
     def phone():
         context = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=1, is_mobile=True,
@@ -61,42 +69,81 @@ def test_three_phones_one_table(browser, live_server, scheme):
         return context
 
     try:
-        owner = phone()
-        owner_page = owner.new_page()
-        owner_page.goto(f"{base}/join/{game.id}/{owner_token}")  # the phone that created the game
-        scorekeeper = phone()
-        keeper_page = scorekeeper.new_page()
-        keeper_page.goto(f"{base}/join/{game.id}/{invite_token}?name=Chloé")  # scanned the invite
-        watcher = phone().new_page()
-        watcher.goto(f"{base}/s/{game.share_id}")
-        for page in (owner_page, keeper_page, watcher):
-            page.wait_for_function("() => document.querySelector('[sse-connect]') && window.htmx")
+        yield phone
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def the_table(phone, base: str, game, owner_token: str, invite_token: str):
+    """The owner on the game page (the phone that created it), a scorekeeper who scanned the
+    invite (named Chloé by it), a watcher on the shared view: each listening to the game."""
+    owner = phone()
+    owner_page = owner.new_page()
+    owner_page.goto(f"{base}/join/{game.id}/{owner_token}")
+    keeper_page = phone().new_page()
+    keeper_page.goto(f"{base}/join/{game.id}/{invite_token}?name=Chloé")
+    watcher = phone().new_page()
+    watcher.goto(f"{base}/s/{game.share_id}")
+    for page in (owner_page, keeper_page, watcher):
+        page.wait_for_function("() => document.querySelector('[sse-connect]') && window.htmx")
+    return owner, owner_page, keeper_page, watcher
+
+
+def half_filled_entry(owner, url: str):
+    """A new tab of the owner's on the manche entry: Ana went out, Bob holds K 8 so far (10 + 50)."""
+    entry = owner.new_page()
+    entry.goto(url)
+    choose_winner(entry, 0)
+    tap(entry, 1, "K 8")
+    expect(entry.locator("#hand-1 [data-hand-total]")).to_have_text("60")
+    return entry
+
+
+def record_typed(page, url: str, number: int, winner: int, typed: dict) -> None:
+    """Manche ``number`` recorded on ``page``: the winner's seat, typed totals by seat."""
+    page.goto(url)
+    choose_winner(page, winner)
+    for seat, points in typed.items():
+        type_total(page, seat, points)
+    page.get_by_role("button", name=f"Enregistrer la manche {number}").click()
+    expect(page.locator(".notice")).to_contain_text(f"Manche {number} enregistrée")
+
+
+def named_presence(keeper_page, game_url: str, others: tuple) -> None:
+    """Chloé (named by her invite) opens manche 3's entry: the others read her name; she goes back
+    to the game page: it clears."""
+    keeper_page.goto(f"{game_url}/manches/new")
+    for page in others:
+        expect(page.locator("#presence")).to_have_text("Chloé saisit la manche 3…")
+    keeper_page.goto(game_url)
+    for page in others:
+        expect(page.locator("#presence")).to_be_empty()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_three_phones_one_table(browser, live_server, scheme):
+    ARTIFACTS.mkdir(exist_ok=True)
+    games = live_server.app.extensions["games"]
+    game, owner_token = games.create_game("classique", THREE, first_dealer=0)
+    _invite, invite_token = games.create_invite(game.id)
+    base = live_server.url
+    with phones(browser, scheme) as phone:
+        owner, owner_page, keeper_page, watcher = the_table(phone, base, game, owner_token, invite_token)
 
         # The owner's second tab: manche 1 half-filled (Ana went out, Bob holds K 8 so far).
-        entry = owner.new_page()
-        entry.goto(f"{base}/games/{game.id}/manches/new")
-        choose_winner(entry, 0)
-        tap(entry, 1, "K 8")
-        expect(entry.locator("#hand-1 [data-hand-total]")).to_have_text("60")
+        entry = half_filled_entry(owner, f"{base}/games/{game.id}/manches/new")
 
         # The others see that someone is entering manche 1 (the owner gave no name).
         for page in (keeper_page, watcher):
             expect(page.locator("#presence")).to_have_text("Un autre téléphone saisit la manche 1…")
-        shots = {}
-        for label, page in (("propriétaire : saisie", entry), ("marqueur : partie", keeper_page),
-                            ("spectateur : vue partagée", watcher)):  # fmt: skip
-            path = ARTIFACTS / f"live-{scheme}-{label[:6]}-1.png"
-            page.screenshot(path=str(path), full_page=True)
-            shots[label] = path
-        side_by_side(browser, shots, f"{scheme}-presence")
+        for page in (owner_page, entry):  # the owner's own entry, in its other tab, is not "another phone"
+            expect(page.locator("#presence")).to_be_empty()
+        screenshots(browser, scheme, "presence", (("propriétaire : saisie", entry), ("marqueur : partie", keeper_page),
+                                                  ("spectateur : vue partagée", watcher)))  # fmt: skip
 
         # The scorekeeper records manche 1: Bob went out, Ana 5, Chloé 3 + 9 = 12 (typed).
-        keeper_page.goto(f"{base}/games/{game.id}/manches/new")
-        choose_winner(keeper_page, 1)
-        type_total(keeper_page, 0, "5")
-        type_total(keeper_page, 2, "12")
-        keeper_page.get_by_role("button", name="Enregistrer la manche 1").click()
-        expect(keeper_page.locator(".notice")).to_contain_text("Manche 1 enregistrée")
+        record_typed(keeper_page, f"{base}/games/{game.id}/manches/new", 1, winner=1, typed={0: "5", 2: "12"})
         stored = time.monotonic()
         assert [m.number for m in games.get(game.id).manches] == [1]
 
@@ -118,13 +165,8 @@ def test_three_phones_one_table(browser, live_server, scheme):
         for page in (keeper_page, watcher):
             expect(page.locator("#presence")).to_have_text("Un autre téléphone saisit la manche 2…")
 
-        shots = {}
-        for label, page in (("propriétaire : saisie", entry), ("propriétaire : partie", owner_page),
-                            ("spectateur : vue partagée", watcher)):  # fmt: skip
-            path = ARTIFACTS / f"live-{scheme}-{label[:6]}-{len(shots)}-2.png"
-            page.screenshot(path=str(path), full_page=True)
-            shots[label] = path
-        side_by_side(browser, shots, f"{scheme}-renumbered")
+        screenshots(browser, scheme, "renumbered", (("propriétaire : saisie", entry), ("propriétaire : partie", owner_page),
+                                                    ("spectateur : vue partagée", watcher)))  # fmt: skip
 
         # The owner finishes the entry and saves it: manche 2, no conflict screen.
         tap(entry, 2, "3")
@@ -140,12 +182,4 @@ def test_three_phones_one_table(browser, live_server, scheme):
         assert [(m.number, m.winner) for m in games.get(game.id).manches] == [(1, "Bob"), (2, "Ana")]
 
         # A named scorekeeper entering: the others read their name; leaving the entry clears it.
-        keeper_page.goto(f"{base}/games/{game.id}/manches/new")
-        for page in (owner_page, watcher):
-            expect(page.locator("#presence")).to_have_text("Chloé saisit la manche 3…")
-        keeper_page.goto(f"{base}/games/{game.id}")
-        for page in (owner_page, watcher):
-            expect(page.locator("#presence")).to_be_empty()
-    finally:
-        for context in contexts:
-            context.close()
+        named_presence(keeper_page, f"{base}/games/{game.id}", (owner_page, watcher))
