@@ -197,6 +197,23 @@ def test_slow_clients_cost_a_connection_not_the_server(server):
         sock.close()
 
 
+def test_a_client_that_stalls_in_its_headers_is_let_go(server):
+    """A request whose headers stop coming is closed once gunicorn's ``keepalive`` (5 s in
+    gunicorn.conf.py) has passed: with the gevent worker it bounds the reading of every request's
+    headers, the first one included (issue 27, item 6: a timeout for headers)."""
+    sock = socket.create_connection(("127.0.0.1", server.port))
+    sock.settimeout(15)
+    sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and nothing more
+    started = time.monotonic()
+    try:
+        closed = sock.recv(1024) == b""  # waits for the server to end the connection
+    except ConnectionResetError:
+        closed = True
+    sock.close()
+    assert closed
+    assert 4 < time.monotonic() - started < 10
+
+
 def test_the_service_s_own_writes_reach_the_server_s_streams(server, games):
     """A write made by another process on the same database (here this test's own service)."""
     game_id, _token, _ = new_game(server)
