@@ -5,9 +5,9 @@ hands to the phone so that it can show manches waiting to be sent.
   browser's HTTP cache; its first line names the static files to precache by their hashed URLs,
   so a new version of any of them is a new worker.
 - ``/offline`` is the page the worker shows for a page never opened on this phone.
-- ``offline_model(game)`` is the data the page's provisional scorer needs (``static/js/offline.js``
-  mirrors ``models/scoring.play_through``): the rules' numbers, the seats, each manche's winner
-  and hand values, each keypad key's points. Data only: the numbers stay the core's.
+- ``offline_model(game)`` is the data the page's provisional scorer reads
+  (``models/core/scorer_data.py``: the mode's numbers, the keys' points, the seats, each manche's
+  winner and hand values); ``static/js/score.js`` interprets it, the numbers stay the core's.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 from flask import Blueprint, current_app, render_template, url_for
 from markupsafe import Markup
 
-from models.core import scoring
+from models.core.scorer_data import scorer_data
 
 bp = Blueprint("offline", __name__)
 
@@ -31,7 +31,10 @@ SHELL = (
     "js/htmx-ext-sse.min.js",
     "js/live.js",
     "js/queue.js",
+    "js/score.js",
     "js/offline.js",
+    "js/waiting.js",
+    "js/replay.js",
     "css/offline.css",
     "icon.svg",
     "icons/icon-192.png",
@@ -72,26 +75,16 @@ def texts():
 
 
 def offline_model(game) -> Markup:
-    """The game as the phone's provisional scorer reads it: JSON for a single-quoted HTML
-    attribute (``'``, ``&`` and ``<`` written as JSON escapes: nothing can close the attribute,
-    and no quote is inflated to an entity). The next manche's number is one more than the
-    results; the game's id is in the page's address."""
-    ruleset = game.ruleset
-    model = {
-        "mode": ruleset.mode,
-        "target": ruleset.target,
-        "rounds": ruleset.rounds,
-        "loser_deals": ruleset.loser_deals,
-        "players": list(game.players),
-        "teams": game.teams,
-        "first_dealer": game.first_dealer,
-        "roster": {name: [seat.joined, seat.left, seat.start] for name, seat in game.roster.items()},
-        "order": list(game.table_seats),  # the seats in table order: the deal goes round in it (issue 28)
-        "results": [
-            [m.winner, {name: hand.value for name, hand in m.hands.items()}] for m in [*game.manches, *game.after_end]
-        ],
-        "keys": {key.token: key.points for key in scoring.keypad(ruleset)},
-    }
+    """The game as the phone's provisional scorer reads it (``models/core/scorer_data.py``): JSON
+    for a single-quoted HTML attribute (``'``, ``&`` and ``<`` written as JSON escapes: nothing can
+    close the attribute, and no quote is inflated to an entity). The next manche's number is one
+    more than the results; the game's id is in the page's address."""
+    results = [
+        (m.winner, {name: hand.value for name, hand in m.hands.items()}) for m in [*game.manches, *game.after_end]
+    ]
+    model = scorer_data(
+        game.ruleset, game.players, game.teams, game.first_dealer, results, game.roster, game.table_seats
+    )
     text = json.dumps(model, ensure_ascii=False, separators=(",", ":"))
     return Markup(text.replace("&", "\\u0026").replace("'", "\\u0027").replace("<", "\\u003c"))
 

@@ -30,7 +30,7 @@ self.addEventListener("activate", function (event) {
 
 self.addEventListener("message", function (event) {
   var data = event.data || {};
-  if (data.type === "take-over") self.skipWaiting();
+  if (data.type === "SKIP_WAITING") self.skipWaiting();
   if (data.type === "keep" && Array.isArray(data.urls)) {
     // pages a page asks to keep: its manche entry (fetched again each time), and the page itself
     // when it came before this worker did (`missing`: fetched only if nothing is kept yet)

@@ -74,8 +74,11 @@ def test_the_game_page_hands_its_scorer_the_games_data(client, games):
     html = client.get(f"/games/{game.id}").get_data(as_text=True)
     model = json.loads(html_unescape(re.search(r"id=\"offline-queue\"[^>]*data-model='([^']*)'", html).group(1)))
     assert model["players"] == ["Ana", "Bob", "Chloé"]
-    assert model["first_dealer"] == 1
-    assert model["mode"] == "penalty" and model["target"] == 500 and model["rounds"] is None
+    assert model["deal"] == {"first": 1, "loser_deals": False}
+    assert model["order"] == [0, 1, 2]
+    # penalty mode: the winner adds 0, every other player their own hand; the lowest total wins
+    assert model["mode"] == {"pays": 1, "collects": 0, "bonus": 0, "tie": "share", "low_wins": True}
+    assert model["end"] == {"target": 500, "rounds": None}
     assert model["results"] == [["Ana", {"Bob": 60, "Chloé": 3}]]
     assert model["keys"]["8"] == 50 and model["keys"]["K"] == 10 and model["keys"]["JK"] == 50
     assert 'id="offline-queue"' in html
