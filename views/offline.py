@@ -30,6 +30,7 @@ SHELL = (
     "js/htmx.min.js",
     "js/htmx-ext-sse.min.js",
     "js/live.js",
+    "js/idb-keyval.min.js",
     "js/queue.js",
     "js/score.js",
     "js/offline.js",
@@ -40,6 +41,17 @@ SHELL = (
     "icons/icon-192.png",
     "manifest.webmanifest",
 )
+# What the worker imports (vendored from npm: static/js/VENDORED.txt), by name: Workbox's loader
+# asks for its modules by name (``modulePathCb``), always from static/, never a CDN.
+LIBS = {
+    "workbox-sw": "js/workbox/workbox-sw.min.js",
+    "workbox-core": "js/workbox/workbox-core.min.js",
+    "workbox-precaching": "js/workbox/workbox-precaching.min.js",
+    "workbox-routing": "js/workbox/workbox-routing.min.js",
+    "workbox-strategies": "js/workbox/workbox-strategies.min.js",
+    "idb-keyval": "js/idb-keyval.min.js",
+    "queue": "js/queue.js",
+}
 
 
 def shell_urls() -> list[str]:
@@ -50,8 +62,9 @@ def shell_urls() -> list[str]:
 def worker():
     source = Path(current_app.static_folder, "js", "sw.js").read_text(encoding="utf-8")
     urls = shell_urls()
-    version = hashlib.sha256((source + "\n".join(urls)).encode()).hexdigest()[:12]
-    head = f"var VERSION = {json.dumps(version)}, SHELL = {json.dumps(urls)};\n"
+    libs = {name: url_for("static", filename=path) for name, path in LIBS.items()}
+    version = hashlib.sha256((source + "\n".join(urls) + json.dumps(libs)).encode()).hexdigest()[:12]
+    head = f"var VERSION = {json.dumps(version)}, SHELL = {json.dumps(urls)}, LIBS = {json.dumps(libs)};\n"
     response = current_app.response_class(head + source, mimetype="application/javascript")
     response.headers["Service-Worker-Allowed"] = "/"
     response.cache_control.no_cache = True
@@ -85,6 +98,8 @@ def offline_model(game) -> Markup:
     model = scorer_data(
         game.ruleset, game.players, game.teams, game.first_dealer, results, game.roster, game.table_seats
     )
+    # each recorded manche's version: the phone keeps its correction page again when it changed
+    model["versions"] = [game.rows.manche_version(m.number) for m in [*game.manches, *game.after_end]]
     text = json.dumps(model, ensure_ascii=False, separators=(",", ":"))
     return Markup(text.replace("&", "\\u0026").replace("'", "\\u0027").replace("<", "\\u003c"))
 

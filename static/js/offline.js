@@ -59,10 +59,18 @@
     return parts.join(" · ");
   }
 
+  var style = document.createElement("link");
+  style.rel = "stylesheet";
+  style.href = "/static/css/offline.css";
+  document.head.appendChild(style);
+
   var since = document.documentElement.dataset.offlineSince;
-  // The forms that write a manche make their own key at once (the manche entry, a correction).
-  document.querySelectorAll("form[data-manche-form]").forEach(function (form) {
-    if (form.elements.nonce) form.elements.nonce.value = newKey();
+  // The forms that write a manche make their own key at once (the manche entry, a correction, the
+  // deletion of the last manche): queued offline and sent again, each is made once (issue 28).
+  document.querySelectorAll("form[data-manche-form], form[action$='/delete']").forEach(function (form) {
+    var input = form.elements.nonce;
+    if (!input) input = form.appendChild(el("input", { type: "hidden", name: "nonce" }));
+    input.value = newKey();
   });
 
   var ready = fetch("/offline/texts.json", { credentials: "same-origin" }).then(function (r) { return r.json(); })

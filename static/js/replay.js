@@ -19,9 +19,13 @@
   function problemOf(response) {
     return response.text().then(function (html) {
       var doc = new DOMParser().parseFromString(html, "text/html");
-      var nodes = doc.querySelectorAll(".conflict p, form .error[role=alert], .error-page p, [role=alert]");
-      var said = Array.from(nodes).map(function (node) { return node.textContent.trim(); }).filter(Boolean);
-      return said.length ? said[0] : String(response.status);
+      // the server's own sentence: the first of these places that holds one
+      var said = [".conflict p", "form .error[role=alert]", ".error-page p", "[role=alert]"].map(function (where) {
+        var node = doc.querySelector(where);
+        return node ? node.textContent.trim() : "";
+      }).filter(Boolean);
+      var version = doc.querySelector("input[name=version]");  // a correction's collision: theirs
+      return [said.length ? said[0] : String(response.status), version && version.value];
     });
   }
 
@@ -49,9 +53,11 @@
         });
       }
       if (response.status === 409 || (response.status >= 400 && response.status < 500 && response.status !== 429)) {
-        return problemOf(response).then(function (problem) {
-          item.state = response.status === 409 ? "conflict" : "refused";
-          item.problem = problem;
+        return problemOf(response).then(function (said) {
+          // a deletion refused is final; a correction another phone made too brings their version
+          item.state = response.status === 409 && item.kind !== "delete" ? "conflict" : "refused";
+          item.problem = said[0];
+          if (said[1]) item.theirs = said[1];
           return Q.put(item).then(function () { return "stopped"; });
         });
       }
@@ -100,13 +106,22 @@
     keep();
   });
 
-  // A game page kept for offline brings its manche entry along.
+  // A game page kept for offline brings along its manche entry (fetched again each time) and the
+  // correction page of each manche it shows (again only when that manche changed: its version).
   function keep() {
-    var enter = document.querySelector(".next-manche a.button[href$='/manches/new']");
     if (O.since) return;
+    var enter = document.querySelector(".next-manche a.button[href$='/manches/new']");
+    var model = panel && JSON.parse(panel.dataset.model), tags = {};
+    var edits = Array.from(document.querySelectorAll("a[href$='/edit']")).map(function (a) { return a.getAttribute("href"); })
+      .filter(function (href) { return /\/manches\/\d+\/edit$/.test(href); });
+    edits.forEach(function (href) {
+      var number = parseInt(href.split("/").slice(-2)[0], 10);
+      if (model && model.versions[number - 1]) tags[href] = model.versions[number - 1];
+    });
     navigator.serviceWorker.ready.then(function (registration) {
       var worker = registration.active;
       if (enter) worker.postMessage({ type: "keep", urls: [enter.getAttribute("href")] });
+      if (edits.length) worker.postMessage({ type: "keep", urls: edits, tags: tags, missing: !model });
       worker.postMessage({ type: "keep", urls: [location.pathname], missing: true });
     });
   }

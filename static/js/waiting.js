@@ -1,8 +1,8 @@
 // Offline at the table (issue 15): the manches waiting on this phone, loaded after offline.js.
 // - the manche entry takes the number after those waiting; a waiting manche can be edited;
-// - the game page shows the manches waiting to be sent, with provisional totals and dealer
-//   (CarteScore, score.js, fed the game's data by the page), and those the server did not take,
-//   with both versions and a choice.
+// - the game page shows what waits to be sent — new manches, corrections, the deletion of the
+//   last manche (issue 28) — with provisional totals and dealer (CarteScore, score.js, fed the
+//   game's data by the page), and what the server did not take, with both versions and a choice.
 (function () {
   "use strict";
   var O = window.CarteOffline, Q = window.CarteQueue;
@@ -15,6 +15,9 @@
     model.game = decodeURIComponent(location.pathname.split("/")[2]);
     model.next = model.results.length + 1;
   }
+
+  function kind(item) { return item.kind || "new"; }
+  function isNew(item) { return kind(item) === "new"; }
 
   O.ready.then(function () {
     if (form && form.elements.number && form.elements.nonce) entry();
@@ -29,7 +32,7 @@
     var rendered = parseInt(form.elements.number.value, 10) || 1;
     Q.all(game).then(function (items) {
       var number = rendered;
-      items.forEach(function (item) { if (item.state === "waiting" && item.id !== restoring) number = Math.max(number, item.number + 1); });
+      items.forEach(function (item) { if (item.state === "waiting" && isNew(item) && item.id !== restoring) number = Math.max(number, item.number + 1); });
       if (number !== rendered) renumberEntry(rendered, number);
       return restoring && Q.get(restoring);
     }).then(function (item) { if (item) restore(item, rendered); });
@@ -92,15 +95,19 @@
       items.filter(function (i) { return i.state !== "waiting"; }).forEach(function (item) { panel.appendChild(settle(item)); });
       if (waiting.length) {
         panel.appendChild(el("h2", {}, say("waiting")));
-        var queued = new URLSearchParams(location.search).get("queued");
-        if (queued) panel.appendChild(el("p", { class: "queued-note" }, say("queued", { n: queued })));
+        var args = new URLSearchParams(location.search);
+        [["queued", "queued"], ["queued_edit", "queuedEdit"], ["queued_delete", "queuedDelete"]].forEach(function (pair) {
+          if (args.get(pair[0])) panel.appendChild(el("p", { class: "queued-note" }, say(pair[1], { n: args.get(pair[0]) })));
+        });
         panel.appendChild(el("p", { class: "hint" }, say("waitingHint")));
         var list = panel.appendChild(el("ol", { class: "waiting-list", role: "list" }));
         waiting.forEach(function (item) {
-          var r = O.result(model, item), row = list.appendChild(el("li", { "data-waiting": item.number }));
+          var r = O.result(model, item), row = list.appendChild(el("li", { "data-waiting": item.number, "data-kind": kind(item) }));
           var text = row.appendChild(el("span"));
-          text.appendChild(el("strong", {}, say("round", { n: item.number })));
-          text.appendChild(document.createTextNode(" " + O.summary(model.players, r[0], r[1])));
+          text.appendChild(el("strong", {}, say({ "new": "round", edit: "roundEdited", "delete": "roundDeleted" }[kind(item)], { n: item.number })));
+          if (kind(item) !== "delete") text.appendChild(document.createTextNode(" " + O.summary(model.players, r[0], r[1])));
+          text.appendChild(el("small", { class: "waiting-badge" }, " " + say("waitingBadge")));
+          pending(item);
           var undo = row.appendChild(el("button", { class: "button", type: "button" }, say("remove")));
           undo.addEventListener("click", function () { removeWaiting(item); });
         });
@@ -112,10 +119,10 @@
 
   // Totals, ranking, dealer and "X to go" with the waiting manches counted, marked provisional.
   function provisional(items) {
-    var extra = items.filter(function (i) { return i.state === "waiting"; }).map(function (i) { return O.result(model, i); });
+    var waiting = items.filter(function (i) { return i.state === "waiting"; }), results = applied(waiting);
     var board = document.getElementById("scoreboard");
-    if (!extra.length || !board) return;
-    var progress = CarteScore.playThrough(model, model.results.concat(extra));
+    if (!waiting.length || !board) return;
+    var progress = CarteScore.playThrough(model, results);
     var body = board.querySelector("tbody"), target = model.end.target;
     progress.standing.ranking.forEach(function (row) {
       var tr = body.querySelector("tr[data-side='" + CSS.escape(row[1]) + "']");
@@ -135,7 +142,28 @@
     });
     var note = board.querySelector(".provisional-note") || board.querySelector("table").insertAdjacentElement("beforebegin", el("p", { class: "provisional-note" }));
     note.textContent = say("provisional");
-    nextManche(progress, model.next + extra.length);
+    nextManche(progress, results.length + 1);
+  }
+
+  // The game's results with what waits applied in order: a new manche added, a correction in
+  // place of its manche, the last manche deleted.
+  function applied(waiting) {
+    var results = model.results.slice();
+    waiting.forEach(function (item) {
+      var k = kind(item);
+      if (k === "new") results.push(O.result(model, item));
+      else if (k === "edit" && item.number <= results.length) results[item.number - 1] = O.result(model, item);
+      else if (k === "delete" && item.number === results.length) results.pop();
+    });
+    return results;
+  }
+
+  // The history row of a manche with a correction or a deletion waiting is marked so.
+  function pending(item) {
+    if (isNew(item)) return;
+    var link = document.querySelector(".history-table a[href$='/manches/" + item.number + "/edit']");
+    var row = link && link.closest("tr");
+    if (row) row.classList.add(kind(item) === "delete" ? "pending-delete" : "pending-edit");
   }
 
   // The "next manche" box: its number, its dealer (and who starts: the next seated going round).
@@ -161,7 +189,7 @@
   // The queue of one game renumbered from `first`, in order (after an undo, or to follow the server).
   function renumber(game, first) {
     return Q.all(game).then(function (items) {
-      return Promise.all(items.map(function (item, index) {
+      return Promise.all(items.filter(isNew).map(function (item, index) {
         item.number = first + index;
         O.setField(item, "number", item.number);
         return Q.put(item);
@@ -170,9 +198,10 @@
   }
   O.renumber = renumber;
 
+  // An item taken out of the queue; the new manches after it take the numbers up again.
   function removeWaiting(item) {
     Q.all(item.game).then(function (items) {
-      var first = items.length ? items[0].number : item.number;
+      var news = items.filter(isNew), first = news.length ? news[0].number : item.number;
       return Q.remove(item.id).then(function () { return renumber(item.game, first); });
     }).then(show);
   }
@@ -184,41 +213,50 @@
     });
   }
 
-  // A manche the server did not take: both versions and a choice.
+  // What the server did not take: both versions (a manche, a correction) and a choice. A new
+  // manche whose number was taken goes as the next; a correction another phone made too: mine or
+  // theirs; a deletion of a manche that is no longer the last is refused, nothing lost.
   function settle(item) {
-    var box = el("div", { class: "settle", role: "alert", "data-settle": item.number });
+    var k = kind(item), conflict = item.state === "conflict";
+    var box = el("div", { class: "settle", role: "alert", "data-settle": item.number, "data-kind": k });
     box.appendChild(el("h2", {}, say("settle", { n: item.number })));
-    var conflict = item.state === "conflict";
-    box.appendChild(el("p", {}, conflict ? say("conflict") : say("refused")));
-    if (!conflict && item.problem) box.appendChild(el("p", { class: "error" }, item.problem));
-    var versions = box.appendChild(el("dl", { class: "versions" })), mine = O.result(model, item);
-    versions.appendChild(el("dt", {}, say("mine")));
-    versions.appendChild(el("dd", { "data-version": "mine" }, O.summary(model.players, mine[0], mine[1])));
-    if (conflict) {
-      serverGame(item.game).then(function (game) {
-        var theirs = game.manches.concat(game.after_end).find(function (m) { return m.number === item.number; });
-        if (!theirs) return;
-        versions.appendChild(el("dt", {}, say("theirs")));
-        versions.appendChild(el("dd", { "data-version": "theirs" }, O.summary(game.players, theirs.blocked ? null : theirs.winner, theirs.values)));
-      }).catch(function () { /* offline: this phone's version only */ });
-    }
+    var why = k === "delete" ? "deleteRefused" : !conflict ? "refused" : k === "edit" ? "collision" : "conflict";
+    box.appendChild(el("p", {}, say(why, { n: item.number })));
+    if (item.problem && (!conflict || k === "delete")) box.appendChild(el("p", { class: "error" }, item.problem));
+    if (k !== "delete") versions(box, item, conflict);
     var actions = box.appendChild(el("p", { class: "settle-actions" }));
-    if (conflict) {
-      actions.appendChild(el("button", { class: "button primary", type: "button", "data-choice": "next" }, say("asNext"))).addEventListener("click", function () {
-        serverGame(item.game).then(function (game) {
-          item.state = "waiting";
-          delete item.problem;
-          return Q.put(item).then(function () { return renumber(item.game, game.manches.length + game.after_end.length + 1); });
-        }).then(function () { return show(); }).then(O.replay).catch(function () { /* offline: try again later */ });
-      });
+    function choice(name, label, primary, act) {
+      var node = actions.appendChild(el("button", { class: primary ? "button primary" : "button", type: "button", "data-choice": name }, say(label)));
+      node.addEventListener("click", act);
     }
-    actions.appendChild(el("a", { class: "button", href: O.gamePath(item.game) + "/manches/new#restore=" + encodeURIComponent(item.id), "data-choice": "edit" }, say("edit")));
-    actions.appendChild(el("button", { class: "button", type: "button", "data-choice": "drop" }, say("drop"))).addEventListener("click", function () {
-      Q.all(item.game).then(function (items) {
-        var first = items[0].number;
-        return Q.remove(item.id).then(function () { return renumber(item.game, first); });
-      }).then(show);
-    });
+    if (conflict && k === "new") choice("next", "asNext", true, function () { again(item, true); });
+    if (conflict && k === "edit") choice("mine", "keepMine", true, function () { O.setField(item, "version", item.theirs || ""); again(item, false); });
+    if (k === "new") actions.appendChild(el("a", { class: "button", href: O.gamePath(item.game) + "/manches/new#restore=" + encodeURIComponent(item.id), "data-choice": "edit" }, say("edit")));
+    var drop = k === "delete" ? "understood" : conflict && k === "edit" ? "keepTheirs" : "drop";
+    choice(conflict && k === "edit" ? "theirs" : "drop", drop, false, function () { removeWaiting(item); });
     return box;
+  }
+
+  function versions(box, item, conflict) {
+    var list = box.appendChild(el("dl", { class: "versions" })), mine = O.result(model, item);
+    list.appendChild(el("dt", {}, say("mine")));
+    list.appendChild(el("dd", { "data-version": "mine" }, O.summary(model.players, mine[0], mine[1])));
+    if (!conflict) return;
+    serverGame(item.game).then(function (game) {
+      var theirs = game.manches.concat(game.after_end).find(function (m) { return m.number === item.number; });
+      if (!theirs) return;
+      list.appendChild(el("dt", {}, say("theirs")));
+      list.appendChild(el("dd", { "data-version": "theirs" }, O.summary(game.players, theirs.blocked ? null : theirs.winner, theirs.values)));
+    }).catch(function () { /* offline: this phone's version only */ });
+  }
+
+  // Sent again: a new manche as the next one (after the server's last), a correction as chosen.
+  function again(item, next) {
+    item.state = "waiting";
+    delete item.problem;
+    Q.put(item).then(function () {
+      if (!next) return null;
+      return serverGame(item.game).then(function (game) { return renumber(item.game, game.manches.length + game.after_end.length + 1); });
+    }).then(function () { return show(); }).then(O.replay).catch(function () { /* offline: try again later */ });
   }
 })();
