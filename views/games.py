@@ -547,8 +547,9 @@ def edit_manche(game_id, number):
     if form.tapped:
         return render_manche(game, form, manche_number=number)
     version = request.form.get("version") or None  # the manche as this phone's form read it
+    key = f"form:{form.nonce}" if form.nonce else None  # a correction sent again (offline) counts once
     try:
-        games().edit_manche(game, number, form.entry(game, number), version=version)
+        games().edit_manche(game, number, form.entry(game, number), version=version, key=key)
     except EditCollision as collision:
         return render_collision(game, number, form, collision)
     except DomainError as error:
@@ -577,13 +578,15 @@ def render_collision(game, number: int, form: MancheForm, collision: EditCollisi
 @writes_game
 def delete_manche(game_id, number):
     game = games().get(game_id)
-    find_manche(game, number)  # a 404 for any number not recorded, however large
+    nonce = request.form.get("nonce", "")  # a deletion sent again (offline) is made once
+    if not nonce:  # (with one, the service answers a retry of a deletion made as done)
+        find_manche(game, number)  # a 404 for any number not recorded, however large
     if request.form.get("confirm") != "1":
         return render_template(
             "parts/error.html", status=422, message=gettext("Tick “Yes, delete it” to delete the round.")
         ), 422
     try:
-        games().delete_manche(game, number)
+        games().delete_manche(game, number, key=f"form:{nonce}" if nonce else None)
     except Conflict as error:
         return render_conflict(game_id, error)
     return redirect(url_for("games.game_page", game_id=game_id, deleted=number), 303)

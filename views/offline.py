@@ -5,9 +5,9 @@ hands to the phone so that it can show manches waiting to be sent.
   browser's HTTP cache; its first line names the static files to precache by their hashed URLs,
   so a new version of any of them is a new worker.
 - ``/offline`` is the page the worker shows for a page never opened on this phone.
-- ``offline_model(game)`` is the data the page's provisional scorer needs (``static/js/offline.js``
-  mirrors ``models/scoring.play_through``): the rules' numbers, the seats, each manche's winner
-  and hand values, each keypad key's points. Data only: the numbers stay the core's.
+- ``offline_model(game)`` is the data the page's provisional scorer reads
+  (``models/core/scorer_data.py``: the mode's numbers, the keys' points, the seats, each manche's
+  winner and hand values); ``static/js/score.js`` interprets it, the numbers stay the core's.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 from flask import Blueprint, current_app, render_template, url_for
 from markupsafe import Markup
 
-from models.core import scoring
+from models.core.scorer_data import scorer_data
 
 bp = Blueprint("offline", __name__)
 
@@ -30,13 +30,28 @@ SHELL = (
     "js/htmx.min.js",
     "js/htmx-ext-sse.min.js",
     "js/live.js",
+    "js/idb-keyval.min.js",
     "js/queue.js",
+    "js/score.js",
     "js/offline.js",
+    "js/waiting.js",
+    "js/replay.js",
     "css/offline.css",
     "icon.svg",
     "icons/icon-192.png",
     "manifest.webmanifest",
 )
+# What the worker imports (vendored from npm: static/js/VENDORED.txt), by name: Workbox's loader
+# asks for its modules by name (``modulePathCb``), always from static/, never a CDN.
+LIBS = {
+    "workbox-sw": "js/workbox/workbox-sw.min.js",
+    "workbox-core": "js/workbox/workbox-core.min.js",
+    "workbox-precaching": "js/workbox/workbox-precaching.min.js",
+    "workbox-routing": "js/workbox/workbox-routing.min.js",
+    "workbox-strategies": "js/workbox/workbox-strategies.min.js",
+    "idb-keyval": "js/idb-keyval.min.js",
+    "queue": "js/queue.js",
+}
 
 
 def shell_urls() -> list[str]:
@@ -47,8 +62,9 @@ def shell_urls() -> list[str]:
 def worker():
     source = Path(current_app.static_folder, "js", "sw.js").read_text(encoding="utf-8")
     urls = shell_urls()
-    version = hashlib.sha256((source + "\n".join(urls)).encode()).hexdigest()[:12]
-    head = f"var VERSION = {json.dumps(version)}, SHELL = {json.dumps(urls)};\n"
+    libs = {name: url_for("static", filename=path) for name, path in LIBS.items()}
+    version = hashlib.sha256((source + "\n".join(urls) + json.dumps(libs)).encode()).hexdigest()[:12]
+    head = f"var VERSION = {json.dumps(version)}, SHELL = {json.dumps(urls)}, LIBS = {json.dumps(libs)};\n"
     response = current_app.response_class(head + source, mimetype="application/javascript")
     response.headers["Service-Worker-Allowed"] = "/"
     response.cache_control.no_cache = True
@@ -72,26 +88,18 @@ def texts():
 
 
 def offline_model(game) -> Markup:
-    """The game as the phone's provisional scorer reads it: JSON for a single-quoted HTML
-    attribute (``'``, ``&`` and ``<`` written as JSON escapes: nothing can close the attribute,
-    and no quote is inflated to an entity). The next manche's number is one more than the
-    results; the game's id is in the page's address."""
-    ruleset = game.ruleset
-    model = {
-        "mode": ruleset.mode,
-        "target": ruleset.target,
-        "rounds": ruleset.rounds,
-        "loser_deals": ruleset.loser_deals,
-        "players": list(game.players),
-        "teams": game.teams,
-        "first_dealer": game.first_dealer,
-        "roster": {name: [seat.joined, seat.left, seat.start] for name, seat in game.roster.items()},
-        "order": list(game.table_seats),  # the seats in table order: the deal goes round in it (issue 28)
-        "results": [
-            [m.winner, {name: hand.value for name, hand in m.hands.items()}] for m in [*game.manches, *game.after_end]
-        ],
-        "keys": {key.token: key.points for key in scoring.keypad(ruleset)},
-    }
+    """The game as the phone's provisional scorer reads it (``models/core/scorer_data.py``): JSON
+    for a single-quoted HTML attribute (``'``, ``&`` and ``<`` written as JSON escapes: nothing can
+    close the attribute, and no quote is inflated to an entity). The next manche's number is one
+    more than the results; the game's id is in the page's address."""
+    results = [
+        (m.winner, {name: hand.value for name, hand in m.hands.items()}) for m in [*game.manches, *game.after_end]
+    ]
+    model = scorer_data(
+        game.ruleset, game.players, game.teams, game.first_dealer, results, game.roster, game.table_seats
+    )
+    # each recorded manche's version: the phone keeps its correction page again when it changed
+    model["versions"] = [game.rows.manche_version(m.number) for m in [*game.manches, *game.after_end]]
     text = json.dumps(model, ensure_ascii=False, separators=(",", ":"))
     return Markup(text.replace("&", "\\u0026").replace("'", "\\u0027").replace("<", "\\u003c"))
 

@@ -30,9 +30,10 @@ from .seating import (  # noqa: F401 (who sits where: re-exported, the game's nu
     ring,
     seated,
     start_total,
+    starter,
 )
 from .text import DataText
-from .variant import Ruleset, ScoringTable
+from .variant import MODES, Ruleset, ScoringTable
 
 MAX_TEAM_NAME = 60
 
@@ -201,7 +202,8 @@ def side_values(values: dict, side_of: dict) -> dict:
 
 
 def manche_points(mode: str, sides: list[str], values: dict, winning_side: str | None) -> dict:
-    """Points of each side for a manche, from each side's counted hand value.
+    """Points of each side for a manche, from each side's counted hand value, as the mode's
+    numbers say (``variant.MODES``; the same numbers drive the phone's offline scorer).
 
     - penalty: every side but the winner's adds its own value; the winner adds 0.
     - winner (winner collects): the winner's side adds every opponent side's value.
@@ -213,29 +215,18 @@ def manche_points(mode: str, sides: list[str], values: dict, winning_side: str |
       (interpretation). A tie for the lowest scores nothing (interpretation): in ``penalty``
       mode the tied sides add 0 and the others their values, otherwise nobody scores.
     """
-    points = {side: 0 for side in sides}
+    rule = MODES[mode]
+    winners, base = [winning_side], 0
     if winning_side is None:
-        low = min(values[s] for s in sides)
-        lowest = [s for s in sides if values[s] == low]
-        if mode == "penalty":
-            return {side: 0 if side in lowest else values.get(side, 0) for side in sides}
-        if len(lowest) > 1:
-            return points
-        winning_side = lowest[0]
-        if mode == "winner":
-            points[winning_side] = sum(values[s] - low for s in sides if s != winning_side)
-        else:
-            points[winning_side] = 1
-        return points
-    if mode == "penalty":
-        for side in sides:
-            if side != winning_side:
-                points[side] = values.get(side, 0)
-    elif mode == "winner":
-        points[winning_side] = sum(values.get(s, 0) for s in sides if s != winning_side)
-    else:
-        points[winning_side] = 1
-    return points
+        base = min(values[s] for s in sides)
+        winners = [s for s in sides if values[s] == base]
+        if len(winners) > 1 and rule.tie == "void":
+            return {side: 0 for side in sides}
+    collected = sum(values.get(s, 0) - base for s in sides if s not in winners)
+    return {
+        side: rule.collects * collected + rule.bonus if side in winners else rule.pays * values.get(side, 0)
+        for side in sides
+    }
 
 
 def side_points(ruleset: Ruleset, players: list[str], teams: dict | None, winner: str | None, values: dict) -> dict:
@@ -441,7 +432,7 @@ class Standing:
 
 
 def lower_is_better(ruleset: Ruleset) -> bool:
-    return ruleset.mode == "penalty"
+    return MODES[ruleset.mode].low_wins
 
 
 def standing(ruleset: Ruleset, game_totals: dict, manches_played: int, gone=()) -> Standing:

@@ -93,6 +93,16 @@ def next_seated(players: list[str], roster: dict | None, number: int, after: int
     return next((seat for seat in following if roster.get(players[seat], SEAT).plays(number)), after % count)
 
 
+def starter(players: list[str], roster: dict | None, number: int, dealer: int, order=None) -> str:
+    """Who plays first in manche ``number``: the player on the dealer's left (the next at the
+    table, seed 000 « Le joueur à gauche du donneur commence »); the first at the table when the
+    dealer is not dealt in."""
+    around = seated(players, roster, number, order)
+    if players[dealer] not in around:
+        return around[0]
+    return around[(around.index(players[dealer]) + 1) % len(around)]
+
+
 def check_roster_change(ruleset: Ruleset, teams: dict | None, playing: list[str], joining: bool) -> None:
     """Refuse a player joining or leaving where the game cannot go on that way: a team game (a
     newcomer would make a team of three, a leaver leave a partner alone), or a table that would

@@ -17,7 +17,6 @@ from .cards import JOKER, RANKS, Card, Deck, parse_card
 from .errors import N_, UnknownVariant, ValidationError
 
 LANGUAGES = ("fr", "en")
-MODES = ("penalty", "winner", "wins")
 MAX_TARGET = 100_000
 # The most manches a game holds: recorded one by one, imported from a file, or set as the
 # number of manches to play. One constant, stated in the README.
@@ -26,6 +25,49 @@ MAX_MANCHES = 1_000
 # largest deck (4 packs of 52 and 4 jokers each) the fullest hand is worth at most 224,000:
 # far inside the INTEGER column that keeps a hand's value (and a game's totals stay small).
 MAX_CARD_POINTS = 1_000
+
+
+@dataclass(frozen=True)
+class Mode:
+    """How a scoring mode turns the hands left into points, as numbers (SPEC §2): what
+    ``scoring.manche_points`` reads, and the phone's offline scorer with it (static/js/score.js,
+    fed by ``models/core/scorer_data.py``). The *winners* of a manche are the side that went out,
+    or in a blocked manche the side with the lowest hands (source 004: « Le gagnant est celui
+    qui a le moins de points. Il marque la différence… »).
+
+    - ``pays``: each side that did not win adds this many times its own hands;
+    - ``collects``: the winners add this many times the others' hands (in a blocked manche, each
+      less the winners' own: « la différence »);
+    - ``bonus``: the winners add this for winning;
+    - ``tie``: a blocked manche where several sides hold the lowest hands: ``"share"`` (each of
+      them is a winner) or ``"void"`` (nobody scores) — both interpretations;
+    - ``low_wins``: the lowest total wins the game (else the highest)."""
+
+    pays: int
+    collects: int
+    bonus: int
+    tie: str
+    low_wins: bool
+
+    def as_dict(self) -> dict:
+        return {
+            "pays": self.pays,
+            "collects": self.collects,
+            "bonus": self.bonus,
+            "tie": self.tie,
+            "low_wins": self.low_wins,
+        }
+
+
+# penalty: the winner adds 0, every other side its own hands; winner (winner collects): the
+# winner adds the others' hands; wins: the winner adds 1 (SPEC §2).
+MODES = MappingProxyType(
+    {
+        "penalty": Mode(pays=1, collects=0, bonus=0, tie="share", low_wins=True),
+        "winner": Mode(pays=0, collects=1, bonus=0, tie="void", low_wins=False),
+        "wins": Mode(pays=0, collects=0, bonus=1, tie="void", low_wins=False),
+    }
+)
 
 
 def localized(text: dict | str | None, lang: str) -> str:

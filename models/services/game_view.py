@@ -205,10 +205,7 @@ class GameView:
     @property
     def starter_name(self) -> str:
         """The player on the dealer's left (next clockwise) starts."""
-        seated = self.seated
-        if self.dealer_name not in seated:
-            return seated[0]
-        return seated[(seated.index(self.dealer_name) + 1) % len(seated)]
+        return scoring.starter(self.players, self.roster, self.next_number, self.dealer, self.order)
 
     @property
     def cards_to_deal(self) -> int:

@@ -392,14 +392,14 @@ class GameService:
             return Recorded(expected, view.manches[-1].points, view.totals, view.standing, False, view)
         raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now."))
 
-    def edit_manche(self, game, number, entry: MancheEntry, version: str | None = None) -> GameView:
+    def edit_manche(self, game, number, entry: MancheEntry, version: str | None = None, key=None) -> GameView:
         """Replace a recorded manche; everything after it is recomputed (a finished game may reopen).
 
         A change that would end the game before manches already played is refused
         (``game_finished``), naming those manches: they would have been played after the end.
         ``version`` (``GameRows.manche_version``, as the phone's edit form read it), when given,
         must still be the manche's: else another phone corrected it meanwhile (``EditCollision``,
-        carrying the manche as it now stands).
+        carrying the manche as it now stands). ``key`` (a form nonce): a retry is answered as done.
         """
         number = existing_number(number)
 
@@ -436,10 +436,11 @@ class GameService:
 
             return view, write
 
-        return self._rewrite(game, plan)
+        return self._rewrite(game, plan, key, number)
 
-    def delete_manche(self, game, number) -> GameView:
-        """Delete the last manche (only the last: the numbers stay a sequence)."""
+    def delete_manche(self, game, number, key=None) -> GameView:
+        """Delete the last manche (only the last: the numbers stay a sequence). ``key`` (a form
+        nonce): a retry is answered as done, never a second deletion."""
         number = existing_number(number)
 
         def plan(current: GameView):
@@ -456,23 +457,34 @@ class GameService:
 
             return build_view(current.rows.without_manche(number), current.ruleset), write
 
-        return self._rewrite(game, plan)
+        return self._rewrite(game, plan, key, number)
 
-    def _rewrite(self, game, plan) -> GameView:
+    def _rewrite(self, game, plan, key=None, number=None) -> GameView:
         """Change a recorded game: ``plan(current)`` checks the change and answers the game as it
         will stand and the statements that make it so; they run in one transaction with the
-        revision compared and bumped (another write in between: read again, plan again)."""
+        revision compared and bumped (another write in between: read again, plan again). With
+        ``key``, the change is made once: the key is kept in that transaction, a retry answered
+        with the game as it stands."""
+        key = checked_key(key)
         current = self._loaded(game)
         for _attempt in range(MAX_ATTEMPTS):
+            if key and keys.found(self.db, current.id, key) is not None:
+                return current
             view, write = plan(current)
             finished_at = (current.finished_at or utcnow()) if view.finished else None
             try:
                 with self.db.writer.begin() as session:  # one Core transaction: no ORM unit of work
                     self._bump(session, current.id, current.revision, finished_at=finished_at)
                     write(session)
+                    if key:
+                        keys.keep(session, current.id, key, number)
             except _Stale:
                 current = self.get(current.id)
                 continue
+            except IntegrityError:  # the same key, at the same moment
+                if key and keys.found(self.db, current.id, key) is not None:
+                    return self.get(current.id)
+                raise
             done = build_view(
                 view.rows.with_game(
                     revision=current.revision + 1,

@@ -314,7 +314,7 @@
 // offline script (views/offline.py). Nothing at all without service workers.
 if ("serviceWorker" in navigator && window.indexedDB) addEventListener("load", function () {
   navigator.serviceWorker.register("/sw.js").catch(function () { /* not here */ });
-  ["queue", "offline"].forEach(function (name) {
+  ["idb-keyval.min", "queue", "score", "offline", "waiting", "replay"].forEach(function (name) {
     var script = document.createElement("script");
     script.async = false;
     script.src = "/static/js/" + name + ".js";

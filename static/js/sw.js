@@ -1,165 +1,163 @@
-// Carte ! service worker (issue 15). Served by views/offline.py, which puts VERSION and SHELL
-// (the app shell's hashed URLs) before this line. A short worker of our own: the cases are few.
-//  - the shell is precached at install; static files (hashed URLs) are answered from the cache;
-//  - pages go to the network first and are kept; offline the kept copy is shown, marked with
-//    the time it was fetched (data-offline-since on <html>); rule pages come from the cache first;
-//  - a manche saved (POST …/manches) while the network is down is queued in IndexedDB
-//    (queue.js, shared with the pages) and the phone is sent to the game page, which shows it.
+// Carte ! service worker (issues 15, 25, 28). Served by views/offline.py, which puts VERSION, SHELL
+// (the app shell's hashed URLs) and LIBS (the vendored libraries' hashed URLs: Workbox's modules,
+// idb-keyval, the queue) before this line. Workbox does the caching and the routes, from static/
+// (never a CDN):
+//  - the shell is precached at install (a new shell is a new worker, its own cache);
+//  - pages go to the network first and are kept; offline the kept copy is shown, marked with the
+//    time it was fetched (data-offline-since on <html>); rule pages come from the cache first;
+//  - a manche saved, corrected or deleted (POST …/manches, …/manches/N, …/manches/N/delete) while
+//    the network is down is queued in IndexedDB (queue.js, shared with the pages) and the phone is
+//    sent to the game page, which shows it waiting.
 // A new version waits until a page asks it to take over ("Mettre à jour"); the queue lives in
 // IndexedDB, outside any version, so an update never strands it.
-importScripts(SHELL.filter(function (url) { return url.indexOf("/js/queue.js") !== -1; })[0]);
+importScripts(LIBS["workbox-sw"], LIBS["idb-keyval"], LIBS.queue);
+workbox.setConfig({ debug: false, modulePathCb: function (name) { return LIBS[name]; } });
+var core = workbox.core, precaching = workbox.precaching, routing = workbox.routing, strategies = workbox.strategies;
 
-var SHELL_CACHE = "carte-shell-" + VERSION, PAGES = "carte-pages";
-var KEPT = [/^\/$/, /^\/games\/[^/]+$/, /^\/games\/[^/]+\/manches\/new$/, /^\/s\/[^/]+$/, /^\/rules(\/.*)?$/,
-  /^\/referee$/, /^\/calculette$/, /^\/games$/];
+core.setCacheNameDetails({ prefix: "carte", precache: "shell-" + VERSION, runtime: "runtime", suffix: "" });
+var SHELL_CACHE = core.cacheNames.precache, STATIC = "carte-static-" + VERSION, PAGES = "carte-pages";
+var KEPT = [/^\/$/, /^\/games\/[^/]+$/, /^\/games\/[^/]+\/manches\/new$/, /^\/games\/[^/]+\/manches\/\d+\/edit$/,
+  /^\/s\/[^/]+$/, /^\/rules(\/.*)?$/, /^\/referee$/, /^\/calculette$/, /^\/games$/];
 var RULES = /^\/rules(\/.*)?$/;
-var SAVE = /^\/games\/([^/]+)\/manches$/;
+var WRITES = /^\/games\/([^/]+)\/manches(?:\/(\d+)(\/delete)?)?$/;
 var KEPT_DATA = /^\/s\/[^/]+\/qr\.svg$|^\/offline\/texts\.json$/;
 
-self.addEventListener("install", function (event) {
-  event.waitUntil(caches.open(SHELL_CACHE).then(function (cache) { return cache.addAll(SHELL); }));
+// --- the shell: precached; a script asked for by its plain URL gets this version's copy ---------
+
+var PLAIN = {};
+SHELL.forEach(function (url) { PLAIN[url.split("?")[0]] = url; });
+precaching.precacheAndRoute(SHELL.map(function (url) {
+  return { url: url, revision: url.indexOf("?v=") === -1 ? VERSION : null };
+}), {
+  ignoreURLParametersMatching: [],
+  urlManipulation: function (where) {
+    var hashed = where.url.search ? null : PLAIN[where.url.pathname];
+    return hashed ? [new URL(hashed, self.location.origin)] : [];
+  },
 });
+core.clientsClaim();
 
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {
     return Promise.all(names.filter(function (name) {
-      return name.indexOf("carte-shell-") === 0 && name !== SHELL_CACHE;
+      return (name.indexOf("carte-shell-") === 0 && name !== SHELL_CACHE) || (name.indexOf("carte-static-") === 0 && name !== STATIC);
     }).map(function (name) { return caches.delete(name); }));
-  }).then(function () { return self.clients.claim(); }));
+  }));
 });
 
 self.addEventListener("message", function (event) {
   var data = event.data || {};
-  if (data.type === "take-over") self.skipWaiting();
+  if (data.type === "SKIP_WAITING") self.skipWaiting();
   if (data.type === "keep" && Array.isArray(data.urls)) {
-    // pages a page asks to keep: its manche entry (fetched again each time), and the page itself
-    // when it came before this worker did (`missing`: fetched only if nothing is kept yet)
+    // pages a page asks to keep: its manche entry (fetched again each time), its manches' correction
+    // pages (again when their `tags`, the manches' versions, changed), and the page itself when it
+    // came before this worker did (`missing`: fetched only if nothing is kept yet)
+    var tags = data.tags || {};
     event.waitUntil(caches.open(PAGES).then(function (cache) {
       return Promise.all(data.urls.map(function (url) {
         var path = new URL(url, self.location.origin).pathname;
-        return (data.missing ? cache.match(path) : Promise.resolve(null)).then(function (hit) {
-          if (hit || !kept(path)) return null;
-          return fetch(url, { credentials: "same-origin" }).then(function (response) { return keep(new Request(new URL(url, self.location.origin)), response); });
+        return cache.match(path).then(function (hit) {
+          if (!kept(path) || (hit && (data.missing || (tags[url] && hit.headers.get("X-Tag") === tags[url])))) return null;
+          return keepCopy(cache, url, path, tags[url]);
         }).catch(function () { /* offline: kept next time */ });
       }));
     }));
   }
 });
 
-// A gateway's answer for a server it cannot reach now: as good as no network.
-function unreachable(response) { return response.status >= 502 && response.status <= 504; }
-
 function kept(path) { return KEPT.some(function (re) { return re.test(path); }); }
 
-// A page is kept under its path (the query string holds only notices) with the time it came.
-function keep(request, response) {
-  if (!response.ok || response.type !== "basic" || (response.headers.get("Content-Type") || "").indexOf("text/html") !== 0) {
-    return Promise.resolve(response);
-  }
-  var copy = response.clone();
-  return copy.text().then(function (html) {
-    var headers = new Headers(copy.headers);
-    headers.set("X-Fetched", String(Date.now()));
-    headers.delete("Content-Length");
-    headers.delete("Content-Encoding");
-    var url = new URL(request.url);
-    // the notice after a write ("Manche 3 enregistrée", its undo) belongs to that moment only
-    if (url.search) html = html.replace(/<div class="notice panel"[\s\S]*?<\/div>/, "");
-    return caches.open(PAGES).then(function (cache) {
-      return cache.put(url.pathname, new Response(html, { status: 200, headers: headers }));
-    });
-  }).then(function () { return response; }, function () { return response; });
-}
+// --- pages: kept under their path (the query string holds only notices), with the time they came
 
+var keepByPath = { cacheKeyWillBeUsed: function (o) { return new URL(o.request.url).pathname; } };
+// A gateway's answer for a server it cannot reach now: as good as no network.
+var gatewayIsOffline = {
+  fetchDidSucceed: function (o) {
+    if (o.response.status >= 502 && o.response.status <= 504) throw new Error(o.response.status);
+    return o.response;
+  },
+};
+var pageCopy = {
+  cacheWillUpdate: function (o) {
+    var response = o.response;
+    if (!response.ok || response.type !== "basic" || (response.headers.get("Content-Type") || "").indexOf("text/html") !== 0) return null;
+    return response.text().then(function (html) {
+      var headers = new Headers(response.headers);
+      headers.set("X-Fetched", String(Date.now()));
+      headers.delete("Content-Length");
+      headers.delete("Content-Encoding");
+      // the notice after a write ("Manche 3 enregistrée", its undo) belongs to that moment only
+      if (new URL(o.request.url).search) html = html.replace(/<div class="notice panel"[\s\S]*?<\/div>/, "");
+      return new Response(html, { status: 200, headers: headers });
+    });
+  },
+};
 // The kept page, marked as shown offline (the page says so, with the time it was fetched).
-function fromCache(path) {
-  return caches.open(PAGES).then(function (cache) { return cache.match(path); }).then(function (hit) {
-    if (!hit) return caches.match("/offline");
+var markedOffline = {
+  cachedResponseWillBeUsed: function (o) {
+    var hit = o.cachedResponse;
+    if (!hit) return null;
     return hit.text().then(function (html) {
       var since = hit.headers.get("X-Fetched") || "";
       return new Response(html.replace("<html ", '<html data-offline-since="' + since + '" '), { headers: hit.headers });
     });
+  },
+};
+var offlinePage = { handlerDidError: function () { return precaching.matchPrecache(PLAIN["/offline"] || "/offline"); } };
+
+// A page fetched to be kept (not shown now), marked with its tag.
+function keepCopy(cache, url, path, tag) {
+  var request = new Request(new URL(url, self.location.origin), { credentials: "same-origin" });
+  return fetch(request).then(function (response) {
+    return pageCopy.cacheWillUpdate({ request: request, response: response });
+  }).then(function (copy) {
+    if (!copy) return null;
+    if (tag) copy.headers.set("X-Tag", tag);
+    return cache.put(path, copy);
   });
 }
 
-function page(event, path) {
-  var network = fetch(event.request).then(function (response) {
-    if (unreachable(response)) throw new Error(response.status);
-    return response.ok ? keep(event.request, response) : response;
-  });
-  if (RULES.test(path)) {
-    // rule pages: the kept copy at once, refreshed behind it
-    event.waitUntil(network.catch(function () {}));
-    return caches.open(PAGES).then(function (cache) { return cache.match(path); }).then(function (hit) {
-      return hit || network.catch(function () { return fromCache(path); });
-    });
-  }
-  return network.catch(function () { return fromCache(path); });
-}
+var pages = new strategies.NetworkFirst({ cacheName: PAGES, plugins: [keepByPath, gatewayIsOffline, pageCopy, markedOffline, offlinePage] });
+var rulePages = new strategies.StaleWhileRevalidate({ cacheName: PAGES, plugins: [keepByPath, gatewayIsOffline, pageCopy, offlinePage] });
 
-// A manche saved with no network (or a server that cannot answer now: 502, 503, 504) is queued
-// with its own key (the nonce the entry page made): sent again later, it is recorded once.
-function save(event, game) {
-  var copy = event.request.clone();
+routing.registerRoute(function (o) { return o.request.mode === "navigate" && RULES.test(o.url.pathname); }, rulePages);
+routing.registerRoute(function (o) { return o.request.mode === "navigate" && kept(o.url.pathname); }, pages);
+
+// the game page's QR code, the offline script's words: from the network, else the last kept
+routing.registerRoute(function (o) { return o.url.origin === self.location.origin && KEPT_DATA.test(o.url.pathname); },
+  new strategies.NetworkFirst({ cacheName: PAGES, plugins: [keepByPath] }));
+
+// other static files: hashed URLs never change
+routing.registerRoute(function (o) { return o.url.origin === self.location.origin && o.url.pathname.indexOf("/static/") === 0 && o.url.searchParams.has("v"); },
+  new strategies.CacheFirst({ cacheName: STATIC }));
+
+// --- writes with no network: queued with their own key, sent again later, recorded once --------
+
+// A manche saved, corrected or deleted with no network (or a server that cannot answer now: 502,
+// 503, 504) is queued under its key (the nonce its form made), with what it is: "new", "edit"
+// (of manche N) or "delete" (of manche N).
+function write(o) {
+  var request = o.request, match = WRITES.exec(o.url.pathname), game = decodeURIComponent(match[1]);
+  var kind = match[3] ? "delete" : match[2] ? "edit" : "new", copy = request.clone();
   function queue(answer) {
     return copy.formData().then(function (form) {
-      if (!form.get("save") || !form.get("nonce")) return answer instanceof Response ? answer : caches.match("/offline");
+      var asked = kind === "delete" ? form.get("confirm") : form.get("save");
+      if (!asked || !form.get("nonce")) return answer instanceof Response ? answer : precaching.matchPrecache(PLAIN["/offline"]);
       var pairs = [];
       form.forEach(function (value, name) { if (typeof value === "string") pairs.push([name, value]); });
       return CarteQueue.add({
-        id: form.get("nonce"), game: game, number: parseInt(form.get("number"), 10) || 0,
-        action: new URL(event.request.url).pathname, pairs: pairs, created: Date.now(), state: "waiting",
+        id: form.get("nonce"), game: game, kind: kind, number: parseInt(match[2] || form.get("number"), 10) || 0,
+        action: o.url.pathname, pairs: pairs, created: Date.now(), state: "waiting",
       }).then(function (item) {
-        return Response.redirect("/games/" + encodeURIComponent(game) + "?queued=" + item.number, 303);
+        var said = item.kind === "new" ? "queued" : "queued_" + item.kind;
+        return Response.redirect("/games/" + encodeURIComponent(game) + "?" + said + "=" + item.number, 303);
       });
     });
   }
-  return fetch(event.request).then(function (response) {
-    return unreachable(response) ? queue(response) : response;
+  return fetch(request).then(function (response) {
+    return response.status >= 502 && response.status <= 504 ? queue(response) : response;
   }, queue);
 }
-
-self.addEventListener("fetch", function (event) {
-  var request = event.request, url = new URL(request.url);
-  if (url.origin !== self.location.origin) return;
-  if (request.method === "POST") {
-    var match = request.mode === "navigate" && SAVE.exec(url.pathname);
-    if (match) event.respondWith(save(event, decodeURIComponent(match[1])));
-    return;
-  }
-  if (request.method !== "GET") return;
-  if (request.mode === "navigate") {
-    if (kept(url.pathname) || url.pathname === "/offline") event.respondWith(page(event, url.pathname));
-    return;
-  }
-  if (KEPT_DATA.test(url.pathname)) {
-    // the game page's QR code, the offline script's words: from the network, else the last kept
-    event.respondWith(fetch(request).then(function (response) {
-      if (response.ok) {
-        var copy = response.clone();
-        caches.open(PAGES).then(function (cache) { cache.put(url.pathname, copy); });
-      }
-      return response;
-    }, function () {
-      return caches.open(PAGES).then(function (cache) { return cache.match(url.pathname); }).then(function (hit) {
-        return hit || Response.error();
-      });
-    }));
-    return;
-  }
-  if (url.pathname.indexOf("/static/") === 0) {
-    // hashed URLs never change; app.js loads the offline scripts by their plain URL, which the
-    // shell of this version answers (a new file is a new worker)
-    event.respondWith(caches.open(SHELL_CACHE).then(function (cache) {
-      return cache.match(request, { ignoreSearch: !url.searchParams.has("v") });
-    }).then(function (hit) {
-      return hit || fetch(request).then(function (response) {
-        if (response.ok && url.searchParams.has("v")) {
-          var copy = response.clone();
-          caches.open(SHELL_CACHE).then(function (cache) { cache.put(request, copy); });
-        }
-        return response;
-      });
-    }));
-  }
-});
+routing.registerRoute(function (o) {
+  return o.url.origin === self.location.origin && o.request.mode === "navigate" && WRITES.test(o.url.pathname);
+}, write, "POST");

@@ -8,6 +8,6 @@ trap 'rm -rf "$work"' EXIT
 grep -v '^#' "$here/VENDORED.txt" | while read -r file package inside _sha; do
   [ -n "$file" ] || continue
   (cd "$work" && rm -rf package && tarball="$(npm pack --silent "$package")" && tar xzf "$tarball")
-  cp "$work/$inside" "$here/$file"
+  mkdir -p "$(dirname "$here/$file")" && cp "$work/$inside" "$here/$file"
   sha256sum "$here/$file"
 done

@@ -16,7 +16,12 @@ LIMIT = 60 * 1024
 
 
 def shell_of(worker: str) -> list[str]:
-    return json.loads(re.search(r"SHELL = (\[.*?\]);", worker).group(1))
+    return json.loads(re.search(r"SHELL = (\[.*?\]),", worker).group(1))
+
+
+def libs_of(worker: str) -> dict:
+    """What the worker imports (Workbox's modules, idb-keyval, the queue), by name."""
+    return json.loads(re.search(r"LIBS = (\{.*?\});", worker).group(1))
 
 
 def test_the_worker_is_served_at_the_root_with_its_headers(client):
@@ -32,6 +37,11 @@ def test_the_worker_is_served_at_the_root_with_its_headers(client):
         assert client.get(url).status_code == 200, url
         if url.startswith("/static/"):
             assert "?v=" in url, url  # hashed: a new file is a new URL, and a new worker
+    libs = libs_of(worker)
+    assert {"workbox-sw", "workbox-core", "workbox-precaching", "workbox-routing", "workbox-strategies"} <= set(libs)
+    for url in libs.values():  # from static/, never a CDN, hashed
+        assert url.startswith("/static/js/") and "?v=" in url, url
+        assert client.get(url).status_code == 200, url
 
 
 def test_a_changed_static_file_makes_a_new_worker(client, app, monkeypatch):
@@ -54,7 +64,8 @@ def test_the_worker_and_its_precache_stay_within_60_kb_compressed(client):
     worker = client.get("/sw.js", headers=ACCEPT)
     total = len(worker.data)
     assert worker.headers["Content-Encoding"] == "br"
-    for url in shell_of(client.get("/sw.js").get_data(as_text=True)):
+    source = client.get("/sw.js").get_data(as_text=True)
+    for url in shell_of(source) + list(libs_of(source).values()):
         total += len(client.get(url, headers=ACCEPT).data)
     assert total <= LIMIT, total
 
@@ -74,8 +85,11 @@ def test_the_game_page_hands_its_scorer_the_games_data(client, games):
     html = client.get(f"/games/{game.id}").get_data(as_text=True)
     model = json.loads(html_unescape(re.search(r"id=\"offline-queue\"[^>]*data-model='([^']*)'", html).group(1)))
     assert model["players"] == ["Ana", "Bob", "Chloé"]
-    assert model["first_dealer"] == 1
-    assert model["mode"] == "penalty" and model["target"] == 500 and model["rounds"] is None
+    assert model["deal"] == {"first": 1, "loser_deals": False}
+    assert model["order"] == [0, 1, 2]
+    # penalty mode: the winner adds 0, every other player their own hand; the lowest total wins
+    assert model["mode"] == {"pays": 1, "collects": 0, "bonus": 0, "tie": "share", "low_wins": True}
+    assert model["end"] == {"target": 500, "rounds": None}
     assert model["results"] == [["Ana", {"Bob": 60, "Chloé": 3}]]
     assert model["keys"]["8"] == 50 and model["keys"]["K"] == 10 and model["keys"]["JK"] == 50
     assert 'id="offline-queue"' in html

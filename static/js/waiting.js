@@ -1,0 +1,262 @@
+// Offline at the table (issue 15): the manches waiting on this phone, loaded after offline.js.
+// - the manche entry takes the number after those waiting; a waiting manche can be edited;
+// - the game page shows what waits to be sent — new manches, corrections, the deletion of the
+//   last manche (issue 28) — with provisional totals and dealer (CarteScore, score.js, fed the
+//   game's data by the page), and what the server did not take, with both versions and a choice.
+(function () {
+  "use strict";
+  var O = window.CarteOffline, Q = window.CarteQueue;
+  if (!O) return;
+  var say = O.say, el = O.el, form = document.querySelector("form[data-manche-form]");
+
+  var panel = document.getElementById("offline-queue");
+  var model = panel && JSON.parse(panel.dataset.model);
+  if (model) {
+    model.game = decodeURIComponent(location.pathname.split("/")[2]);
+    model.next = model.results.length + 1;
+  }
+
+  function kind(item) { return item.kind || "new"; }
+  function isNew(item) { return kind(item) === "new"; }
+
+  O.ready.then(function () {
+    if (form && form.elements.number && form.elements.nonce) entry();
+    O.shown = show();
+  });
+
+  // --- the manche entry: its number after those waiting; a waiting manche to edit -------------
+
+  function entry() {
+    var game = decodeURIComponent(form.getAttribute("action").split("/")[2]);
+    var restoring = decodeURIComponent((location.hash.match(/^#restore=(.+)$/) || [])[1] || "");
+    var rendered = parseInt(form.elements.number.value, 10) || 1;
+    Q.all(game).then(function (items) {
+      var number = rendered;
+      items.forEach(function (item) { if (item.state === "waiting" && isNew(item) && item.id !== restoring) number = Math.max(number, item.number + 1); });
+      if (number !== rendered) renumberEntry(rendered, number);
+      return restoring && Q.get(restoring);
+    }).then(function (item) { if (item) restore(item, rendered); });
+  }
+
+  function renumberEntry(from, to) {
+    form.elements.number.value = to;
+    var pattern = new RegExp("\\b" + from + "\\b");
+    [document.querySelector(".page-head h1"), form.querySelector(".save-bar button")].forEach(function (node) {
+      if (node) node.textContent = node.textContent.replace(pattern, to);
+    });
+    document.title = document.title.replace(pattern, to);
+  }
+
+  function restore(item, rendered) {
+    var skip = ["csrf_token", "nonce", "number", "selected", "save"];
+    form.querySelectorAll("input[type=hidden][name*='-n_'], input[name$='-typed']").forEach(function (input) { input.value = input.type === "hidden" ? 0 : ""; });
+    item.pairs.forEach(function (pair) {
+      if (skip.indexOf(pair[0]) !== -1) return;
+      var target = form.elements[pair[0]];
+      if (!target) return;
+      if (target instanceof RadioNodeList) {
+        Array.from(target).forEach(function (radio) { radio.checked = radio.value === pair[1]; });
+      } else {
+        target.value = pair[1];
+      }
+    });
+    form.prepend(el("p", { class: "notice panel", role: "status" }, say("editing")));
+    var winner = form.querySelector("input[name=winner]:checked");
+    (winner || form.querySelector("input")).dispatchEvent(new Event(winner ? "change" : "input", { bubbles: true }));
+    form.addEventListener("submit", function (event) {
+      if (event.submitter && event.submitter.name !== "save") return;
+      event.preventDefault();
+      var pairs = [];
+      new FormData(form).forEach(function (value, name) { if (typeof value === "string" && skip.indexOf(name) === -1) pairs.push([name, value]); });
+      item.pairs = item.pairs.filter(function (p) { return ["csrf_token", "nonce", "number", "save"].indexOf(p[0]) !== -1; }).concat(pairs);
+      var conflict = item.state === "conflict";
+      item.state = "waiting";
+      delete item.problem;
+      Q.put(item).then(function () {
+        // another phone took its number: this page, fresh from the server, knows the next one
+        return conflict && !O.since ? renumber(item.game, rendered) : null;
+      }).then(function () { location.href = O.gamePath(item.game); });
+    });
+  }
+
+  // --- the game page: waiting manches, provisional totals, conflicts --------------------------
+
+  function show() {
+    if (!model) return Promise.resolve();
+    return Q.all(model.game).then(function (items) {
+      panel.textContent = "";
+      panel.hidden = !items.length;
+      var waiting = items.filter(function (i) { return i.state === "waiting"; });
+      // the live table (live.js) waits while manches wait here: its swaps would show the server's
+      // numbers without them, or a manche just sent twice (here and in the history)
+      panel.dataset.waiting = String(waiting.length);
+      document.dispatchEvent(new CustomEvent("carte:queue", { detail: { waiting: waiting.length } }));
+      if (!items.length) return;
+      items.filter(function (i) { return i.state !== "waiting"; }).forEach(function (item) { panel.appendChild(settle(item)); });
+      if (waiting.length) {
+        panel.appendChild(el("h2", {}, say("waiting")));
+        var args = new URLSearchParams(location.search);
+        [["queued", "queued"], ["queued_edit", "queuedEdit"], ["queued_delete", "queuedDelete"]].forEach(function (pair) {
+          if (args.get(pair[0])) panel.appendChild(el("p", { class: "queued-note" }, say(pair[1], { n: args.get(pair[0]) })));
+        });
+        panel.appendChild(el("p", { class: "hint" }, say("waitingHint")));
+        var list = panel.appendChild(el("ol", { class: "waiting-list", role: "list" }));
+        waiting.forEach(function (item) {
+          var r = O.result(model, item), row = list.appendChild(el("li", { "data-waiting": item.number, "data-kind": kind(item) }));
+          var text = row.appendChild(el("span"));
+          text.appendChild(el("strong", {}, say({ "new": "round", edit: "roundEdited", "delete": "roundDeleted" }[kind(item)], { n: item.number })));
+          if (kind(item) !== "delete") text.appendChild(document.createTextNode(" " + O.summary(model.players, r[0], r[1])));
+          text.appendChild(el("small", { class: "waiting-badge" }, " " + say("waitingBadge")));
+          pending(item);
+          var undo = row.appendChild(el("button", { class: "button", type: "button" }, say("remove")));
+          undo.addEventListener("click", function () { removeWaiting(item); });
+        });
+      }
+      provisional(items);
+    });
+  }
+  O.show = show;
+
+  // Totals, ranking, dealer and "X to go" with the waiting manches counted, marked provisional.
+  function provisional(items) {
+    var waiting = items.filter(function (i) { return i.state === "waiting"; }), results = applied(waiting);
+    var board = document.getElementById("scoreboard");
+    if (!waiting.length || !board) return;
+    var progress = CarteScore.playThrough(model, results);
+    var body = board.querySelector("tbody"), target = model.end.target;
+    progress.standing.ranking.forEach(function (row) {
+      var tr = body.querySelector("tr[data-side='" + CSS.escape(row[1]) + "']");
+      if (!tr) return;
+      tr.querySelector(".place").textContent = row[0];
+      var total = tr.querySelector(".total");
+      total.textContent = row[2];
+      total.classList.add("provisional");
+      var toGo = tr.querySelector(".to-go");
+      if (target && row[2] && !progress.standing.finished) {
+        if (!toGo) toGo = tr.querySelector("th").appendChild(el("small", { class: "to-go" }));
+        toGo.textContent = say("toGo", { left: Math.max(target - row[2], 0), target: target });
+      } else if (toGo) {
+        toGo.remove();
+      }
+      body.appendChild(tr);
+    });
+    var note = board.querySelector(".provisional-note") || board.querySelector("table").insertAdjacentElement("beforebegin", el("p", { class: "provisional-note" }));
+    note.textContent = say("provisional");
+    nextManche(progress, results.length + 1);
+  }
+
+  // The game's results with what waits applied in order: a new manche added, a correction in
+  // place of its manche, the last manche deleted.
+  function applied(waiting) {
+    var results = model.results.slice();
+    waiting.forEach(function (item) {
+      var k = kind(item);
+      if (k === "new") results.push(O.result(model, item));
+      else if (k === "edit" && item.number <= results.length) results[item.number - 1] = O.result(model, item);
+      else if (k === "delete" && item.number === results.length) results.pop();
+    });
+    return results;
+  }
+
+  // The history row of a manche with a correction or a deletion waiting is marked so.
+  function pending(item) {
+    if (isNew(item)) return;
+    var link = document.querySelector(".history-table a[href$='/manches/" + item.number + "/edit']");
+    var row = link && link.closest("tr");
+    if (row) row.classList.add(kind(item) === "delete" ? "pending-delete" : "pending-edit");
+  }
+
+  // The "next manche" box: its number, its dealer (and who starts: the next seated going round).
+  function nextManche(progress, number) {
+    var next = document.querySelector(".next-manche");
+    if (!next) return;
+    var heading = next.querySelector("h2"), button = next.querySelector("a.button");
+    [heading, button].forEach(function (node) { if (node) node.textContent = node.textContent.replace(new RegExp("\\b" + model.next + "\\b"), number); });
+    var deal = next.querySelector(".deal"), dealer = progress.next_dealer;
+    if (deal && deal.firstChild && deal.firstChild.nodeType === 3) {
+      var starter = CarteScore.starter(model, progress.counted + 1, dealer);
+      deal.firstChild.textContent = say("deals", { dealer: model.players[dealer], starter: starter }) + " (" + say("provisionalBadge") + ") ";
+    }
+    var over = next.querySelector(".provisional-over");
+    if (progress.standing.finished) {
+      if (!over) over = next.insertBefore(el("p", { class: "provisional-over" }), heading.nextSibling);
+      over.textContent = say("over", { winners: progress.standing.winners.join(", ") });
+    } else if (over) {
+      over.remove();
+    }
+  }
+
+  // The queue of one game renumbered from `first`, in order (after an undo, or to follow the server).
+  function renumber(game, first) {
+    return Q.all(game).then(function (items) {
+      return Promise.all(items.filter(isNew).map(function (item, index) {
+        item.number = first + index;
+        O.setField(item, "number", item.number);
+        return Q.put(item);
+      }));
+    });
+  }
+  O.renumber = renumber;
+
+  // An item taken out of the queue; the new manches after it take the numbers up again.
+  function removeWaiting(item) {
+    Q.all(item.game).then(function (items) {
+      var news = items.filter(isNew), first = news.length ? news[0].number : item.number;
+      return Q.remove(item.id).then(function () { return renumber(item.game, first); });
+    }).then(show);
+  }
+
+  function serverGame(game) {
+    return fetch("/api/v1/games/" + encodeURIComponent(game), { headers: { Accept: "application/json" } }).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.json();
+    });
+  }
+
+  // What the server did not take: both versions (a manche, a correction) and a choice. A new
+  // manche whose number was taken goes as the next; a correction another phone made too: mine or
+  // theirs; a deletion of a manche that is no longer the last is refused, nothing lost.
+  function settle(item) {
+    var k = kind(item), conflict = item.state === "conflict";
+    var box = el("div", { class: "settle", role: "alert", "data-settle": item.number, "data-kind": k });
+    box.appendChild(el("h2", {}, say("settle", { n: item.number })));
+    var why = k === "delete" ? "deleteRefused" : !conflict ? "refused" : k === "edit" ? "collision" : "conflict";
+    box.appendChild(el("p", {}, say(why, { n: item.number })));
+    if (item.problem && (!conflict || k === "delete")) box.appendChild(el("p", { class: "error" }, item.problem));
+    if (k !== "delete") versions(box, item, conflict);
+    var actions = box.appendChild(el("p", { class: "settle-actions" }));
+    function choice(name, label, primary, act) {
+      var node = actions.appendChild(el("button", { class: primary ? "button primary" : "button", type: "button", "data-choice": name }, say(label)));
+      node.addEventListener("click", act);
+    }
+    if (conflict && k === "new") choice("next", "asNext", true, function () { again(item, true); });
+    if (conflict && k === "edit") choice("mine", "keepMine", true, function () { O.setField(item, "version", item.theirs || ""); again(item, false); });
+    if (k === "new") actions.appendChild(el("a", { class: "button", href: O.gamePath(item.game) + "/manches/new#restore=" + encodeURIComponent(item.id), "data-choice": "edit" }, say("edit")));
+    var drop = k === "delete" ? "understood" : conflict && k === "edit" ? "keepTheirs" : "drop";
+    choice(conflict && k === "edit" ? "theirs" : "drop", drop, false, function () { removeWaiting(item); });
+    return box;
+  }
+
+  function versions(box, item, conflict) {
+    var list = box.appendChild(el("dl", { class: "versions" })), mine = O.result(model, item);
+    list.appendChild(el("dt", {}, say("mine")));
+    list.appendChild(el("dd", { "data-version": "mine" }, O.summary(model.players, mine[0], mine[1])));
+    if (!conflict) return;
+    serverGame(item.game).then(function (game) {
+      var theirs = game.manches.concat(game.after_end).find(function (m) { return m.number === item.number; });
+      if (!theirs) return;
+      list.appendChild(el("dt", {}, say("theirs")));
+      list.appendChild(el("dd", { "data-version": "theirs" }, O.summary(game.players, theirs.blocked ? null : theirs.winner, theirs.values)));
+    }).catch(function () { /* offline: this phone's version only */ });
+  }
+
+  // Sent again: a new manche as the next one (after the server's last), a correction as chosen.
+  function again(item, next) {
+    item.state = "waiting";
+    delete item.problem;
+    Q.put(item).then(function () {
+      if (!next) return null;
+      return serverGame(item.game).then(function (game) { return renumber(item.game, game.manches.length + game.after_end.length + 1); });
+    }).then(function () { return show(); }).then(O.replay).catch(function () { /* offline: try again later */ });
+  }
+})();
