@@ -1,5 +1,5 @@
 """Sizes a reader can hold (issue 25): no module of the app over 600 lines, no function over 60
-lines, no script of ours over 400 lines. The app's code is app.py, gunicorn.conf.py, models/,
+lines (our scripts: tests/unit/test_js_sizes.py). The app's code is app.py, gunicorn.conf.py, models/,
 views/ and bench/; the migrations are history (never edited once shipped) and the vendored
 libraries are someone else's (static/js/VENDORED.txt lists them)."""
 
@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PYTHON = [ROOT / "app.py", ROOT / "gunicorn.conf.py"] + [
     path for folder in ("models", "views", "bench") for path in sorted((ROOT / folder).rglob("*.py"))
 ]
-MAX_MODULE, MAX_FUNCTION, MAX_SCRIPT = 600, 60, 400
+MAX_MODULE, MAX_FUNCTION = 600, 60
 
 
 def lines(path: Path) -> int:
