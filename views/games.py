@@ -407,6 +407,7 @@ def render_manche(game, form: MancheForm, manche_number: int | None = None, erro
         for index, seat in enumerate(seats)
     ]
     selected_hand = next(hand for hand in hands if hand["selected"])
+    live.phone()  # this phone's id made now: its event stream and its sign of life would race to make two
     return (
         render_template(
             "games/manche.html",
