@@ -181,3 +181,70 @@ def test_a_server_error_is_our_own_page(phone, live_server, request, monkeypatch
     expect(page.get_by_role("link", name="Retour à l'accueil")).to_be_visible()
     assert "Internal Server Error" not in page.content()
     snap(page, request, "error")
+
+
+def finished_game(page, live_server, names: list[str], manches: int = 6) -> str:
+    """A huit-americain game to 100 played through on the services: the winner of each manche goes out
+    in turn, every other hand worth 3 points, then the last player takes 100 (and the game ends)."""
+    game_url = create_game(page, live_server.url, names, "huit-americain", target=100)
+    game_id = game_url.rsplit("/", 1)[1]
+    games = live_server.app.extensions["games"]
+    for number in range(manches - 1):
+        winner = names[number % len(names)]
+        games.record_manche(game_id, MancheEntry(winner, {}, typed={n: 3 for n in names if n != winner}))
+    games.record_manche(game_id, MancheEntry(names[0], {}, typed={n: 100 if n == names[-1] else 3 for n in names[1:]}))
+    page.goto(game_url)
+    return game_url
+
+
+def cue_and_fixed_names(page, scroller: str, names: str) -> None:
+    """Scrolled to its end, the box keeps its first column in place; a box wider than the screen
+    shows its cue (the shade on the side with more to see)."""
+    box = page.locator(scroller).first
+    wide = box.evaluate("e => e.scrollWidth > e.clientWidth")
+    if wide:
+        assert "radial-gradient" in box.evaluate("e => getComputedStyle(e).backgroundImage")
+    left = box.bounding_box()["x"]
+    box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    for name in page.locator(names).all():
+        assert abs(name.bounding_box()["x"] - left) <= 2, "the first column stays in sight"
+    box.evaluate("e => { e.scrollLeft = 0; }")
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=["360", "320"])
+def test_the_end_table_and_the_history_keep_the_names_in_sight(phone, live_server, request, width, height, scheme):
+    """Items 4 and 5: eight players with 16-character names. The end's table has a row per player
+    (every name on screen, first column fixed); the history fits 360 px with its names on top, which
+    stay in sight while the rounds scroll inside their box; no page scrolls sideways."""
+    page = phone(width, height, scheme=scheme)
+    finished_game(page, live_server, LONG)
+    expect(page.locator("#final-title")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    final = page.locator("[data-final-table]")
+    expect(final.locator("tbody th")).to_have_text(LONG)
+    scroller = page.locator(".final .table-scroll").bounding_box()
+    for name in final.locator("tbody th").all():
+        box = name.bounding_box()
+        assert box["x"] >= scroller["x"] and box["x"] + box["width"] <= scroller["x"] + scroller["width"] + 1, box
+    assert final.bounding_box()["width"] <= scroller["width"] + 1, "the numbers beside the names, no scrolling"
+    cue_and_fixed_names(page, ".final .table-scroll", ".final tbody th")
+    final.scroll_into_view_if_needed()
+    snap(page, request, "final", full_page=False)
+
+    history = page.locator(".history-scroll")
+    table = page.locator(".history-table").bounding_box()
+    if width >= 360:  # eight players fit the width: nothing to scroll sideways
+        assert table["width"] <= history.bounding_box()["width"] + 1, table
+    cue_and_fixed_names(page, ".history-scroll", ".history-table .manche-row th")
+    row = page.locator(".history-table .manche-row").nth(1).bounding_box()
+    assert row["height"] <= 60, row
+    history.scroll_into_view_if_needed()
+    history.evaluate("e => { e.scrollTop = e.scrollHeight; }")  # the last rounds: the names still on top
+    inside = history.bounding_box()
+    for name in page.locator(".history-table thead th.num").all():
+        box = name.bounding_box()
+        assert inside["y"] - 1 <= box["y"] <= inside["y"] + 2, (box, inside)
+    snap(page, request, "history", full_page=False)
+    request.node.user_properties.append(("manche row", row["height"]))
+    print(f"\n{request.node.name}: manche row {row['height']:.0f} px, history {table['width']:.0f} px wide")
