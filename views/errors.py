@@ -47,6 +47,24 @@ def http_message(status: int) -> str:
     return messages.get(status, gettext("Something went wrong."))
 
 
+def server_message(status: int) -> str:
+    if status == 503:
+        return gettext("The server cannot answer just now: try again in a moment.")
+    return gettext("Something went wrong on our side. What was saved before is safe: go back and try again.")
+
+
+def server_page(status: int, message: str):
+    """The app's own error page, in the reader's language; plain text if even that cannot be drawn
+    (the error may have come from what the page itself needs)."""
+    headers = {"Cache-Control": "no-store"}
+    if can_build_urls():
+        try:
+            return render_template("parts/error.html", status=status, message=message), status, headers
+        except Exception:  # noqa: BLE001 — the error page must not fail in its turn
+            pass
+    return message, status, {**headers, "Content-Type": "text/plain; charset=utf-8"}
+
+
 def wants_json() -> bool:
     return request.path.startswith("/api/")
 
@@ -86,10 +104,11 @@ def init_app(app):
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
         status = error.code or 500
-        if status >= 500:  # an error of ours (or a server out of reach): still JSON under /api/
+        if status >= 500:  # an error of ours (or a server out of reach): JSON under /api/, else our page
+            message = server_message(status)
             if wants_json():
-                return jsonify(error_body(SERVER_CODES.get(status, "server_error"), http_message(status))), status
-            return error
+                return jsonify(error_body(SERVER_CODES.get(status, "server_error"), message)), status
+            return server_page(status, message)
         message = refusal_message(error) if status == 429 else http_message(status)
         if status == 400 and getattr(error, "description", "").startswith("The CSRF"):
             message = gettext("The form expired: reload the page and try again.")

@@ -408,6 +408,7 @@ def render_manche(game, form: MancheForm, manche_number: int | None = None, erro
         for index, seat in enumerate(seats)
     ]
     selected_hand = next(hand for hand in hands if hand["selected"])
+    live.phone()  # this phone's id made now: its event stream and its sign of life would race to make two
     return (
         render_template(
             "games/manche.html",
@@ -458,7 +459,6 @@ def new_manche(game_id):
     game = games().get(game_id)
     if game.standing.finished:
         return render_conflict(game_id, GameFinished(N_("The game is over: no more rounds can be added.")))
-    live.phone()
     form = MancheForm(
         counts=[{} for _ in game.players],
         typed=["" for _ in game.players],

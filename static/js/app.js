@@ -6,17 +6,22 @@
 
   function num(input) { return input ? parseInt(input.value, 10) || 0 : 0; }
 
-  // Badges from the counts of the hand the keypad enters (<prefix>n_<card>); returns its value.
+  // Counts and "−" buttons from the counts of the hand the keypad enters (<prefix>n_<card>);
+  // returns its value.
   function keypadTotal(pad) {
-    var form = pad.closest("form"), total = 0;
+    var form = pad.closest("form"), total = 0, cards = 0, less = pad.querySelector("[data-less]");
     pad.querySelectorAll("[data-token]").forEach(function (key) {
-      var n = num(form.elements[pad.dataset.prefix + "n_" + key.dataset.token]), badge = key.querySelector("[data-step='-1']");
+      var n = num(form.elements[pad.dataset.prefix + "n_" + key.dataset.token]), minus = key.querySelector("[data-step='-1']");
+      var count = key.querySelector("[data-count]");
       key.classList.toggle("has-cards", n > 0);
-      if (!n && document.activeElement === badge) key.querySelector(ADD).focus();
-      badge.hidden = !n;
-      badge.firstChild.textContent = n;
+      if (!n && document.activeElement === minus) key.querySelector(ADD).focus();
+      minus.hidden = !n;
+      count.parentNode.hidden = !n;
+      count.textContent = n;
       total += n * key.dataset.points;
+      cards += n;
     });
+    if (less) less.hidden = !cards;
     return total;
   }
 

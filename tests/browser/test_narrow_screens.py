@@ -20,6 +20,8 @@ WORDS_BROKEN = """() => {
   for (const th of document.querySelectorAll("thead th")) {
     const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
     for (let node; (node = walker.nextNode()); ) {
+      // written upwards (names over narrow columns): a line is a column, told by its left edge
+      const vertical = getComputedStyle(node.parentElement).writingMode.startsWith("vertical");
       let start = 0;
       for (const word of node.textContent.split(/[\\s-]/)) {
         const tops = new Set();
@@ -28,7 +30,7 @@ WORDS_BROKEN = """() => {
           range.setStart(node, start + i);
           range.setEnd(node, start + i + 1);
           const rect = range.getBoundingClientRect();
-          if (rect.width) tops.add(Math.round(rect.top));
+          if (rect.width) tops.add(Math.round(vertical ? rect.left : rect.top));
         }
         if (tops.size > 1) broken.push(word);
         start += word.length + 1;

@@ -197,12 +197,12 @@ def test_the_end_of_the_game_says_who_crossed_the_target_and_each_ones_numbers(c
     page = game_page(client, game_id)
     assert "Chloé reached the target of 100." in page and "Winner: Ana" in page
     table = re.search(r"<table class=\"final-table\".*?</table>", page, re.S).group(0)
-    sides = re.findall(r'<th scope="col" class="num" data-side="([^"]+)">', table)
-    rows = dict(re.findall(r'<tr data-stat="(\w+)">(.*?)</tr>', table, re.S))
-    numbers = {
-        stat: dict(zip(sides, re.findall(r'<td class="num">([^<]+)</td>', cells), strict=True))
-        for stat, cells in rows.items()
-    }
+    rows = dict(re.findall(r'<tr data-side="([^"]+)">(.*?)</tr>', table, re.S))  # a row per player
+    sides = list(rows)
+    numbers: dict[str, dict[str, str]] = {}
+    for side, cells in rows.items():
+        for stat, value in re.findall(r'<td class="num" data-stat="(\w+)">([^<]+)</td>', cells):
+            numbers.setdefault(stat, {})[side] = value
     # Manches won / best / worst / average (the fewest points are best here), by rank:
     # Ana 0 and 20: won 1, best 0, worst 20, average 10.0; Bob 30 and 0: 1, 0, 30, 15.0;
     # Chloé 60 and 50: 0, 50, 60, 55.0.
