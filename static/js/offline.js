@@ -98,10 +98,13 @@
   function sharedView() {
     var offlineSince = null;
     function sharedOffline() {
-      if (!document.querySelector(".shared[sse-connect]")) return;
+      var shared = document.querySelector(".shared[sse-connect]");
+      if (!shared) return;
       if (offlineSince === null) offlineSince = Date.now();
       var line = document.querySelector(".share-offline") || document.getElementById("main").insertAdjacentElement("afterbegin", el("p", { class: "offline-line share-offline", role: "status" }));
-      line.textContent = say("shareSince", { time: clock(offlineSince) });
+      // its words are in the page too: the network may have gone before texts.json came
+      var words = T.shareSince ? say("shareSince", { time: clock(offlineSince) }) : null;
+      line.textContent = words || shared.dataset.offlineLine.replace("{time}", clock(offlineSince));
     }
     addEventListener("offline", sharedOffline);
     if (!navigator.onLine) sharedOffline();  // gone before this script was ready
