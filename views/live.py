@@ -44,7 +44,7 @@ from .kit import access, database, games, is_htmx, lang
 from .numbers import whole_number
 from .pagecache import cached_page
 from .present import game_context, share_panel
-from .rights import game_level, owns_game, session_token, writes_game
+from .rights import game_level, game_page_state, owns_game, session_token, writes_game
 from .texts import change_said, entering_said, renumbered_said
 
 bp = Blueprint("live", __name__)
@@ -221,24 +221,19 @@ def change_message(viewer: Viewer, change: Change) -> str:
 # --- the parts a change swaps ------------------------------------------------------------------
 
 
-def _level(game_id: str) -> tuple[bool, bool]:
-    level = game_level(game_id)
-    return level >= Level.SCOREKEEPER, level == Level.OWNER
-
-
 @bp.get("/games/<game_id>/live")
 def live_part(game_id):
     """The game page's part that changes with every manche (next dealer or the end, scoreboard,
     chart, last manches), kept per revision like the page."""
-    state = history.page_state(database(), game_id)
+    state = game_page_state(game_id)  # one statement: the revision and the rights
     if state is None:
         raise NotFound(N_("No game with this id."), field="id")
-    editable, owner = _level(game_id)
+    editable, owner = state[2] >= Level.SCOREKEEPER, state[2] == Level.OWNER
 
-    def render(csrf_token):
+    def render():
         live_url = url_for("live.live_part", game_id=game_id)
         context = game_context(games().get(game_id), read_only=not editable, live_url=live_url)
-        return render_template("parts/live.html", csrf_token=csrf_token, **context)
+        return render_template("parts/live.html", **context)
 
     key = ("game-live", game_id, state[0], editable, owner, lang(), links.public_base())
     return conditional(cached_page(key, render), f"live-{state[0]}-{int(editable)}{int(owner)}-{lang()}")
