@@ -33,31 +33,37 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench import tiny  # noqa: E402
 from bench.seed import seed  # noqa: E402
-from bench.serve import SECRET_KEY, gunicorn  # noqa: E402
+from bench.serve import SECRET_KEY, cpu_seconds, gunicorn  # noqa: E402
 
 DURATION = os.environ.get("BENCH_SECONDS", "8")
 CONNECTIONS = os.environ.get("BENCH_CONNECTIONS", "16")
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "1"))
+WRITE_SECONDS = 5
 ADMIN = "bench-admin-token"
 PHONE = {"Accept-Encoding": "br", "Accept-Language": "fr-FR,fr;q=0.9"}
 
 
-def wrk(url: str, script: str | None = None, headers: dict | None = None) -> dict:
-    command = ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{DURATION}s", "--latency"]
+def wrk(url: str, script: str | None = None, headers: dict | None = None, seconds: str = DURATION) -> dict:
+    command = ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency"]
     for key, value in (headers or {}).items():
         command += ["-H", f"{key}: {value}"]
     if script:
         command += ["-s", script]
+    server = url.split("/", 3)[:3]
+    base = "/".join(server)
+    cpu = cpu_seconds(base)
     out = subprocess.run([*command, url], capture_output=True, text=True, check=True).stdout
+    cpu = cpu_seconds(base) - cpu
 
     def ms(label):
         value, unit = re.search(rf"{label}\s+([\d.]+)(us|ms|s)", out).groups()
         return float(value) / 1000 if unit == "us" else float(value) * 1000 if unit == "s" else float(value)
 
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
     return {"p50": ms("50%"), "p99": ms("99%"), "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
-            "requests": int(re.search(r"(\d+) requests in", out).group(1)),
-            "errors": int(non2xx.group(1)) if non2xx else 0}  # fmt: skip
+            "requests": requests, "errors": int(non2xx.group(1)) if non2xx else 0,
+            "cpu_us": cpu / max(requests, 1) * 1e6}  # fmt: skip
 
 
 def lua_post(path: str, body: dict | None, games: list | None = None, answers: str | None = None) -> str:
@@ -229,20 +235,23 @@ def measure(data: dict, url: str, tiny_url: str) -> list[tuple]:
 
 
 def writes(url: str, data: dict, base: str, floor: str) -> tuple:
-    """Manche writes through the API, round-robin over 8 games, against the bare INSERT measured
-    before and after; every 2xx checked afterwards to be a manche stored (``write_check``)."""
+    """Manche writes through the API, round-robin over 8 games (8 new ones each round), against
+    the bare INSERT measured before and after; every 2xx checked afterwards to be a manche stored
+    (``write_check``). A round lasts at most ``WRITE_SECONDS``: 8 games hold 8,000 manches
+    (``MAX_MANCHES``), which a fast machine could pass in a longer run."""
     body = {"winner": "Ana", "hands": {"Bob": ["3C", "KD"], "Chloé": ["8H"]}}
-    games = data["write_games"][:8]
     answers = tempfile.NamedTemporaryFile(suffix=".txt", delete=False).name
-    script = lua_post("/api/v1/games/GAME/manches", body, games, answers)
     insert = lua_post("/insert", None)
-    rounds, before = [], wrk(floor + "/", insert)
-    for _ in range(ROUNDS):
-        result, after = wrk(base + "/", script), wrk(floor + "/", insert)
+    seconds = str(max(1, min(int(float(DURATION)), WRITE_SECONDS)))
+    rounds, before, written = [], wrk(floor + "/", insert, seconds=seconds), []
+    for turn in range(min(ROUNDS, len(data["write_games"]) // 8)):
+        games = data["write_games"][8 * turn : 8 * turn + 8]
+        script = lua_post("/api/v1/games/GAME/manches", body, games, answers)
+        result, after = wrk(base + "/", script, seconds=seconds), wrk(floor + "/", insert, seconds=seconds)
         rounds.append((result, before, after))
-        before = after
+        before, written = after, written + [g for g, _ in games]
     result, before, after = median_round(rounds, rps_ratio)
-    result = {**result, **write_check(url, [g for g, _ in games], answers)}  # every round's answers
+    result = {**result, **write_check(url, written, answers)}  # every round's answers
     return ("manche writes, 8 games", result, "write", "≥ 0.5×, every 2xx stored", before, after)
 
 
@@ -272,9 +281,13 @@ def write_check(url: str, game_ids: list[str], answers: str) -> dict:
 
 
 def table(rows: list[tuple]) -> str:
+    """The markdown table: each row's figures, the bare reference's before and after, the ratio
+    asked, and the server's CPU time per request against the bare one's (a steadier figure on a
+    machine that runs other work: it does not count the time spent waiting for a core)."""
     lines = [
-        "| as a phone asks | p50 ms | p99 ms | req/s | non-2xx | bare, before / after | ratio | target |",
-        "|---|---:|---:|---:|---:|---:|---:|---|",
+        "| as a phone asks | p50 ms | p99 ms | req/s | non-2xx | bare, before / after | ratio | target "
+        "| server CPU per request (÷ bare) |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---:|",
     ]
     for label, r, kind, target, before, after in rows:
         if kind == "write":
@@ -288,9 +301,10 @@ def table(rows: list[tuple]) -> str:
         else:
             refs = f"{before['p50']:.2f} / {after['p50']:.2f} ms"
             ratio = f"{r['p50'] / ((before['p50'] + after['p50']) / 2):.2f}×"
+        cpu = f"{r['cpu_us']:,.0f} µs ({r['cpu_us'] / ((before['cpu_us'] + after['cpu_us']) / 2):.2f}×)"
         lines.append(
             f"| {label} | {r['p50']:.2f} | {r['p99']:.2f} | {r['rps']:,.0f} | {r['errors']} | {refs} | {ratio} "
-            f"| {target} |"
+            f"| {target} | {cpu} |"
         )
     return "\n".join(lines)
 
