@@ -10,6 +10,7 @@ import os
 import secrets
 import time
 from datetime import timedelta
+from functools import lru_cache
 from pathlib import Path
 
 from babel import Locale
@@ -19,8 +20,9 @@ from flask.logging import default_handler
 from flask_babel import Babel
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
-from flask_wtf.csrf import CSRFProtect
+from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import BadHost
+from werkzeug.http import parse_accept_header
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from models.core import rulebook, rules
@@ -38,6 +40,7 @@ from views import (
     assets,
     banner,
     cli,
+    crossorigin,
     errors,
     filters,
     games,
@@ -59,7 +62,6 @@ LANGUAGES = ("fr", "en")
 ROOT = Path(__file__).parent
 
 babel = Babel()
-csrf = CSRFProtect()
 
 
 # Parsed once: Flask-Babel takes a Locale as it is (a language code it parses on every request).
@@ -70,8 +72,15 @@ def select_locale() -> Locale:
     """The user's language: their explicit choice (cookie), else the browser's, else French."""
     chosen = request.cookies.get("lang")
     if chosen not in LANGUAGES:
-        chosen = request.accept_languages.best_match(LANGUAGES, default="fr")
+        chosen = browser_language(request.headers.get("Accept-Language", ""))
     return LOCALES[chosen]
+
+
+@lru_cache(maxsize=256)
+def browser_language(header: str) -> str:
+    """The language a browser's Accept-Language asks for among ours (French by default), parsed
+    once per distinct header: a family's phones send a handful."""
+    return parse_accept_header(header, LanguageAccept).best_match(LANGUAGES, default="fr")
 
 
 def _secret_key(instance_path: Path) -> str:
@@ -110,16 +119,26 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 
 
+DOCUMENT_HEADERS = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ("X-Frame-Options", "DENY"),
+    ("Referrer-Policy", "same-origin"),
+)
+
+
 def security_headers(response):
-    """No inline script, no third-party origin, no framing, no MIME sniffing, a referrer policy."""
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    """No inline script, no third-party origin, no framing, no MIME sniffing, a referrer policy
+    (set here only: one look at the headers, then added together)."""
+    headers = response.headers
+    if "X-Content-Type-Options" in headers:
+        return response
     if request.endpoint == "static" and response.mimetype != "image/svg+xml":
+        headers["X-Content-Type-Options"] = "nosniff"
         return response  # CSS, JS and images run no document: the policy headers would only cost bytes
-    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    response.headers.setdefault("X-Frame-Options", "DENY")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
+    headers.extend(DOCUMENT_HEADERS)
     if request.is_secure:
-        response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+        headers["Strict-Transport-Security"] = "max-age=31536000"
     return response
 
 
@@ -146,10 +165,12 @@ def _apply_limits(app: Flask) -> None:
 
     One limiter per app (its counters and its on/off switch belong to that app)."""
     app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", limiting.storage_options(app.config["RATELIMIT_STORAGE_URI"]))
+    hooks_before = limiting.hooks_of(app)
     limiter = Limiter(
         key_func=get_remote_address, default_limits=[], application_limits=[lambda: app.config["WRITE_LIMIT"]], app=app
     )
-    limiter.request_filter(limiting.is_read)  # a read is never counted, and costs the limiter nothing
+    limiter.request_filter(limiting.is_read)  # a read is never counted…
+    limiting.checked_on_writes_only(app, hooks_before)  # …and never reaches the limiter
     if default_handler not in limiter.logger.handlers:  # its warnings (Redis out of reach) in the app's log
         limiter.logger.addHandler(default_handler)
     app.extensions["rate_limiter"] = limiter  # Flask-Limiter keeps only a weak reference
@@ -209,7 +230,6 @@ def _configure(app: Flask, instance: Path, config: dict | None) -> None:
         JSON_AS_ASCII=False,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
-        WTF_CSRF_TIME_LIMIT=None,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         AUTO_MIGRATE=os.environ.get("AUTO_MIGRATE", "1") != "0",
         # Seconds a write waits for a lock held by another write before answering 503 (busy).
@@ -280,12 +300,11 @@ def _web(app: Flask) -> None:
     """The web layer: the request hooks, the language, the blueprints, errors, static files, limits."""
     app.before_request(check_host)  # first: the other hooks may build URLs from the host
     babel.init_app(app, locale_selector=select_locale)
-    csrf.init_app(app)
+    crossorigin.init_app(app)  # forms posted from another site refused (no token in the pages)
     kit.init_app(app)
     filters.init_app(app)
     for module in BLUEPRINTS:
         app.register_blueprint(module.bp)
-    csrf.exempt(api.bp)  # the JSON API authenticates with bearer tokens, not cookies
     errors.init_app(app)
     assets.init_app(app)
     offline.init_app(app)

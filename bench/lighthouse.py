@@ -39,7 +39,7 @@ def lighthouse_command() -> list[str]:
 def prepare(url: str) -> tuple[dict, str]:
     """A game with three manches, created through the web form so that we hold its session cookie."""
     # The cookie must be signed with the key the server checks it with (else the manche entry is a 401).
-    app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET_KEY, "WTF_CSRF_ENABLED": False})
+    app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET_KEY})
     client = app.test_client()
     form = {"variant": "classique", "shown_variant": "classique", "players": ["Ana", "Bob", "Chloé"],
             "end": "target", "first_dealer": "0"}  # fmt: skip

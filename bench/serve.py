@@ -14,6 +14,26 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SECRET_KEY = "bench"  # what the served app signs its session cookies with (bench/lighthouse.py signs its own alike)
+SERVERS: dict[str, int] = {}  # base URL -> gunicorn's master process
+
+
+def cpu_seconds(base: str) -> float:
+    """The CPU time (user and system) the server at ``base`` has used so far: its master and its
+    workers, from /proc (Linux). What a request costs the server, whatever else the machine runs."""
+    master = SERVERS[base]
+    pids = [master]
+    try:
+        pids += [int(p) for p in Path(f"/proc/{master}/task/{master}/children").read_text().split()]
+    except OSError:
+        return float("nan")
+    ticks = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 @contextmanager
@@ -27,6 +47,7 @@ def gunicorn(database_url: str, port: int, app: str = "app:create_app()", **env)
         cwd=ROOT, env=environment, start_new_session=True, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
+    SERVERS[base] = server.pid
     try:
         for _ in range(100):
             try:

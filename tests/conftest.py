@@ -75,7 +75,6 @@ def app_config(database_url):
         "SECRET_KEY": "test-secret",
         "DATABASE_URL": database_url,
         "AUTO_MIGRATE": False,
-        "WTF_CSRF_ENABLED": False,
         "RATELIMIT_ENABLED": False,
     }
 

@@ -110,8 +110,6 @@ def init_app(app):
                 return jsonify(error_body(SERVER_CODES.get(status, "server_error"), message)), status
             return server_page(status, message)
         message = refusal_message(error) if status == 429 else http_message(status)
-        if status == 400 and getattr(error, "description", "").startswith("The CSRF"):
-            message = gettext("The form expired: reload the page and try again.")
         if status == 400 and isinstance(error, BadHost):
             message = gettext("The address this request was sent to (its Host) is not a valid host name.")
         if wants_json():

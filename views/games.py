@@ -29,7 +29,16 @@ from .kit import database, fragment_or_page, games, is_htmx, lang, registry
 from .numbers import number_or_text, page_number, whole_number
 from .pagecache import cached_page
 from .present import forbidden_cards, game_context
-from .rights import can_edit, game_level, known_games, remember_opened, remember_token, session_token, writes_game
+from .rights import (
+    can_edit,
+    game_page_state,
+    known_games,
+    phone_id,
+    remember_opened,
+    remember_token,
+    session_token,
+    writes_game,
+)
 from .texts import MODE_LABELS, error_message
 
 bp = Blueprint("games", __name__)
@@ -215,23 +224,22 @@ def game_page(game_id):
     """The game, from the page cache: its key holds what the page depends on — the revision, this
     browser's rights, the notice (for a browser that writes), whether the share panel is open,
     the language chosen, the public address — and nothing else of the request."""
-    state = history.page_state(database(), game_id)
+    state = game_page_state(game_id)  # one statement: the revision, the last manche, the rights
     if state is None:
         games().get(game_id)  # the 404
-    revision, last = state
-    level = game_level(game_id)  # no token in this browser: read-only, and no query to find out
+    revision, last, level = state
     editable, owner = level >= Level.SCOREKEEPER, level == Level.OWNER
-    notice = notice_of(request.args, last) if editable else None
-    shown = whole_number(request.args.get("shown", ""), 1, last - 1) if notice and notice[0] == "saved" else None
-    share_open = bool(request.args.get("share"))
+    asked = request.args if request.query_string else {}
+    notice = notice_of(asked, last) if editable and asked else None
+    shown = whole_number(asked.get("shown", ""), 1, last - 1) if notice and notice[0] == "saved" else None
+    share_open = bool(asked.get("share"))
     remember_opened(game_id)  # the session only: no query
-    live.phone()  # its id before any stream or entry opens: its own entry is never "another phone"
     live.back_from_entry(game_id)  # one statement, only after this phone entered a manche
 
     here_args = {**({notice[0]: notice[1]} if notice else {}), **({"share": 1} if share_open else {})}
     here_args |= {"shown": shown} if shown else {}
 
-    def render(csrf_token):
+    def render():
         game = games().get(game_id)
         here = url_for("games.game_page", game_id=game_id, **here_args)  # the language switch comes back here
         live_url = url_for("live.live_part", game_id=game_id)
@@ -239,7 +247,7 @@ def game_page(game_id):
             game, notice=notice, shown=shown, share_open=share_open, read_only=not editable, here=here,
             live_url=live_url,
         )  # fmt: skip
-        return render_template("games/game.html", csrf_token=csrf_token, **context)
+        return render_template("games/game.html", **context)
 
     key = ("game", game_id, revision, editable, owner, notice, shown, share_open, lang(), links.public_base())
     return cached_page(key, render)
@@ -250,14 +258,13 @@ def rounds(game_id):
     """A game's history, ``HISTORY_ROWS`` manches a page, newest page first (the game page lists
     the last ones only, whatever the game's length). Cached like the game page."""
     page = page_number(request.args)
-    state = history.page_state(database(), game_id)
+    state = game_page_state(game_id)
     if state is None:
         games().get(game_id)  # the 404
-    level = game_level(game_id)
-    editable, owner = level >= Level.SCOREKEEPER, level == Level.OWNER
+    editable, owner = state[2] >= Level.SCOREKEEPER, state[2] == Level.OWNER
     remember_opened(game_id)
 
-    def render(csrf_token):
+    def render():
         game = games().get(game_id)
         here = url_for("games.rounds", game_id=game_id, page=page if page > 1 else None)
         events_url = url_for("live.game_events", game_id=game_id, since=game.revision)
@@ -265,7 +272,7 @@ def rounds(game_id):
         if context["history"] is None or not game.manches:
             raise NotFound(N_("No such page."), field="page")
         back = url_for("games.game_page", game_id=game_id, _anchor="history")
-        return render_template("parts/rounds.html", csrf_token=csrf_token, back=back, **context)
+        return render_template("parts/rounds.html", back=back, **context)
 
     key = ("rounds", game_id, state[0], editable, owner, page, lang(), links.public_base())
     return cached_page(key, render)
@@ -408,7 +415,7 @@ def render_manche(game, form: MancheForm, manche_number: int | None = None, erro
         for index, seat in enumerate(seats)
     ]
     selected_hand = next(hand for hand in hands if hand["selected"])
-    live.phone()  # this phone's id made now: its event stream and its sign of life would race to make two
+    phone_id()  # this phone's id made now: its event stream and its sign of life would race to make two
     return (
         render_template(
             "games/manche.html",
@@ -566,7 +573,7 @@ def render_collision(game, number: int, form: MancheForm, collision: EditCollisi
         mine = scoring.score_entry(game.ruleset, game.seated_at(number), game.teams, form.entry(game, number))
     except DomainError:
         mine = None
-    kept = [(name, value) for name, value in request.form.items(multi=True) if name not in ("csrf_token", "version")]
+    kept = [(name, value) for name, value in request.form.items(multi=True) if name != "version"]
     theirs = collision.theirs
     values = {name: hand.value for name, hand in theirs.hands.items()}
     context = game_context(game, message=error_message(collision), number=number, mine=mine, theirs=theirs,

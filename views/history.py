@@ -60,7 +60,7 @@ def game_list():
     player = " ".join(request.args.get("player", "").split())[:MAX_NAME]
     page = page_number(request.args)
 
-    def render(_csrf):
+    def render():
         listed = history.list_page(database(), scope, player or None, page)
         if listed.page > 1 and not listed.rows:
             raise NotFound(N_("No such page."), field="page")
@@ -74,7 +74,7 @@ def game_list():
             suggestions=suggested_names(scope),
             everything=scope.everything,
             nothing_yet=scope.empty or not (games or player),
-            read_only=True,  # its one form (the filter) is a GET: no CSRF token, no cookie
+            read_only=True,  # its one form (the filter) is a GET: no cookie
             here=url_for("history.game_list", player=player or None, page=listed.page if listed.page > 1 else None),
         )
 
@@ -94,7 +94,7 @@ def player_page(name):
     scope = reader_scope()
     name = name[: MAX_NAME * 2]
 
-    def render(_csrf):
+    def render():
         names = history.player_spellings(database(), scope, name)
         if not names:
             raise _Nobody

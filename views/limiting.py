@@ -8,8 +8,8 @@
   this process's memory. Redis out of reach: the limits are counted in each process's memory
   until it answers again (checked every few seconds), with a warning in the log — a family's
   manche is never refused, nor answered with a 500, because the counters are away.
-- **Cost**: nothing on a read (GET, HEAD, OPTIONS): the limiter leaves them at its first check,
-  before it resolves any limit or touches its storage; one counter on a write. The in-process
+- **Cost**: nothing on a read (GET, HEAD, OPTIONS): the limiter's check is not even called
+  (``checked_on_writes_only``); one counter on a write. The in-process
   counters (``sweptmemory://``) are a storage of our own on limits' public ``Storage`` base (the
   fixed window is all the app uses): no timer thread (the stock memory storage starts one per
   write under load to drop expired counters); a counter past its window starts again from zero
@@ -42,6 +42,37 @@ REDIS_TIMEOUT = 0.5
 def is_read() -> bool:
     """A request the limits never count (Flask-Limiter's ``request_filter``)."""
     return request.method in READS
+
+
+def hooks_of(app) -> dict:
+    """The request hooks the app holds now, by kind (to tell which ones the limiter adds)."""
+    return {
+        kind: list(getattr(app, kind).get(None, []))
+        for kind in ("before_request_funcs", "after_request_funcs", "teardown_request_funcs")
+    }
+
+
+def checked_on_writes_only(app, hooks_before: dict) -> None:
+    """The hooks the limiter added (before, after and at the end of each request) run for writes
+    only: a read never reaches the limiter at all (its ``request_filter`` says the same, but only
+    after it has set up its context, which its other two hooks then look at and let go — a third
+    of what serving a stored page costs)."""
+    for kind, before in hooks_before.items():
+        hooks = getattr(app, kind)[None]
+        for index, hook in enumerate(hooks):
+            if hook not in before:
+                hooks[index] = _on_writes(hook)
+
+
+def _on_writes(hook):
+    """``hook`` for a write; for a read, nothing (an after-request hook gives the response back)."""
+
+    def on_writes(*response):
+        if request.method not in READS:
+            return hook(*response)
+        return response[0] if response else None
+
+    return on_writes
 
 
 def storage_options(uri: str) -> dict:

@@ -65,7 +65,8 @@ def public_base() -> tuple[str, bool]:
     configured = current_app.config.get("PUBLIC_URL")
     if configured:
         return configured.rstrip("/"), False
-    parts = urlsplit(request.host_url)
+    here = f"{request.scheme}://{request.host}"  # what request.host_url says, without its IRI decoding
+    parts = urlsplit(here)
     host = parts.hostname or ""
     if host in LOCAL_NAMES or host.startswith("127."):
         addresses = current_app.config.get("LAN_ADDRESSES")
@@ -74,8 +75,8 @@ def public_base() -> tuple[str, bool]:
         if addresses:
             port = f":{parts.port}" if parts.port else ""
             return f"{parts.scheme}://{addresses[0]}{port}", False
-        return request.host_url.rstrip("/"), True
-    return request.host_url.rstrip("/"), False
+        return here, True
+    return here, False
 
 
 def absolute(path: str) -> str:

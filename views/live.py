@@ -23,7 +23,6 @@ the pages that a change swaps, and the phones entering a manche.
 from __future__ import annotations
 
 import json
-import secrets
 import threading
 from collections import Counter
 from dataclasses import dataclass
@@ -44,7 +43,7 @@ from .kit import access, database, games, is_htmx, lang
 from .numbers import whole_number
 from .pagecache import cached_page
 from .present import game_context, share_panel
-from .rights import game_level, owns_game, session_token, writes_game
+from .rights import game_level, game_page_state, owns_game, phone_id, session_token, writes_game
 from .texts import change_said, entering_said, renumbered_said
 
 bp = Blueprint("live", __name__)
@@ -81,14 +80,6 @@ class OpenStreams:
 
 def feed():
     return current_app.extensions["feed"]
-
-
-def phone() -> str:
-    """This phone's own random id (kept in its session cookie): who is entering, for presence."""
-    if not isinstance(session.get("phone"), str):
-        session["phone"] = secrets.token_hex(8)
-        session.permanent = True
-    return session["phone"]
 
 
 def phone_name() -> str | None:
@@ -129,7 +120,7 @@ def game_events(game_id):
     level = game_level(game_id)
     entering = whole_number(request.args.get("entering", ""), 1, 10_000)
     parts = frozenset((SCORES, PLAYERS, INVITES) if level == Level.OWNER else (SCORES, PLAYERS))
-    viewer = Viewer(game_id, False, level, session_token(game_id), phone(), entering, parts)
+    viewer = Viewer(game_id, False, level, session_token(game_id), phone_id(), entering, parts)
     return event_stream(viewer)
 
 
@@ -221,24 +212,19 @@ def change_message(viewer: Viewer, change: Change) -> str:
 # --- the parts a change swaps ------------------------------------------------------------------
 
 
-def _level(game_id: str) -> tuple[bool, bool]:
-    level = game_level(game_id)
-    return level >= Level.SCOREKEEPER, level == Level.OWNER
-
-
 @bp.get("/games/<game_id>/live")
 def live_part(game_id):
     """The game page's part that changes with every manche (next dealer or the end, scoreboard,
     chart, last manches), kept per revision like the page."""
-    state = history.page_state(database(), game_id)
+    state = game_page_state(game_id)  # one statement: the revision and the rights
     if state is None:
         raise NotFound(N_("No game with this id."), field="id")
-    editable, owner = _level(game_id)
+    editable, owner = state[2] >= Level.SCOREKEEPER, state[2] == Level.OWNER
 
-    def render(csrf_token):
+    def render():
         live_url = url_for("live.live_part", game_id=game_id)
         context = game_context(games().get(game_id), read_only=not editable, live_url=live_url)
-        return render_template("parts/live.html", csrf_token=csrf_token, **context)
+        return render_template("parts/live.html", **context)
 
     key = ("game-live", game_id, state[0], editable, owner, lang(), links.public_base())
     return conditional(cached_page(key, render), f"live-{state[0]}-{int(editable)}{int(owner)}-{lang()}")
@@ -282,7 +268,7 @@ def enter(game_id):
     if number is None:
         raise ValidationError(N_("Which round is being entered?"), field="number")
     editing = request.form.get("editing") == "1"
-    current_app.extensions["presence"].enter(game_id, phone(), phone_name(), number, editing)
+    current_app.extensions["presence"].enter(game_id, phone_id(), phone_name(), number, editing)
     if session.get("entering") != game_id:
         session["entering"] = game_id  # the game page clears it, should the entry's goodbye be lost
     return "", 204

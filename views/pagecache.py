@@ -1,19 +1,16 @@
-"""Rendered pages of a game, kept per worker until the game changes (issues 7 and 12).
+"""Rendered pages of a game, kept per worker until the game changes (issues 7, 12 and 29).
 
 A game page is a pure function of what its view puts in the key: the game's revision, the
-viewer's rights, the notice after a write, the language chosen, the public address. Never the
-raw query string or headers: ``?x=1`` … ``?x=300`` are one page, and a made-up Accept-Language
-is the language it resolves to.
+viewer's rights (none, scorekeeper, owner), the notice after a write, the language chosen, the
+public address. Never the raw query string or headers: ``?x=1`` … ``?x=300`` are one page, and a
+made-up Accept-Language is the language it resolves to. Nothing of one phone is in a page — no
+CSRF token (forms from other sites are refused by where they come from: ``views/crossorigin.py``),
+no name — so every phone with the same rights gets the same bytes.
 
-Two kinds of entry:
-
-- a page without per-session content (a read-only viewer: no form, no CSRF token) is kept
-  compressed only, brotli and gzip, each computed once; a request gets the stored bytes as they
-  are (``Content-Encoding`` is set here, so ``compress`` in ``views/assets.py`` leaves them
-  alone), and the rare client that accepts neither gets the gzip body inflated;
-- a page with forms is rendered once with a marker in place of the CSRF token and kept as
-  UTF-8; the marker is replaced by the session's token per request and the page is compressed
-  on the way out like any other answer.
+A page is kept compressed only, brotli and gzip, each computed once with its entity tag: a
+request gets the stored bytes as they are (``Content-Encoding`` is set here, so ``compress`` in
+``views/assets.py`` leaves them alone), or ``304 Not Modified`` when it holds them already; the
+rare client that accepts neither encoding gets the gzip body inflated.
 
 The cache is bounded in bytes (``PAGE_CACHE_BYTES``, 32 MB per worker by default): the least
 recently used pages go first, and a page larger than the whole bound is served but not kept.
@@ -22,16 +19,16 @@ recently used pages go first, and a page larger than the whole bound is served b
 from __future__ import annotations
 
 import gzip
-import secrets
+import hashlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 
 import brotli
 from flask import current_app, request
-from flask_wtf.csrf import generate_csrf
+from werkzeug.http import parse_accept_header
 
-CSRF_MARK = "csrf-" + secrets.token_hex(12)
 DEFAULT_BYTES = 32 * 1024 * 1024
 BROTLI_QUALITY = 9  # once per page and revision: 30 ms for a page of 1.3 MB (quality 11 takes 20 times longer)
 GZIP_LEVEL = 9
@@ -39,23 +36,24 @@ GZIP_LEVEL = 9
 
 @dataclass(frozen=True)
 class StoredPage:
-    """A per-session page as UTF-8 text holding the CSRF marker, or a page alike for every
-    session as its brotli and gzip bodies."""
+    """A page as its brotli and gzip bodies, and its entity tag (a digest of the page's text)."""
 
-    html: bytes | None = None
-    br: bytes | None = None
-    gzip: bytes | None = None
+    br: bytes
+    gzip: bytes
+    etag: str
 
     @property
     def size(self) -> int:
-        return sum(len(body) for body in (self.html, self.br, self.gzip) if body is not None)
+        return len(self.br) + len(self.gzip) + len(self.etag)
 
     @classmethod
     def of(cls, html: str) -> StoredPage:
-        if CSRF_MARK in html:
-            return cls(html=html.encode())
         raw = html.encode()
-        return cls(br=brotli.compress(raw, quality=BROTLI_QUALITY), gzip=gzip.compress(raw, GZIP_LEVEL, mtime=0))
+        return cls(
+            br=brotli.compress(raw, quality=BROTLI_QUALITY),
+            gzip=gzip.compress(raw, GZIP_LEVEL, mtime=0),
+            etag=hashlib.blake2b(raw, digest_size=12).hexdigest(),
+        )
 
 
 class PageCache:
@@ -97,26 +95,40 @@ def cache() -> PageCache:
 
 def cached_page(key: tuple, render):
     """The response for ``key`` (which must hold the game's revision and everything else the page
-    depends on), rendered by ``render(csrf_token)`` on a miss."""
+    depends on), rendered by ``render()`` on a miss."""
     if current_app.config.get("PAGE_CACHE", True) is False:
-        return current_app.response_class(render(generate_csrf), mimetype="text/html")
+        return current_app.response_class(render(), mimetype="text/html")
     page = cache().get(key)
     if page is None:
-        page = StoredPage.of(render(lambda: CSRF_MARK))
+        page = StoredPage.of(render())
         cache().put(key, page)
-    if page.html is not None:
-        body = page.html.replace(CSRF_MARK.encode(), generate_csrf().encode())
-        return current_app.response_class(body, mimetype="text/html")
     return stored_response(page)
 
 
+# Revalidated at every visit (``no-cache``: a game changes) and kept by no shared cache
+# (``private``: a game page depends on the rights in the phone's cookie).
+STORED_HEADERS = (
+    ("Content-Type", "text/html; charset=utf-8"),
+    ("Cache-Control", "private, no-cache"),
+    ("Vary", "Accept-Encoding, Cookie"),
+)
+
+
+@lru_cache(maxsize=64)
+def preferred_encoding(header: str) -> str | None:
+    """ "br", else "gzip", else None, for an Accept-Encoding header (parsed once per distinct header)."""
+    accepted = parse_accept_header(header)
+    return "br" if accepted["br"] else "gzip" if accepted["gzip"] else None
+
+
 def stored_response(page: StoredPage):
-    """The stored bytes in the encoding the client prefers (brotli, then gzip), sent as they are."""
-    accepted = request.accept_encodings
-    encoding = "br" if accepted["br"] else "gzip" if accepted["gzip"] else None
-    body = getattr(page, encoding) if encoding else gzip.decompress(page.gzip)
-    response = current_app.response_class(body, mimetype="text/html")
-    if encoding:
-        response.headers["Content-Encoding"] = encoding
-    response.vary.add("Accept-Encoding")
-    return response
+    """The stored bytes in the encoding the client prefers (brotli, then gzip), sent as they are;
+    304 when the client holds them already."""
+    etag = ("ETag", f'W/"{page.etag}"')  # weak: the same page whatever its encoding
+    if "If-None-Match" in request.headers and request.if_none_match.contains_weak(page.etag):
+        return current_app.response_class(status=304, headers=[etag, *STORED_HEADERS[1:]])
+    encoding = preferred_encoding(request.headers.get("Accept-Encoding", ""))
+    if encoding is None:
+        return current_app.response_class(gzip.decompress(page.gzip), headers=[etag, *STORED_HEADERS])
+    body = page.br if encoding == "br" else page.gzip
+    return current_app.response_class(body, headers=[etag, *STORED_HEADERS, ("Content-Encoding", encoding)])

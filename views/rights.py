@@ -11,13 +11,14 @@ carry ``@writes_game`` (a scorekeeper may), ``@owns_game`` (invites: the owner o
 The same session remembers the games this browser opened (the game page or the shared view), so
 that its list of games, its player pages and its name suggestions cover its own games only
 (issue 12). The cookie has to stay under the ~4 KB browsers keep: with every list full — 20 game
-tokens, 10 house-rules tokens, 50 opened games and the CSRF token — it is about 3.1 KB
-(tests/test_privacy.py measures it).
+tokens, 10 house-rules tokens, 50 opened games — it is about 3 KB (tests/e2e/test_privacy.py
+measures it).
 """
 
 from __future__ import annotations
 
 import hmac
+import secrets
 from functools import wraps
 
 from flask import current_app, g, request, session
@@ -56,6 +57,16 @@ def remember_token(key: str, token: str, bucket: str = "tokens") -> None:
     opened = session.get("opened", [])
     if bucket == "tokens" and (dropped or key in opened):
         session["opened"] = ([i for i in opened if i != key and i not in dropped] + dropped)[-MAX_OPENED:]
+    phone_id()  # a phone that may write has its id from now on: its own entry is never "another phone"
+
+
+def phone_id() -> str:
+    """This phone's own random id, kept in its session cookie: who is entering a manche (the live
+    table's presence). Made with the first rights it gets, else by its first stream or entry."""
+    if not isinstance(session.get("phone"), str):
+        session["phone"] = secrets.token_hex(8)
+        session.permanent = True
+    return session["phone"]
 
 
 def session_token(key: str, bucket: str = "tokens") -> str | None:
@@ -110,6 +121,16 @@ def _level(kind: str, key: str, must_exist: bool = False) -> Level:
         ask = access().game if kind == "game" else access().house
         levels[(kind, key)] = ask(key, token)
     return levels[(kind, key)]
+
+
+def game_page_state(game_id: str) -> tuple[int, int, Level] | None:
+    """For a game's pages: its revision, its last manche's number and this browser's rights on it,
+    in one statement (the rights kept for the request, as ``game_level`` keeps them); None when
+    there is no such game."""
+    state = access().page(game_id, session_token(game_id))
+    if state is not None:
+        g.setdefault("access_levels", {})[("game", game_id)] = state[2]
+    return state
 
 
 def game_level(game_id: str) -> Level:

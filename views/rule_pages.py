@@ -53,7 +53,7 @@ def variant_rules(variant_id):
         return render_rule_page(variant)
     here = url_for(".variant_rules", variant_id=variant.id)
     # A built-in variant's page changes only with the app: kept, compressed, per language.
-    return cached_page(("rules", variant.id, lang()), lambda _csrf: render_rule_page(variant, here=here))
+    return cached_page(("rules", variant.id, lang()), lambda: render_rule_page(variant, here=here))
 
 
 @bp.get("/games/<game_id>/rules")
@@ -76,7 +76,7 @@ def render_rule_page(variant, game=None, here=None):
         document = game.rules if game is not None else registry().house_entry(variant.id).document
         changes = [gettext(CHANGE_LABELS[key]) for key in differences(document, registry().tables)]
         house_note = {"base": registry().get(variant.base), "changes": changes}
-    # read-only: no form posts from a rule page (its search is a GET), so no CSRF token, no cookie
+    # read-only: no form posts from a rule page (its search is a GET), so no cookie
     return render_template(
         "rules/variant.html",
         page=page,

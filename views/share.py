@@ -75,9 +75,9 @@ def shared(share_id):
     state = known_share(share_id)
     remember_opened(state.game_id)  # the game is now among this browser's games (the session only: no query)
 
-    def render(csrf_token):
+    def render():
         context = shared_context(games().get_shared(share_id))
-        return render_template("share/shared.html", csrf_token=csrf_token, read_only=True, here=request.path, **context)
+        return render_template("share/shared.html", read_only=True, here=request.path, **context)
 
     return cached_page(("shared", share_id, state.revision, lang()), render)
 
@@ -89,7 +89,7 @@ def rounds(share_id):
     state = known_share(share_id)
     remember_opened(state.game_id)
 
-    def render(csrf_token):
+    def render():
         game = games().get_shared(share_id)
         context = shared_context(game, page)
         context["here"] = url_for("share.rounds", share_id=share_id, page=page if page > 1 else None)
@@ -97,7 +97,7 @@ def rounds(share_id):
         if context["history"] is None or not game.manches:
             raise NotFound(N_("No such page."), field="page")
         back = url_for("share.shared", share_id=share_id, _anchor="history")
-        return render_template("parts/rounds.html", csrf_token=csrf_token, read_only=True, back=back, **context)
+        return render_template("parts/rounds.html", read_only=True, back=back, **context)
 
     return cached_page(("shared-rounds", share_id, state.revision, page, lang()), render)
 

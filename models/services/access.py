@@ -32,6 +32,15 @@ GAME_LEVEL = (
 )
 
 
+# The game page's question (issue 29): the revision and last manche its cache key holds, and what
+# the token allows, in one statement.
+PAGE_LEVEL = (
+    "SELECT revision, (SELECT COALESCE(MAX(number), 0) FROM manche WHERE manche.game_id = game.id),"
+    " edit_token_hash, EXISTS (SELECT 1 FROM invite WHERE invite.game_id = game.id"
+    " AND invite.token_hash = ? AND invite.revoked_at IS NULL) FROM game WHERE id = ?"
+)
+
+
 class Level(IntEnum):
     NONE = 0
     SCOREKEEPER = 1
@@ -40,6 +49,15 @@ class Level(IntEnum):
 
 def _usable(token) -> bool:
     return isinstance(token, str) and 0 < len(token) <= MAX_TOKEN
+
+
+def _level_of(edit_token_hash: str, digest: str, invited) -> Level:
+    """OWNER when the token is the game's edit token, SCOREKEEPER when it is a live invite."""
+    if not digest:
+        return Level.NONE
+    if hmac.compare_digest(edit_token_hash, digest):
+        return Level.OWNER
+    return Level.SCOREKEEPER if invited else Level.NONE
 
 
 class AccessService:
@@ -53,11 +71,16 @@ class AccessService:
         row = self.db.lookup(GAME_LEVEL, digest, checked_id(game_id))  # every write asks: a lookup
         if row is None:
             raise NotFound(N_("No game with this id."), field="id")
-        if not digest:
-            return Level.NONE
-        if hmac.compare_digest(row[0], digest):
-            return Level.OWNER
-        return Level.SCOREKEEPER if row[1] else Level.NONE
+        return _level_of(row[0], digest, row[1])
+
+    def page(self, game_id: str, token: str | None) -> tuple[int, int, Level] | None:
+        """The game's revision, the number of its last manche (0 before the first) and what
+        ``token`` allows on it, in one statement; None when there is no such game."""
+        digest = token_hash(token) if _usable(token) else ""
+        row = self.db.lookup(PAGE_LEVEL, digest, checked_id(game_id))
+        if row is None:
+            return None
+        return row[0], row[1], _level_of(row[2], digest, row[3])
 
     def note_use(self, game_id: str, token: str) -> None:
         """Note that an invite wrote to its game: one UPDATE, and only when the last use noted is

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import time
 from datetime import UTC, datetime
 
 from sqlalchemy import Index, event, text
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import Column, Field, SQLModel, Text, UniqueConstraint, create_engine
 
 
@@ -242,17 +243,39 @@ def make_engine(url: str, lock_timeout: float = LOCK_TIMEOUT, **kwargs) -> Engin
     return engine
 
 
-def _sqlite_immediate(engine: Engine) -> None:
-    """Writes on SQLite start with BEGIN IMMEDIATE: they queue on the busy timeout instead of
-    failing when a reading transaction would have to become a writing one."""
+WRITE_LOCK_POLL = 0.0005  # seconds between two tries for SQLite's write lock (issue 29)
+
+
+def _sqlite_immediate(engine: Engine, lock_timeout: float) -> None:
+    """Writes on SQLite start with BEGIN IMMEDIATE, which takes the database's one write lock
+    first: they wait for it instead of failing when a reading transaction would have to become
+    a writing one.
+
+    The waiting is ours, not SQLite's (issue 29): SQLite's busy handler sleeps inside the C call
+    (1, 2, 5, 10 … 100 ms), which stops a whole gevent worker — every request it holds — and
+    wakes long after the lock was let go; under two workers writing to the same file, one of
+    them kept sleeping while the other took the lock again and again. Here the writer's
+    connections have no busy timeout and BEGIN IMMEDIATE is tried again every
+    ``WRITE_LOCK_POLL`` seconds with ``time.sleep``, which gevent's worker turns into a pause of
+    this request only; after ``lock_timeout`` seconds the busy error goes up (503 with
+    Retry-After, views/errors.py)."""
 
     @event.listens_for(engine, "connect")
     def _no_implicit_begin(dbapi_connection, _record):
         dbapi_connection.isolation_level = None
+        dbapi_connection.execute("PRAGMA busy_timeout=0")
 
     @event.listens_for(engine, "begin")
     def _begin_immediate(connection):
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        deadline = time.monotonic() + lock_timeout
+        while True:
+            try:
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+                return
+            except OperationalError as error:
+                if not is_busy(error) or time.monotonic() > deadline:
+                    raise
+            time.sleep(WRITE_LOCK_POLL)
 
 
 LOOKUP_POOL = 2  # connections kept per process for lookups (a lookup holds one for microseconds)
@@ -268,7 +291,7 @@ class Database:
         self.writer = make_engine(url, lock_timeout, **kwargs)
         self.is_sqlite = self.writer.dialect.name == "sqlite"
         if self.is_sqlite:
-            _sqlite_immediate(self.writer)
+            _sqlite_immediate(self.writer, lock_timeout)
             self.reader = make_engine(url, lock_timeout, **kwargs)
         else:
             # Reads in autocommit: no BEGIN and ROLLBACK around them, two round trips of three
@@ -295,6 +318,14 @@ class Database:
         transaction, no statement compiled, no ping: when a connection is found dropped (the
         server restarted, an idle connection cut), every connection kept for lookups is let go
         and the statement asked once more on a new one. Errors are SQLAlchemy's, as elsewhere."""
+        return self._ask(sql, params, lambda cursor: cursor.fetchone())
+
+    def lookup_all(self, sql: str, *params) -> list:
+        """Every row of a small read-only statement, asked as ``lookup`` asks (one statement: what
+        it reads is one consistent state of the database)."""
+        return self._ask(sql, params, lambda cursor: cursor.fetchall())
+
+    def _ask(self, sql: str, params: tuple, fetch):
         if self.placeholder != "?":
             sql = sql.replace("?", self.placeholder)
         listeners = self.lookups.dispatch.before_cursor_execute  # those who count statements see lookups too
@@ -306,9 +337,9 @@ class Database:
                 for listener in listeners:
                     listener(None, cursor, sql, params, None, False)
                 cursor.execute(sql, params)
-                row = cursor.fetchone()
+                rows = fetch(cursor)
                 cursor.close()
-                return row
+                return rows
             except dbapi.Error as error:
                 dropped = self.lookups.dialect.is_disconnect(error, connection.dbapi_connection, None)
                 if dropped:

@@ -28,16 +28,15 @@ GAME_COLUMNS = (
     "id", "share_id", "variant", "options_json", "mode", "table_id", "target", "rounds", "first_dealer",
     "revision", "reshaped", "created_at", "finished_at", "rules_json",
 )  # fmt: skip
-APPENDED_MANCHES = (
-    select(Manche.id, Manche.number, Manche.winner_seat, Manche.blocked, Manche.last_card)
-    .where(Manche.game_id == bindparam("game_id"), Manche.number > bindparam("after"))
-    .order_by(Manche.number)
-)
-APPENDED_HANDS = (
-    select(Hand.manche_id, Hand.seat, Hand.cards, Hand.typed, Hand.value)
-    .where(Hand.manche_id.in_(bindparam("manche_ids", expanding=True)))
-    .order_by(Hand.manche_id, Hand.seat)
-)
+
+
+def hands_weight(hand_lists) -> tuple[int, int]:
+    """(how many hands, how many characters their cards take) in these lists of hands."""
+    hands = characters = 0
+    for held in hand_lists:
+        hands += len(held)
+        characters += sum(len(hand[1]) for hand in held if hand[1])
+    return hands, characters
 
 
 @dataclass(frozen=True)
@@ -52,19 +51,46 @@ class GameRows:
     manches: tuple
     hands: dict
 
+    @cached_property
+    def weight(self) -> tuple[int, int]:
+        """(how many hands, how many characters their cards take as stored): what the memo of
+        views weighs (``latest.view_bytes``). Worked out once for rows read whole; rows made from
+        other rows by a write get it from theirs, at the cost of the hands changed."""
+        return hands_weight(self.hands.values())
+
+    def _weighed(self, rows: GameRows, added=(), removed=()) -> GameRows:
+        """``rows`` (made from these), their weight carried over from these rows' when known."""
+        if "weight" in self.__dict__:
+            plus, minus = hands_weight(added), hands_weight(removed)
+            rows.__dict__["weight"] = (
+                self.weight[0] + plus[0] - minus[0],
+                self.weight[1] + plus[1] - minus[1],
+            )
+        return rows
+
     def with_manche(self, manche: tuple, hands: list) -> GameRows:
-        """These rows with one manche added or replaced (the same number)."""
-        manches = tuple(m for m in self.manches if m[1] != manche[1]) + (manche,)
-        return replace(
-            self,
-            manches=tuple(sorted(manches, key=lambda m: m[1])),
-            hands={**self.hands, manche[0]: tuple(hands)},
-        )
+        """These rows with one manche added or replaced (the same number): a manche added after
+        the last one costs what it holds, not what the game holds."""
+        if not self.manches or manche[1] > self.manches[-1][1]:
+            manches, removed = self.manches + (manche,), ()
+        else:
+            kept = tuple(m for m in self.manches if m[1] != manche[1])
+            removed = [self.hands.get(m[0], ()) for m in self.manches if m[1] == manche[1]]
+            manches = tuple(sorted(kept + (manche,), key=lambda m: m[1]))
+        rows = replace(self, manches=manches, hands={**self.hands, manche[0]: tuple(hands)})
+        return self._weighed(rows, [tuple(hands)], removed)
+
+    def with_manches(self, game: dict, manches: tuple, hands: dict) -> GameRows:
+        """These rows with the game's row as it now stands and ``manches`` (with their ``hands``
+        by manche id) added after the last one."""
+        rows = GameRows(game, self.players, self.manches + manches, {**self.hands, **hands})
+        return self._weighed(rows, hands.values())
 
     def without_manche(self, number: int) -> GameRows:
         gone = [m for m in self.manches if m[1] == number]
         hands = {k: v for k, v in self.hands.items() if not gone or k != gone[0][0]}
-        return replace(self, manches=tuple(m for m in self.manches if m[1] != number), hands=hands)
+        rows = replace(self, manches=tuple(m for m in self.manches if m[1] != number), hands=hands)
+        return self._weighed(rows, removed=[self.hands.get(gone[0][0], ())] if gone else ())
 
     def manche_version(self, number: int) -> str | None:
         """A short digest of manche ``number`` as stored (who went out, the last card, each hand):
@@ -77,7 +103,7 @@ class GameRows:
         return hashlib.sha256(repr(stored).encode()).hexdigest()[:16]
 
     def with_game(self, **columns) -> GameRows:
-        return replace(self, game={**self.game, **columns})
+        return self._weighed(replace(self, game={**self.game, **columns}))
 
     def with_player(self, seat: int, row: tuple) -> GameRows:
         """These rows with the player at ``seat`` added (the next seat) or replaced."""
@@ -300,24 +326,6 @@ def load_rows(session: Session, games: list[dict]) -> list[GameRows]:
         hands = {m[0]: tuple(hands_of.get(m[0], ())) for m in manches}
         out.append(GameRows(dict(game), tuple(players_of.get(game["id"], ())), manches, hands))
     return out
-
-
-def appended_rows(session: Session, rows: GameRows) -> GameRows | None:
-    """``rows`` with the game's row as it now stands and the manches added after its last one
-    (three statements at most: the hands by their manches' ids, found by index), or None if the
-    game is gone. The statements see what was committed when each starts: the caller trusts the
-    result only if the game's revision did not move meanwhile (``LatestViews.current``)."""
-    game = game_row(session, rows.game["id"])
-    if game is None:
-        return None
-    params = {"game_id": rows.game["id"], "after": rows.manches[-1][1] if rows.manches else 0}
-    manches = tuple(tuple(row) for row in session.execute(APPENDED_MANCHES, params))
-    hands_of: dict = {}
-    if manches:
-        for row in session.execute(APPENDED_HANDS, {"manche_ids": [m[0] for m in manches]}):
-            hands_of.setdefault(row[0], []).append(tuple(row[1:]))
-    hands = {**rows.hands, **{m[0]: tuple(hands_of.get(m[0], ())) for m in manches}}
-    return GameRows(game, rows.players, rows.manches + manches, hands)
 
 
 GAME_ROWS = select(*[getattr(Game, name) for name in GAME_COLUMNS])

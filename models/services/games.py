@@ -377,8 +377,8 @@ class GameService:
                         NEW_MANCHE, [{**columns, "game_id": current.id, "number": expected, "created_at": now}]
                     ).scalar_one()
                     session.execute(NEW_HANDS, hand_rows(manche_id, hands))
-            except _Stale:
-                current = self.get(current.id)  # another write went through: read again
+            except _Stale:  # another write went through: what it added (three statements), or the game again
+                current = self._loaded(current.id)
                 continue
             except IntegrityError:
                 if key and (done := keys.found(self.db, current.id, key)) is not None:

@@ -2,7 +2,8 @@
 finds its game here at the revision the database holds skips reading the game again — one small
 indexed statement instead of four and the whole game recomputed. When another process has only
 added manches since (the game's count of reshapes unchanged: ``Game.reshaped``), the view is
-brought up to date with those manches alone (``game_view.appended_rows``, ``extend_view``).
+brought up to date with those manches alone (read in the same one statement, ``CATCH_UP``;
+``extend_view``).
 
 Correct with several worker processes and PostgreSQL: the revision is read from the database
 before the memo is trusted, and the write itself still compares and bumps it in one statement
@@ -12,11 +13,19 @@ change to a game bumps its revision (the shared view's ETag and the page cache r
 
 from __future__ import annotations
 
-from .db import Database
-from .game_view import GameView, appended_rows, extend_view
+from .db import Database, Game
+from .game_view import GameView, extend_view
 from .lru import LRU
 
-REVISION = "SELECT revision, reshaped FROM game WHERE id = ?"
+# A write's one question before it is planned (issue 29): the game's revision, count of reshapes and
+# end, and the manches another process added after the kept view's last one, with their hands.
+CATCH_UP = (
+    "SELECT game.revision, game.reshaped, game.finished_at, manche.id, manche.number, manche.winner_seat,"
+    " manche.blocked, manche.last_card, hand.seat, hand.cards, hand.typed, hand.value FROM game"
+    " LEFT JOIN manche ON manche.game_id = game.id AND manche.number > ?"
+    " LEFT JOIN hand ON hand.manche_id = manche.id WHERE game.id = ? ORDER BY manche.number, hand.seat"
+)
+FINISHED_AT = Game.__table__.c.finished_at
 GAMES_KEPT = 64  # per process: the games being played right now
 VIEWS_BYTES = 32 * 1024 * 1024  # per process, as estimated by view_bytes (issue 27)
 
@@ -31,11 +40,9 @@ PER_CARD_CHARACTER = 45  # a hand's cards as stored ("KH 3C": 5), parsed and sho
 
 
 def view_bytes(view: GameView) -> int:
-    """An upper estimate of the memory ``view`` holds (one pass over its hands)."""
-    hands = characters = 0
-    for held in view.rows.hands.values():
-        hands += len(held)
-        characters += sum(len(hand[1]) for hand in held if hand[1])
+    """An upper estimate of the memory ``view`` holds (from its rows' weight: a pass over its
+    hands once, then carried from write to write)."""
+    hands, characters = view.rows.weight
     return VIEW_BASE + PER_MANCHE * len(view.rows.manches) + PER_HAND * hands + PER_CARD_CHARACTER * characters
 
 
@@ -47,25 +54,37 @@ class LatestViews:
         return self.views.put(view.id, view)
 
     def current(self, database: Database, game_id: str) -> GameView | None:
-        """The view kept for ``game_id`` if the game is still at its revision (one statement when
-        a view is kept, none otherwise); brought up to date if manches were only added since
-        (three more); else None."""
+        """The view kept for ``game_id`` if the game is still at its revision, or brought up to
+        date when manches were only added since (or its revision moved without a change to what
+        a view holds: an invite); else None. One statement whichever (``CATCH_UP``): the game's
+        revision, count of reshapes and end, with the manches after the view's last one and their
+        hands — one consistent state, so nothing needs checking again."""
         view = self.views.get(game_id)
         if view is None:
             return None
-        row = database.lookup(REVISION, game_id)
-        if row is None:
+        after = view.rows.manches[-1][1] if view.rows.manches else 0
+        found = database.lookup_all(CATCH_UP, after, game_id)
+        if not found:
             return None
-        if row[0] == view.revision:
+        revision, reshaped, finished_at = found[0][:3]
+        if revision == view.revision:
             return view
-        if row[1] != view.rows.game["reshaped"] or view.roster or view.after_end:
+        if reshaped != view.rows.game["reshaped"] or view.roster or view.after_end:
             return None
-        with database.reader.connect() as session:  # only manches were added since: read those
-            rows = appended_rows(session, view.rows)
-        if rows is None or rows.game["reshaped"] != view.rows.game["reshaped"]:
-            return None
-        # Read in several statements: trusted only if no write came in between (a player who
-        # joined, then a manche, would be a manche with a seat the kept players lack).
-        if database.lookup(REVISION, game_id) != (rows.game["revision"], rows.game["reshaped"]):
-            return None
+        manches: dict = {}
+        hands: dict = {}
+        for row in found:
+            if row[3] is None:
+                continue
+            manches.setdefault(row[3], (row[3], row[4], row[5], bool(row[6]), row[7]))
+            if row[8] is not None:
+                hands.setdefault(row[3], []).append((row[8], row[9], row[10], row[11]))
+        game = {**view.rows.game, "revision": revision, "finished_at": _finished_at(database, finished_at)}
+        rows = view.rows.with_manches(game, tuple(manches.values()), {m: tuple(hands.get(m, ())) for m in manches})
         return self.remember(extend_view(view, rows))
+
+
+def _finished_at(database: Database, value):
+    """A game's end as the ORM reads it (SQLite gives its text)."""
+    parse = FINISHED_AT.type.result_processor(database.lookups.dialect, None)
+    return parse(value) if parse and value is not None else value

@@ -101,12 +101,8 @@
 
   if (!entry) return;
 
-  function csrf() {
-    var input = form && form.elements.csrf_token;
-    return input ? input.value : "";
-  }
   function presence(url, keepalive) {
-    var body = new URLSearchParams({ number: entry.dataset.presenceNumber, csrf_token: csrf() });
+    var body = new URLSearchParams({ number: entry.dataset.presenceNumber });
     if (entry.hasAttribute("data-presence-editing")) body.set("editing", "1");
     if (keepalive && navigator.sendBeacon) return navigator.sendBeacon(url, body);
     return fetch(url, { method: "POST", body: body, credentials: "same-origin", keepalive: !!keepalive }).catch(function () {});

@@ -9,13 +9,6 @@
   var panel = document.getElementById("offline-queue"), game = panel && decodeURIComponent(location.pathname.split("/")[2]);
   var sending = null, renumbered = "";
 
-  function freshToken(id) {
-    return fetch(O.gamePath(id) + "/manches/new", { credentials: "same-origin" }).then(function (r) { return r.text(); }).then(function (html) {
-      var doc = new DOMParser().parseFromString(html, "text/html"), input = doc.querySelector("input[name=csrf_token]");
-      return input ? input.value : null;
-    });
-  }
-
   function problemOf(response) {
     return response.text().then(function (html) {
       var doc = new DOMParser().parseFromString(html, "text/html");
@@ -37,20 +30,12 @@
   // a retry carries the same key, which the server answers as the first time. A manche is "the
   // next one": if another phone took its number meanwhile, the server records it as the next and
   // says so in the address it sends the phone to (?saved=8&shown=7), which the game page shows.
-  function sendOne(item, renewed) {
+  function sendOne(item) {
     return post(item).then(function (response) {
       if (response.redirected && response.ok) {
         var notice = new URL(response.url).search;
         if (/[?&]shown=/.test(notice)) renumbered = notice;
         return Q.remove(item.id).then(function () { return "sent"; });
-      }
-      if (response.status === 400 && !renewed) {
-        // most likely a CSRF token that expired while offline: a new one, then once more
-        return freshToken(item.game).then(function (token) {
-          if (!token) return "kept";
-          O.setField(item, "csrf_token", token);
-          return Q.put(item).then(function () { return sendOne(item, true); });
-        });
       }
       if (response.status === 409 || (response.status >= 400 && response.status < 500 && response.status !== 429)) {
         return problemOf(response).then(function (said) {

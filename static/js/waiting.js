@@ -48,7 +48,7 @@
   }
 
   function restore(item, rendered) {
-    var skip = ["csrf_token", "nonce", "number", "selected", "save"];
+    var skip = ["nonce", "number", "selected", "save"];
     form.querySelectorAll("input[type=hidden][name*='-n_'], input[name$='-typed']").forEach(function (input) { input.value = input.type === "hidden" ? 0 : ""; });
     item.pairs.forEach(function (pair) {
       if (skip.indexOf(pair[0]) !== -1) return;
@@ -68,7 +68,7 @@
       event.preventDefault();
       var pairs = [];
       new FormData(form).forEach(function (value, name) { if (typeof value === "string" && skip.indexOf(name) === -1) pairs.push([name, value]); });
-      item.pairs = item.pairs.filter(function (p) { return ["csrf_token", "nonce", "number", "save"].indexOf(p[0]) !== -1; }).concat(pairs);
+      item.pairs = item.pairs.filter(function (p) { return ["nonce", "number", "save"].indexOf(p[0]) !== -1; }).concat(pairs);
       var conflict = item.state === "conflict";
       item.state = "waiting";
       delete item.problem;

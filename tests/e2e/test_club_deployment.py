@@ -101,9 +101,10 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 
 
 class Browser:
-    """A phone's browser: its own cookies (the session: CSRF token, edit rights), every request
-    sent from the address ``address`` (gunicorn is told to believe one proxy's X-Forwarded-For,
-    so that each test has counters of its own in the shared Redis)."""
+    """A phone's browser: its own cookies (the session: edit rights), its forms sent with the
+    ``Origin`` a browser adds (this server's), every request sent from the address ``address``
+    (gunicorn is told to believe one proxy's X-Forwarded-For, so that each test has counters of
+    its own in the shared Redis)."""
 
     def __init__(self, url: str, address: str):
         self.url = url
@@ -111,8 +112,7 @@ class Browser:
         self.opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), NoRedirect
         )
-        page = self.send("GET", "/games/new")[1]
-        self.csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+        self.send("GET", "/games/new")
 
     def send(self, method: str, path: str, body: bytes | None = None, content_type: str | None = None, headers=None):
         request = urllib.request.Request(self.url + path, data=body, method=method)
@@ -129,17 +129,16 @@ class Browser:
             return error.code, error.read().decode(), error.headers
 
     def form(self, path: str, fields: list[tuple[str, str]]):
-        body = urllib.parse.urlencode([("csrf_token", self.csrf), *fields]).encode()
-        return self.send("POST", path, body, "application/x-www-form-urlencoded")
+        body = urllib.parse.urlencode(fields).encode()
+        return self.send("POST", path, body, "application/x-www-form-urlencoded", {"Origin": self.url})
 
     def upload(self, path: str, name: str, content: bytes):
         boundary = uuid.uuid4().hex
         body = b"".join([
-            f'--{boundary}\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n{self.csrf}\r\n'.encode(),
             f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="game.json"\r\n'.encode(),
             b"Content-Type: application/json\r\n\r\n", content, f"\r\n--{boundary}--\r\n".encode(),
         ])  # fmt: skip
-        return self.send("POST", path, body, f"multipart/form-data; boundary={boundary}")
+        return self.send("POST", path, body, f"multipart/form-data; boundary={boundary}", {"Origin": self.url})
 
     def json(self, path: str, document):
         return self.send("POST", path, json.dumps(document).encode(), "application/json")

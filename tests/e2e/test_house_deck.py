@@ -86,7 +86,7 @@ def test_ranks_taken_out_are_refused_by_scoring_the_referee_and_the_keypad(clien
     refused = score(client, variant, ["2H"])
     error = refused.get_json()["error"]
     assert refused.status_code == 422 and error["code"] == "invalid_card"
-    assert error["message"] == "Le 2 de cœur ne fait pas partie de ce jeu : son rang en a été retiré."
+    assert error["message"] == "Le 2 de cœur ne fait pas partie de ce jeu\u00a0: son rang en a été retiré."
     # 004's standard table: 8 → 50, K → 10, 7 → 7
     assert score(client, variant, ["8H", "KS", "7C"]).get_json()["points"] == 67
     checked = client.post("/api/v1/referee/check", json={"variant": variant, "top": "9H", "card": "2H"})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -67,42 +68,74 @@ def test_session_cookie_secure_behind_https(app_config):
     app.extensions["database"].dispose()
 
 
-# --- CSRF ------------------------------------------------------------------------------------------
+# --- forms from another site (CSRF, views/crossorigin.py) ---------------------------------------
 
 
-@pytest.fixture
-def csrf_client(app_config):
-    app = create_app({**app_config, "WTF_CSRF_ENABLED": True})
-    yield app.test_client()
-    app.extensions["database"].dispose()
+def games_count(app) -> int:
+    with app.extensions["database"].reader.connect() as conn:
+        return conn.execute(text("SELECT COUNT(*) FROM game")).scalar()
 
 
-def test_web_forms_refuse_a_post_without_csrf_token(csrf_client):
-    r = csrf_client.post("/games", data=NEW_GAME_FORM)
-    assert r.status_code == 400
-    assert "formulaire a expiré" in r.get_data(as_text=True)
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Sec-Fetch-Site": "same-site", "Origin": "http://autre.localhost"},  # another origin of the same site
+        {"Sec-Fetch-Site": "cross-site", "Origin": "http://localhost"},  # the browser's word wins over Origin
+        {"Origin": "http://autre.example"},  # a browser without Fetch Metadata (plain HTTP on the LAN)
+        {"Origin": "http://localhost:8080"},  # another port is another origin
+        {"Origin": "null"},  # a sandboxed frame, a page from a file
+    ],
+)
+def test_a_form_posted_from_another_site_is_refused_and_changes_nothing(app, client, headers):
+    before = games_count(app)
+    r = client.post("/games", data=NEW_GAME_FORM, headers={**headers, "Accept-Language": "fr"})
+    assert r.status_code == 403
+    assert "Ce formulaire vient d'un autre site : rien n'a été changé." in html.unescape(r.get_data(as_text=True))
+    assert "Set-Cookie" not in r.headers and games_count(app) == before
 
 
-def test_web_forms_accept_the_token_from_the_page(csrf_client):
-    html = csrf_client.get("/games/new?variant=classique").get_data(as_text=True)
-    token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
-    r = csrf_client.post("/games", data={"csrf_token": token, **NEW_GAME_FORM})
-    assert r.status_code == 303
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Sec-Fetch-Site": "same-origin", "Origin": "http://localhost"},
+        {"Sec-Fetch-Site": "none"},  # sent by the person (a bookmark, the address bar)
+        {"Origin": "http://localhost"},  # plain HTTP on the LAN: no Fetch Metadata, the Origin names this server
+        {"Origin": "http://LOCALHOST:80"},  # the same origin written otherwise
+        {},  # not a browser (a script, curl): it holds no cookie of ours unless given one
+    ],
+)
+def test_a_form_posted_from_this_server_is_accepted(app, client, headers):
+    r = client.post("/games", data=NEW_GAME_FORM, headers=headers)
+    assert r.status_code == 303, r.get_data(as_text=True)
 
 
-def test_htmx_sends_the_token_in_a_header(csrf_client):
-    html = csrf_client.get("/games/new").get_data(as_text=True)
-    assert re.search(r"hx-headers='\{\"X-CSRFToken\": \"[^\"]+\"\}'", html)
+def test_the_public_address_is_this_server_too(app_config):
+    app = create_app({**app_config, "PUBLIC_URL": "https://carte.example"})
+    try:
+        client = app.test_client()
+        assert client.post("/games", data=NEW_GAME_FORM, headers={"Origin": "https://carte.example"}).status_code == 303
+        assert client.post("/games", data=NEW_GAME_FORM, headers={"Origin": "https://carte.evil"}).status_code == 403
+    finally:
+        app.extensions["database"].dispose()
 
 
-def test_api_needs_no_csrf_but_a_bearer_token(csrf_client):
-    game = new_game(csrf_client)
+def test_no_page_carries_a_token_and_the_cookie_stays_same_site(client):
+    html = client.get("/games/new?variant=classique").get_data(as_text=True)
+    assert "csrf" not in html.lower()
+    r = client.post("/games", data=NEW_GAME_FORM)
+    assert "SameSite=Lax" in r.headers["Set-Cookie"] and "HttpOnly" in r.headers["Set-Cookie"]
+
+
+def test_the_api_keeps_its_own_rule_a_bearer_token(client):
+    game = new_game(client)
     body = {"winner": "Ana", "hands": {"Bob": ["KS"], "Chloé": ["3C"]}}
-    assert csrf_client.post(f"/api/v1/games/{game['id']}/manches", json=body).status_code == 401
-    r = csrf_client.post(
-        f"/api/v1/games/{game['id']}/manches", json=body, headers={"Authorization": f"Bearer {game['edit_token']}"}
+    url = f"/api/v1/games/{game['id']}/manches"
+    assert client.post(url, json=body).status_code == 401
+    r = client.post(
+        url, json=body, headers={"Authorization": f"Bearer {game['edit_token']}", "Origin": "http://outil.example"}
     )
-    assert r.status_code == 201
+    assert r.status_code == 201  # a program with the token may write from anywhere; a cookie gives the API nothing
 
 
 # --- rights ------------------------------------------------------------------------------------------

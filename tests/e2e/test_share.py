@@ -25,7 +25,7 @@ from sqlalchemy import event
 
 from app import create_app
 from models.services.games import MancheEntry
-from views import banner, pagecache
+from views import banner
 
 PLAYERS = ["Ana", "Bob", "Chloé"]
 
@@ -352,7 +352,7 @@ def test_an_invite_gives_edit_rights_and_revoking_it_takes_them_back(app, client
     body = text(landed)
     assert "This invite has been revoked" in body and "data-revoked" in body
     assert "12" in body and body.count('title="King"') == 1 and "×2" in body
-    assert 'name="csrf_token"' not in body  # read-only
+    assert 'action="/games/' not in body  # read-only: no form that writes
     assert games.get(game.id).totals == {"Ana": 7, "Bob": 60, "Chloé": 7}
     again = other_client(app).get(f"/join/{game.id}/{invite_token}")
     assert again.status_code == 403 and "revoked" in text(again)
@@ -375,7 +375,7 @@ def test_invite_by_htmx_swaps_the_invites_section_only(client, games):
     assert fragment.status_code == 201
     body = text(fragment)
     assert body.lstrip().startswith('<section class="invites" id="invites"')
-    assert "<html" not in body and 'name="csrf_token"' in body
+    assert "<html" not in body and "/revoke" in body
     full = client.post(f"/games/{game.id}/invites")
     assert "<html" in text(full) and "Back to the game" in text(full)
 
@@ -518,18 +518,20 @@ def test_import_without_a_file_asks_for_one(client):
     response = client.post("/games/import", data={}, content_type="multipart/form-data")
     assert response.status_code == 422 and "Choose a file exported by Carte !" in text(response)
     form = page_of(client, "/games/import")
-    assert 'enctype="multipart/form-data"' in form and 'name="csrf_token"' in form
+    assert 'enctype="multipart/form-data"' in form
     assert '<label for="file">' in form
 
 
-def test_import_needs_the_csrf_token(app_config):
-    application = create_app({**app_config, "WTF_CSRF_ENABLED": True})
-    try:
-        client = application.test_client()
-        response = import_file(client, b"{}")
-        assert response.status_code == 400
-    finally:
-        application.extensions["database"].dispose()
+def test_an_import_sent_from_another_site_is_refused(client, games):
+    document = games.export_game(started_game(games)[0].id)
+    response = client.post(
+        "/games/import",
+        data={"file": (io.BytesIO(json.dumps(document).encode()), "partie.json")},
+        content_type="multipart/form-data",
+        headers={"Origin": "http://autre.example"},
+    )
+    assert response.status_code == 403 and "another site: nothing was changed" in text(response)
+    assert len(listed(page_of(client, "/games"))) == 0  # nothing imported
 
 
 # --- the list of games ---------------------------------------------------------------------------
@@ -708,7 +710,7 @@ def test_the_page_cache_never_exceeds_its_byte_bound(app_config):
         cache_sizes, page_sizes = [], []
         for _ in range(12):
             game, token = big_game(games, manches=3)
-            own(client, game.id, token)  # an editable page is kept as text (with the CSRF marker)
+            own(client, game.id, token)  # an editable page, kept compressed like a read-only one
             assert client.get(f"/games/{game.id}").status_code == 200
             assert other_client(app).get(f"/s/{game.share_id}").status_code == 200  # read-only, compressed
             cache = app.extensions["page_cache"]
@@ -724,23 +726,38 @@ def test_the_page_cache_never_exceeds_its_byte_bound(app_config):
         app.extensions["database"].dispose()
 
 
-def test_a_cached_read_only_page_sets_no_cookie_and_holds_no_csrf_token(app, client, games):
+def test_a_cached_page_sets_no_cookie_and_holds_nothing_of_one_phone(app, client, games):
     game, token = big_game(games, manches=2)
     for url in (f"/games/{game.id}", f"/s/{game.share_id}"):
         client.get(url)  # the first visit notes the game in the session
         again = client.get(url)
         assert again.status_code == 200
         assert "Set-Cookie" not in again.headers, url
-        body = text(again)
-        assert "csrf" not in body.lower() and "X-CSRFToken" not in body, url
-    tokens = []
-    for _ in range(2):  # two phones with the game's rights: one stored page, each its own CSRF token
+        assert "csrf" not in text(again).lower(), url
+    pages = []
+    for _ in range(2):  # two phones holding the game's edit token: the same stored bytes, no token in them
         owner = other_client(app)
         own(owner, game.id, token)
-        editable = text(owner.get(f"/games/{game.id}"))
-        assert pagecache.CSRF_MARK not in editable
-        tokens.append(re.search(r'"X-CSRFToken": "([^"]+)"', editable).group(1))
-    assert tokens[0] != tokens[1] and len(app.extensions["page_cache"].pages) == 3
+        answer = owner.get(f"/games/{game.id}", headers={"Accept-Encoding": "br"})
+        assert answer.headers["Content-Encoding"] == "br" and "Set-Cookie" not in answer.headers
+        pages.append(answer.data)
+        html = brotli.decompress(answer.data).decode()
+        assert "csrf" not in html.lower() and token not in html and "/manches/new" in html
+    assert pages[0] == pages[1] and len(app.extensions["page_cache"].pages) == 3
+
+
+def test_a_phone_holding_the_page_gets_304(app, client, games):
+    game, token = big_game(games, manches=2)
+    own(client, game.id, token)
+    for url in (f"/games/{game.id}", f"/s/{game.share_id}"):
+        first = client.get(url, headers={"Accept-Encoding": "br"})
+        assert first.headers["Cache-Control"] == "private, no-cache" and "Cookie" in first.headers["Vary"]
+        etag = first.headers["ETag"]
+        again = client.get(url, headers={"Accept-Encoding": "br", "If-None-Match": etag})
+        assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == etag
+    games.record_manche(game.id, MancheEntry("Ana", {"Bob": ["KS"], "Chloé": ["3C"]}))
+    changed = client.get(f"/games/{game.id}", headers={"Accept-Encoding": "br", "If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag  # a new revision: a new page
 
 
 def test_a_phone_gets_the_same_stored_compressed_bytes_twice(app, client, games):
