@@ -128,11 +128,12 @@
     }
     navigator.serviceWorker.getRegistration().then(function (registration) {
       if (!registration) return;
-      offerUpdate(registration);
-      registration.addEventListener("updatefound", function () {
-        var worker = registration.installing;
+      function follow(worker) {
         if (worker) worker.addEventListener("statechange", function () { if (worker.state === "installed") offerUpdate(registration); });
-      });
+      }
+      offerUpdate(registration);
+      follow(registration.installing);  // found before this page listened
+      registration.addEventListener("updatefound", function () { follow(registration.installing); });
     });
     var reloaded = false;
     navigator.serviceWorker.addEventListener("controllerchange", function () {
