@@ -71,6 +71,13 @@
     var input = form.elements.nonce;
     if (!input) input = form.appendChild(el("input", { type: "hidden", name: "nonce" }));
     input.value = newKey();
+    if (!form.elements.version) return;
+    // a correction changed again (back on its page, say) is a new write: a new key; the same one
+    // sent twice keeps its key, and counts once
+    function renew(event) {
+      if (event.type !== "click" || event.target.closest("[data-step]")) input.value = newKey();
+    }
+    ["input", "change", "click"].forEach(function (type) { form.addEventListener(type, renew); });
   });
 
   var ready = fetch("/offline/texts.json", { credentials: "same-origin" }).then(function (r) { return r.json(); })
