@@ -590,6 +590,10 @@ def test_a_correction_and_a_deletion_made_offline_are_applied_once(live_server, 
     expect(page.locator(".next-manche h2")).to_have_text("Manche 2")
     expect(page.locator(".next-manche .deal")).to_contain_text("Bob distribue, Chloé commence")
     expect(page.locator("tr.pending-delete")).to_have_count(1)
+    page.get_by_role("link", name="Saisir la manche 2").click()  # the kept entry, numbered after the deletion
+    expect(page.locator("h1")).to_have_text("Manche 2")
+    page.go_back()
+    expect(page.locator(".waiting-list li")).to_have_count(2)
     shot(page, "corrections-waiting-light")
     page.emulate_media(color_scheme="dark")
     shot(page, "corrections-waiting-dark")
