@@ -71,6 +71,13 @@
     var input = form.elements.nonce;
     if (!input) input = form.appendChild(el("input", { type: "hidden", name: "nonce" }));
     input.value = newKey();
+    if (!form.elements.version) return;
+    // a correction changed again (back on its page, say) is a new write: a new key; the same one
+    // sent twice keeps its key, and counts once
+    function renew(event) {
+      if (event.type !== "click" || event.target.closest("[data-step]")) input.value = newKey();
+    }
+    ["input", "change", "click"].forEach(function (type) { form.addEventListener(type, renew); });
   });
 
   var ready = fetch("/offline/texts.json", { credentials: "same-origin" }).then(function (r) { return r.json(); })
@@ -131,11 +138,12 @@
     }
     navigator.serviceWorker.getRegistration().then(function (registration) {
       if (!registration) return;
-      offerUpdate(registration);
-      registration.addEventListener("updatefound", function () {
-        var worker = registration.installing;
+      function follow(worker) {
         if (worker) worker.addEventListener("statechange", function () { if (worker.state === "installed") offerUpdate(registration); });
-      });
+      }
+      offerUpdate(registration);
+      follow(registration.installing);  // found before this page listened
+      registration.addEventListener("updatefound", function () { follow(registration.installing); });
     });
     var reloaded = false;
     navigator.serviceWorker.addEventListener("controllerchange", function () {

@@ -145,10 +145,10 @@ function write(o) {
       if (!asked || !form.get("nonce")) return answer instanceof Response ? answer : precaching.matchPrecache(PLAIN["/offline"]);
       var pairs = [];
       form.forEach(function (value, name) { if (typeof value === "string") pairs.push([name, value]); });
-      return CarteQueue.add({
+      return superseded(game, kind, match[2], form.get("nonce")).then(function () { return CarteQueue.add({
         id: form.get("nonce"), game: game, kind: kind, number: parseInt(match[2] || form.get("number"), 10) || 0,
         action: o.url.pathname, pairs: pairs, created: Date.now(), state: "waiting",
-      }).then(function (item) {
+      }); }).then(function (item) {
         var said = item.kind === "new" ? "queued" : "queued_" + item.kind;
         return Response.redirect("/games/" + encodeURIComponent(game) + "?" + said + "=" + item.number, 303);
       });
@@ -158,6 +158,18 @@ function write(o) {
     return response.status >= 502 && response.status <= 504 ? queue(response) : response;
   }, queue);
 }
+
+// A correction of a manche whose earlier correction still waits replaces it (made from the same
+// kept page, the earlier one would make the later one collide with it).
+function superseded(game, kind, number, id) {
+  if (kind !== "edit") return Promise.resolve();
+  return CarteQueue.all(game).then(function (items) {
+    return CarteQueue.removeMany(items.filter(function (item) {
+      return item.kind === "edit" && item.state === "waiting" && String(item.number) === number && item.id !== id;
+    }).map(function (item) { return item.id; }));
+  });
+}
+
 routing.registerRoute(function (o) {
   return o.url.origin === self.location.origin && o.request.mode === "navigate" && WRITES.test(o.url.pathname);
 }, write, "POST");

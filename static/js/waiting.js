@@ -31,8 +31,10 @@
     var restoring = decodeURIComponent((location.hash.match(/^#restore=(.+)$/) || [])[1] || "");
     var rendered = parseInt(form.elements.number.value, 10) || 1;
     Q.all(game).then(function (items) {
-      var number = rendered;
-      items.forEach(function (item) { if (item.state === "waiting" && isNew(item) && item.id !== restoring) number = Math.max(number, item.number + 1); });
+      var waiting = items.filter(function (item) { return item.state === "waiting" && item.id !== restoring; });
+      // the last manche's deletion waiting: the entry takes its number; new manches waiting: the next
+      var number = rendered - waiting.filter(function (item) { return kind(item) === "delete"; }).length;
+      waiting.forEach(function (item) { if (isNew(item)) number = Math.max(number, item.number + 1); });
       if (number !== rendered) renumberEntry(rendered, number);
       return restoring && Q.get(restoring);
     }).then(function (item) { if (item) restore(item, rendered); });

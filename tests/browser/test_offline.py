@@ -590,9 +590,16 @@ def test_a_correction_and_a_deletion_made_offline_are_applied_once(live_server, 
     expect(page.locator(".next-manche h2")).to_have_text("Manche 2")
     expect(page.locator(".next-manche .deal")).to_contain_text("Bob distribue, Chloé commence")
     expect(page.locator("tr.pending-delete")).to_have_count(1)
+    page.get_by_role("link", name="Saisir la manche 2").click()  # the kept entry, numbered after the deletion
+    expect(page.locator("h1")).to_have_text("Manche 2")
+    page.go_back()
+    expect(page.locator(".waiting-list li")).to_have_count(2)
     shot(page, "corrections-waiting-light")
     page.emulate_media(color_scheme="dark")
     shot(page, "corrections-waiting-dark")
+    page.set_viewport_size({"width": 320, "height": 640})  # 320 px must not break: no sideways scroll
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    page.set_viewport_size({"width": 360, "height": 740})
     assert len(recorded(live_server, game_id)) == 2
 
     cut = {"count": 0}
@@ -662,3 +669,30 @@ def test_a_queued_correction_of_a_manche_changed_elsewhere_shows_both(live_serve
         (2, {"Ana": 5, "Chloé": 9}),
         (3, {"Ana": 7, "Bob": 10}),
     ]
+
+
+def test_a_manche_corrected_twice_offline_is_sent_as_the_last_correction(live_server, phones):
+    """The second correction of a manche made offline replaces the first one waiting (both come
+    from the same kept page: sent one after the other, the second would collide with the first)."""
+    game_id, token = api_game(live_server)
+    record_two(live_server, game_id, token)
+    phone = phones(live_server, game_id, token)
+    phone.controlled()
+    page = phone.page
+    wait_js(page, f"caches.open('carte-pages').then(c => c.match('/games/{game_id}/manches/1/edit')).then(Boolean)")
+    phone.offline()
+    for typed in ("15", "25"):  # Bob's hand typed 15, then 25
+        page.locator("a[href$='/manches/1/edit']").first.click()
+        expect(page.locator("h1")).to_have_text("Modifier la manche 1")
+        page.locator("#hand-1 button.pick").click()
+        page.locator("#p1-typed").fill(typed)
+        page.get_by_role("button", name="Enregistrer les modifications").click()
+        expect(page.locator(".waiting-list li")).to_have_count(1)
+    expect(page.locator(".waiting-list li")).to_contain_text("Bob 25")
+    # Provisional: manche 1 (Ana out, Bob 25, Chloé 3) + manche 2 (Bob out, Ana 5, Chloé 9)
+    assert totals(page) == {"Ana": 5, "Bob": 25, "Chloé": 12}
+    phone.online()
+    expect(page.locator("#offline-queue")).to_be_hidden(timeout=15000)
+    expect(page.locator("[data-settle]")).to_have_count(0)
+    manches = recorded(live_server, game_id)
+    assert [(m["number"], m["values"]) for m in manches] == [(1, {"Bob": 25, "Chloé": 3}), (2, {"Ana": 5, "Chloé": 9})]

@@ -185,3 +185,35 @@ def test_the_document_is_the_games(live_server, page):
     assert document["keys"]["8"] == 50 and document["keys"]["K"] == 10 and document["keys"]["JK"] == 50
     assert document["deal"] == {"first": 1, "loser_deals": False}
     assert document["order"] == [0, 1] and document["results"] == [["Ana", {"Bob": 60}]]
+
+
+HAND_WORKED = """m => {
+  const p = CarteScore.playThrough(m, [[null, {Ana: 5, Bob: 9, Chloé: 20}], ["Bob", {Ana: 12, Chloé: 30}]]);
+  return JSON.stringify({points: p.points, totals: p.totals, dealers: p.dealers, next: p.next_dealer,
+                         ranking: p.standing.ranking, finished: p.standing.finished,
+                         starter: CarteScore.starter(m, 3, p.next_dealer)});
+}"""
+
+
+def test_the_phone_scores_a_winner_collects_game_worked_by_hand(live_server, page):
+    """Winner collects (SPEC §2), to 100. Manche 1 blocked — source 004: « Le gagnant est celui qui
+    a le moins de points. Il marque la différence » — Ana 5 is lowest and scores (9 − 5) + (20 − 5)
+    = 19. Manche 2: Bob goes out and collects Ana's 12 + Chloé's 30 = 42. The deal passes to the
+    left: Ana, Bob, then Chloé deals and Ana starts. The highest total leads: Bob 42, Ana 19, Chloé 0."""
+    page.goto(f"{live_server.url}/calculette")
+    page.add_script_tag(url="/static/js/score.js")
+    ruleset = CATALOG.resolve("classique", mode="winner", target=100)
+    document = scorer_data(ruleset, ["Ana", "Bob", "Chloé"], None, 0)
+    got = json.loads(page.evaluate(HAND_WORKED, document))
+    assert got == {
+        "points": [{"Ana": 19, "Bob": 0, "Chloé": 0}, {"Ana": 0, "Bob": 42, "Chloé": 0}],
+        "totals": {"Ana": 19, "Bob": 42, "Chloé": 0},
+        "dealers": [0, 1],
+        "next": 2,
+        "ranking": [[1, "Bob", 42], [2, "Ana", 19], [3, "Chloé", 0]],
+        "finished": False,
+        "starter": "Ana",
+    }
+    # the house table's queen of spades: QS 25, the other queens 3 — one Q♠ and two Q♥ are 31
+    house = scorer_data(resolve(CATALOG.tables, HOUSE), ["Ana", "Bob"], None, 0)
+    assert page.evaluate("m => CarteScore.handValue(m, {QS: 1, QH: 2})", house) == 31

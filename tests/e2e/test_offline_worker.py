@@ -91,6 +91,9 @@ def test_the_game_page_hands_its_scorer_the_games_data(client, games):
     assert model["mode"] == {"pays": 1, "collects": 0, "bonus": 0, "tie": "share", "low_wins": True}
     assert model["end"] == {"target": 500, "rounds": None}
     assert model["results"] == [["Ana", {"Bob": 60, "Chloé": 3}]]
+    # the recorded manche's version, as its correction page carries it (kept again when it changes)
+    edit = client.get(f"/games/{game.id}/manches/1/edit").get_data(as_text=True)
+    assert model["versions"] == [re.search(r'name="version" value="([^"]+)"', edit).group(1)]
     assert model["keys"]["8"] == 50 and model["keys"]["K"] == 10 and model["keys"]["JK"] == 50
     assert 'id="offline-queue"' in html
 

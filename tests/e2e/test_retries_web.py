@@ -8,6 +8,7 @@ player who went out adds their hand's value.
 from __future__ import annotations
 
 import html
+import re
 
 import pytest
 
@@ -64,3 +65,30 @@ def test_the_form_retried_after_delete_shows_why_and_after_undo_lands_on_the_man
     again = client.post(f"/games/{game_id}/manches", data=fields)
     assert again.status_code == 303 and again.headers["Location"].endswith("?saved=1")
     assert totals_shown(game_page(client, game_id)) == {"Ana": 0, "Bob": 12, "Chloé": 5}  # once
+
+
+def test_a_correction_and_a_deletion_sent_again_with_their_nonce_count_once(client):
+    """Issue 28: what a phone queued offline is sent again with its form's nonce — a correction
+    answered as made (no collision with itself), a deletion made once (not a 404, not the manche
+    before it)."""
+    game_id = new_game(client)
+    # Manche 1: Ana out, Bob 12, Chloé 5; manche 2: Bob out, Ana 3, Chloé 4
+    for fields in (
+        {"winner": "0", "p1-typed": "12", "p2-typed": "5"},
+        {"winner": "1", "p0-typed": "3", "p2-typed": "4"},
+    ):
+        assert (
+            client.post(f"/games/{game_id}/manches", data={**manche_form(client, game_id), **fields}).status_code == 303
+        )
+    page = client.get(f"/games/{game_id}/manches/1/edit").get_data(as_text=True)
+    version = re.search(r'name="version" value="([^"]+)"', page).group(1)
+    # the correction: Bob 20 instead of 12
+    edit = {"version": version, "nonce": "fix-one", "winner": "0", "p1-typed": "20", "p2-typed": "5", "save": "1"}
+    for _ in range(2):  # sent, then sent again (the answer was lost)
+        response = client.post(f"/games/{game_id}/manches/1", data=edit)
+        assert response.status_code == 303 and response.headers["Location"].endswith("edited=1")
+    for _ in range(2):
+        response = client.post(f"/games/{game_id}/manches/2/delete", data={"confirm": "1", "nonce": "del-two"})
+        assert response.status_code == 303 and response.headers["Location"].endswith("deleted=2")
+    # only manche 1, corrected: Ana 0, Bob 20, Chloé 5
+    assert totals_shown(game_page(client, game_id)) == {"Ana": 0, "Bob": 20, "Chloé": 5}
