@@ -12,7 +12,17 @@ from playwright.sync_api import expect
 
 from models.services.games import MancheEntry
 
-from .test_games_flow import choose_winner, create_game, enter_manche, save_manche, select_hand, snap, subtotal, tap
+from .test_games_flow import (
+    choose_winner,
+    create_game,
+    enter_manche,
+    save_manche,
+    scoreboard,
+    select_hand,
+    snap,
+    subtotal,
+    tap,
+)
 
 SIZES = [(360, 740), (320, 640)]
 SCHEMES = ["light", "dark"]
@@ -248,3 +258,36 @@ def test_the_end_table_and_the_history_keep_the_names_in_sight(phone, live_serve
     snap(page, request, "history", full_page=False)
     request.node.user_properties.append(("manche row", row["height"]))
     print(f"\n{request.node.name}: manche row {row['height']:.0f} px, history {table['width']:.0f} px wide")
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=["360", "320"])
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+def test_a_refused_last_card_says_how_to_record_what_was_played(phone, live_server, request, width, height, scheme, js):
+    """Item 6. huit-americain (source 003: « On ne peut terminer le coup avec un 8 ou un Joker »):
+    Ana out on an 8 is refused; the answer says, in words, the ways to record what the table
+    played, each a tap away. Here she went out later on a 7: that card picked, the manche is
+    recorded — Bob 8 K = 32 + 10 = 42, Chloé 5."""
+    page = phone(width, height, js=js, scheme=scheme)
+    create_game(page, live_server.url, ["Ana", "Bob", "Chloé"], "huit-americain", js=js)
+    enter_manche(page, 1)
+    choose_winner(page, 0)
+    tap(page, 1, "8 K")
+    tap(page, 2, "5")
+    page.locator('label[for="last-8"]').click()
+    page.get_by_role("button", name="Enregistrer la manche 1").click()
+    ways = page.locator("#ways-last-card")
+    expect(ways).to_be_visible()
+    expect(ways).to_contain_text("Pour enregistrer ce qui s'est vraiment joué")
+    expect(ways).to_contain_text("Ana est sorti plus tard sur une autre carte")
+    expect(ways).to_contain_text("Quelqu'un d'autre est sorti")
+    expect(ways).to_contain_text("tapez leur total")
+    expect(ways.get_by_role("link", name="les joueurs")).to_have_attribute("href", "#who")
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    ways.scroll_into_view_if_needed()
+    snap(page, request, "refused", full_page=False)
+    ways.locator('label[for="last-none"]').click()  # « Non précisée », from the words themselves
+    expect(page.locator("#last-none")).to_be_checked()
+    page.locator('label[for="last-7"]').click()  # what the table played: she went out later on a 7
+    save_manche(page, 1)
+    assert scoreboard(page) == {"Ana": 0, "Bob": 42, "Chloé": 5}
