@@ -85,6 +85,7 @@ def test_no_page_scrolls_sideways_at_320_px(live_server, browser, request, schem
             "/rules",
             *(f"/rules/{variant}" for variant in live_server.app.extensions["catalog"].variants),
             "/rules/compare",
+            "/rules/compare/all",
             "/rules/search?q=que+fait+le+8",
             "/referee",
             "/variants/new?base=classique",

@@ -7,6 +7,8 @@ others face value; penalty mode: the winner adds 0, the others their own hand.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -291,3 +293,53 @@ def test_a_refused_last_card_says_how_to_record_what_was_played(phone, live_serv
     page.locator('label[for="last-7"]').click()  # what the table played: she went out later on a 7
     save_manche(page, 1)
     assert scoreboard(page) == {"Ana": 0, "Bob": 42, "Chloé": 5}
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=["360", "320"])
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+def test_two_variants_side_by_side_on_a_phone(phone, live_server, request, width, height, scheme, js):
+    """Item 7: two variants chosen, two columns that fit the screen, each topic across above its
+    two cells; no word broken in the middle (« Distribution »), no sideways scroll."""
+    page = phone(width, height, js=js, scheme=scheme)
+    page.goto(f"{live_server.url}/rules/compare")
+    page.locator("#compare-b").select_option("les-huit")
+    if not js:
+        page.get_by_role("button", name="Comparer").click()
+    expect(page).to_have_url(re.compile(r"/rules/compare/classique/les-huit$"))  # a path: kept offline as it is
+    expect(page.locator("table.compare thead th")).to_have_text(["Classique", "Les huit"])
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    table = page.locator("table.compare").bounding_box()
+    assert table["x"] >= 0 and table["x"] + table["width"] <= width
+    broken = page.evaluate(BROKEN_WORDS, "table.compare th, table.compare td")
+    assert not broken, broken
+    expect(page.locator("table.compare .topic-row th").first).to_have_text("Cartes")
+    snap(page, request, "pair")
+    page.get_by_role("link", name="Toutes les variantes d'un coup (un tableau large)").click()
+    expect(page.locator("table.compare thead th")).to_have_count(7)  # the topic, then the six variants
+    assert not page.evaluate(BROKEN_WORDS, "table.compare th, table.compare td")
+
+
+# A word written over two lines: its letters on more than one line (after a hyphen is a fair break).
+BROKEN_WORDS = """selector => {
+  const broken = [];
+  for (const cell of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node; (node = walker.nextNode()); ) {
+      let start = 0;
+      for (const word of node.textContent.split(/[\\s\\-\\u2011\\u00a0\\u202f/]/)) {
+        const tops = new Set();
+        for (let i = 0; i < word.length; i++) {
+          const range = document.createRange();
+          range.setStart(node, start + i);
+          range.setEnd(node, start + i + 1);
+          const rect = range.getBoundingClientRect();
+          if (rect.width) tops.add(Math.round(rect.top));
+        }
+        if (tops.size > 1) broken.push(word);
+        start += word.length + 1;
+      }
+    }
+  }
+  return broken;
+}"""
