@@ -343,3 +343,44 @@ BROKEN_WORDS = """selector => {
   }
   return broken;
 }"""
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=["360", "320"])
+def test_the_house_rule_editor_shows_what_differs_in_words(phone, live_server, request, width, height, scheme):
+    """Item 8: from « Classique », the editor opens with only the name and what differs (nothing
+    yet), each folded part saying it plays as the base; a card kept as the base says what the base
+    does with it; an error in words, no field code; the sample hand in French card letters (R for
+    Roi, D for Dame), typed back the same way. Classique (000): 8 = 50, K = 10, Q = 10, 5 = 5."""
+    page = phone(width, height, scheme=scheme)
+    page.goto(f"{live_server.url}/variants/new?base=classique")
+    tall = page.evaluate("document.documentElement.scrollHeight")
+    assert tall < 2400, tall  # it was 4,800 px with everything open
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    expect(page.locator("details.house-part[open]")).to_have_count(0)
+    expect(page.locator("details.house-part > summary").first).to_contain_text("comme dans «\u00a0Classique\u00a0»")
+    expect(page.locator("#sample")).to_have_value("8♥ JK 2♠ R♦ 5♣ A♥")  # KD: the King of diamonds, R♦
+    snap(page, request, "opened", full_page=False)
+    page.locator("details.house-more > summary").click()
+    expect(page.locator("#effect-8")).to_be_visible()
+    assert page.evaluate(
+        "[document.documentElement.scrollWidth <= document.documentElement.clientWidth, innerHeight]"
+    ) == [
+        True,
+        height,
+    ], "a menu wider than the screen (the page zoomed out)"
+    eight = page.locator(".house-card:has(#effect-8)")
+    expect(eight.locator(".base-says")).to_contain_text("Dans «\u00a0Classique\u00a0»\u00a0:")
+    menu = page.locator("#effect-8")
+    assert menu.bounding_box()["width"] >= 240 and menu.evaluate("e => e.scrollWidth <= e.clientWidth")
+    page.locator("#effect-8").select_option("none")
+    page.locator("#sample").fill("8♥ R♠ D♦ 5♣")
+    page.locator('button[name="action"][value="preview"]').click()
+    expect(page.locator("#preview-total")).to_have_text("75")  # 50 + 10 + 10 + 5
+    expect(page.locator(".house-card-list").first.locator("#effect-8")).to_be_visible()  # it differs now: shown
+    page.locator("#house-name").fill("")
+    page.locator('.form-actions button[value="save"]').click()
+    error = page.locator("#house-error")
+    expect(error).to_be_visible()
+    assert "(name)" not in error.inner_text() and "(" not in error.inner_text()
+    snap(page, request, "error", full_page=False)
