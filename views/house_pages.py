@@ -30,7 +30,8 @@ from models.core.house_editor import (
     table_values,
 )
 from models.core.house_rules import sample_value
-from models.core.variant import MAX_CARD_POINTS, MAX_MANCHES, MAX_TARGET, MODES
+from models.core.rulepage import card_entries
+from models.core.variant import MAX_CARD_POINTS, MAX_MANCHES, MAX_TARGET, MODES, resolve
 from models.services import house as house_model
 
 from . import links, rights
@@ -38,7 +39,7 @@ from .jsontext import refuse_unencodable
 from .kit import house, lang, registry
 from .numbers import required_whole_number
 from .rights import owns_house
-from .texts import CHANGE_LABELS, MODE_LABELS, error_message
+from .texts import CHANGE_LABELS, MODE_LABELS, cards_text, error_message, typed_cards
 
 bp = Blueprint("house", __name__)
 
@@ -109,15 +110,32 @@ def read_edits(form, document: dict) -> Edits:
 
 
 def sample_preview(document: dict, sample: str):
-    return sample_value(document, sample or SAMPLE_HAND, registry().builtins)
+    """The sample hand as typed, in this language's card letters (texts.typed_cards), valued."""
+    return sample_value(document, typed_cards(sample) or SAMPLE_HAND, registry().builtins)
+
+
+def base_cards(document: dict) -> dict:
+    """For each card row: does it differ from the base variant, and what the base does with it
+    (the rule pages' words), so the editor opens only what changed and says what "as in the base" is."""
+    base = registry().get(document["base"])
+    kept = {r["card"]: r["rule"] for r in card_rows(document_for_base(document["base"], registry().builtins))}
+    says = {}
+    for entry in card_entries(resolve(registry().tables, base)):
+        says[entry.rule.card] = [m for m in (entry.play, *entry.effects) if m]
+    return {
+        row["card"]: {"differs": row["rule"] != kept.get(row["card"]), "says": says.get(row["card"], [])}
+        for row in card_rows(document)
+    }
 
 
 def effect_labels() -> list[tuple[str, str]]:
     return [(key, gettext(label)) for key, (label, _) in EFFECTS.items()]
 
 
-def editor(document: dict, *, entry=None, errors=None, preview=None, sample=SAMPLE_HAND, status=200):
+def editor(document: dict, *, entry=None, errors=None, preview=None, sample=None, status=200):
     ranks, cards = table_values(document, registry().tables)
+    sample = cards_text(SAMPLE_HAND) if sample is None else sample
+    rules = base_cards(document)
     if preview is None and not errors:
         preview = sample_preview(document, sample)
     return (
@@ -127,6 +145,9 @@ def editor(document: dict, *, entry=None, errors=None, preview=None, sample=SAMP
             entry=entry,
             base=registry().get(document["base"]),
             rows=card_rows(document),
+            base_cards=rules,
+            changed_cards=[card for card, row in rules.items() if row["differs"]],
+            changed=set(differences(document, registry().tables)),
             effects=effect_labels(),
             keep=KEEP,
             ranks=ranks,
@@ -173,7 +194,7 @@ def new_variant():
 
 def _save(document_from, entry=None):
     form = request.form
-    sample = form.get("sample", SAMPLE_HAND)[:200]
+    sample = form.get("sample", "")[:200] or cards_text(SAMPLE_HAND)
     try:
         document = apply_edits(document_from, read_edits(form, document_from))
     except DomainError as e:

@@ -88,24 +88,53 @@ def render_rule_page(variant, game=None, here=None):
 
 
 @bp.get("/rules/compare")
-def compare():
-    """The built-in variants side by side; ``?with=<id>`` adds house rules, each cell that differs
-    from its base variant's marked."""
-    variants, bases = list(registry().builtins.variants.values()), {}
+@bp.get("/rules/compare/<first_id>/<second_id>")
+def compare(first_id: str = "", second_id: str = ""):
+    """Two variants side by side (a phone reads two columns): the first two built-ins, the two in
+    the path, or ``?with=<house id>`` and its base. Paths, not queries: the offline copy of a rule
+    page is kept under its path."""
+    builtins = list(registry().builtins.variants.values())
+    houses = [found for i in request.args.getlist("with")[:1] if (found := registry().find(i)) and found.house]
+    first = registry().find(first_id or (houses[0].base if houses else "")) or builtins[0]
+    second = registry().find(second_id or (houses[0].id if houses else ""))
+    if second is None or second.id == first.id:
+        second = next(v for v in builtins if v.id != first.id)
+    choices = builtins + [v for v in (first, second) if v.house]
+    return compare_page([first, second], choices, everything=False)
+
+
+@bp.get("/compare")
+def compare_pick():
+    """The two variants picked in the form (a GET): their page."""
+    return redirect(
+        url_for("rulebook.compare", first_id=request.args.get("a", ""), second_id=request.args.get("b", ""))
+    )
+
+
+@bp.get("/rules/compare/all")
+def compare_all():
+    """Every built-in variant at once (a wide table), and house rules added with ``?with=<id>``."""
+    variants = list(registry().builtins.variants.values())
     for variant_id in request.args.getlist("with")[:4]:
         found = registry().find(variant_id)
-        if found is not None and found.house and found.id not in bases:
-            bases[found.id] = found.base
+        if found is not None and found.house and found not in variants:
             variants.append(found)
+    return compare_page(variants, variants, everything=True)
+
+
+def compare_page(variants: list, choices: list, *, everything: bool):
+    """The comparison drawn; each cell of house rules that differs from its base variant's marked."""
     rows = comparing.comparison(variants, registry().tables)
     index = {v.id: i for i, v in enumerate(variants)}
     marks = {
-        (r, index[hid])
+        (r, index[v.id])
         for r, row in enumerate(rows)
-        for hid, base in bases.items()
-        if row.cells[index[hid]] != row.cells[index[base]]
+        for v in variants
+        if v.house and v.base in index and row.cells[index[v.id]] != row.cells[index[v.base]]
     }
-    return render_template("rules/compare.html", variants=variants, rows=rows, marks=marks)
+    return render_template(
+        "rules/compare.html", variants=variants, choices=choices, everything=everything, rows=rows, marks=marks
+    )
 
 
 # --- search ------------------------------------------------------------------------------------------

@@ -100,6 +100,23 @@ def _card_face(card: Card, language: str) -> str:
     return rank + (SUIT_SYMBOLS[card.suit] if card.suit else "")
 
 
+def cards_text(cards) -> str:
+    """Cards written as a person of this language types them: "8♥ JK D♦" in French."""
+    return " ".join(card_face(card) for card in parse_cards(cards))
+
+
+def typed_cards(text: str) -> str:
+    """Cards typed with this language's letters ("D♦", "R") read back into the core's notation
+    ("Q♦", "K"): the same letters card_face writes, read the other way."""
+    letters = {str(short).upper(): rank for rank, short in RANK_SHORT.items() if str(short).upper() != rank}
+    tokens = []
+    for token in text.replace(",", " ").split():
+        head = token.rstrip("".join(SUIT_SYMBOLS.values()))
+        tail = token[len(head) :]
+        tokens.append(letters.get(head.upper(), head) + tail if tail or head.upper() in letters else token)
+    return " ".join(tokens)
+
+
 def suit_name(suit: str) -> str:
     return str(SUIT_NAMES[suit])
 

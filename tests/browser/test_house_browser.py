@@ -17,8 +17,10 @@ from .test_games_flow import choose_winner, enter_manche, save_manche, scoreboar
 def test_build_house_rules_then_play_two_manches(live_server, page, shot):
     page.goto(f"{live_server.url}/variants/new?base=classique")
     page.locator("#house-name").fill("Chez Mamie")
+    page.locator("details.house-part:has(#pt-8) > summary").click()  # folded: as in the base, until changed
     page.locator("#pt-8").fill("25")
     page.locator("#pt-K").fill("3")
+    page.locator("details.house-more > summary").click()  # the cards that play as in the base
     page.locator("#effect-8").select_option("none")
     page.locator("#effect-5").select_option("wild")
     page.locator("#sample").fill("8H KD 5C")

@@ -55,6 +55,10 @@ def test_no_page_scrolls_sideways_at_320_px(live_server, browser, request, schem
         for winner in (NAMES[0], NAMES[7], NAMES[3]):
             others = {name: 7 + len(name) for name in NAMES if name != winner}
             games.record_manche(game_id, MancheEntry(winner, {}, typed=others))
+        # two players with 16-character names (issue 30): their page and their entry
+        pair = ["Marie-Antoinette", "Jean-Christophe"]
+        pair_url = create_game(page, base, pair, "classique")
+        games.record_manche(pair_url.rsplit("/", 1)[1], MancheEntry(pair[0], {}, typed={pair[1]: 23}))
         teams_url = create_game(page, base, ["Ana", "Bob", "Chloé", "Dan"], "les-huit")
         games.record_manche(teams_url.rsplit("/", 1)[1], MancheEntry("Ana", {}, typed={"Bob": 12, "Dan": 3}))
         page.goto(f"{base}/variants/new?base=classique")
@@ -75,6 +79,8 @@ def test_no_page_scrolls_sideways_at_320_px(live_server, browser, request, schem
             f"/games/{game_id}/referee",
             f"/games/{game_id}/rules",
             teams_url.removeprefix(base),
+            pair_url.removeprefix(base),
+            f"{pair_url.removeprefix(base)}/manches/new",
             f"/s/{share_id}",
             "/games",
             f"/games?player={NAMES[0]}",
@@ -85,6 +91,7 @@ def test_no_page_scrolls_sideways_at_320_px(live_server, browser, request, schem
             "/rules",
             *(f"/rules/{variant}" for variant in live_server.app.extensions["catalog"].variants),
             "/rules/compare",
+            "/rules/compare/all",
             "/rules/search?q=que+fait+le+8",
             "/referee",
             "/variants/new?base=classique",

@@ -95,7 +95,7 @@ def test_rule_pages_and_comparison_at_360_px(live_server, browser, request):
     page.goto(f"{live_server.url}/rules/huit-americain")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     snap(page, request, "rules")
-    page.goto(f"{live_server.url}/rules/compare")
+    page.goto(f"{live_server.url}/rules/compare/all")  # all the variants at once: the wide table
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     scroller = page.locator(".compare-scroll")
     first = page.locator("tbody th.topic").first

@@ -7,12 +7,24 @@ others face value; penalty mode: the winner adds 0, the others their own hand.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
 from models.services.games import MancheEntry
 
-from .test_games_flow import choose_winner, create_game, enter_manche, save_manche, select_hand, snap, subtotal, tap
+from .test_games_flow import (
+    choose_winner,
+    create_game,
+    enter_manche,
+    save_manche,
+    scoreboard,
+    select_hand,
+    snap,
+    subtotal,
+    tap,
+)
 
 SIZES = [(360, 740), (320, 640)]
 SCHEMES = ["light", "dark"]
@@ -248,3 +260,127 @@ def test_the_end_table_and_the_history_keep_the_names_in_sight(phone, live_serve
     snap(page, request, "history", full_page=False)
     request.node.user_properties.append(("manche row", row["height"]))
     print(f"\n{request.node.name}: manche row {row['height']:.0f} px, history {table['width']:.0f} px wide")
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=["360", "320"])
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+def test_a_refused_last_card_says_how_to_record_what_was_played(phone, live_server, request, width, height, scheme, js):
+    """Item 6. huit-americain (source 003: « On ne peut terminer le coup avec un 8 ou un Joker »):
+    Ana out on an 8 is refused; the answer says, in words, the ways to record what the table
+    played, each a tap away. Here she went out later on a 7: that card picked, the manche is
+    recorded — Bob 8 K = 32 + 10 = 42, Chloé 5."""
+    page = phone(width, height, js=js, scheme=scheme)
+    create_game(page, live_server.url, ["Ana", "Bob", "Chloé"], "huit-americain", js=js)
+    enter_manche(page, 1)
+    choose_winner(page, 0)
+    tap(page, 1, "8 K")
+    tap(page, 2, "5")
+    page.locator('label[for="last-8"]').click()
+    page.get_by_role("button", name="Enregistrer la manche 1").click()
+    ways = page.locator("#ways-last-card")
+    expect(ways).to_be_visible()
+    expect(ways).to_contain_text("Pour enregistrer ce qui s'est vraiment joué")
+    expect(ways).to_contain_text("Ana est sorti plus tard sur une autre carte")
+    expect(ways).to_contain_text("Quelqu'un d'autre est sorti")
+    expect(ways).to_contain_text("tapez leur total")
+    expect(ways.get_by_role("link", name="les joueurs")).to_have_attribute("href", "#who")
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    ways.scroll_into_view_if_needed()
+    snap(page, request, "refused", full_page=False)
+    ways.locator('label[for="last-none"]').click()  # « Non précisée », from the words themselves
+    expect(page.locator("#last-none")).to_be_checked()
+    page.locator('label[for="last-7"]').click()  # what the table played: she went out later on a 7
+    save_manche(page, 1)
+    assert scoreboard(page) == {"Ana": 0, "Bob": 42, "Chloé": 5}
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=["360", "320"])
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+def test_two_variants_side_by_side_on_a_phone(phone, live_server, request, width, height, scheme, js):
+    """Item 7: two variants chosen, two columns that fit the screen, each topic across above its
+    two cells; no word broken in the middle (« Distribution »), no sideways scroll."""
+    page = phone(width, height, js=js, scheme=scheme)
+    page.goto(f"{live_server.url}/rules/compare")
+    page.locator("#compare-b").select_option("les-huit")
+    if not js:
+        page.get_by_role("button", name="Comparer").click()
+    expect(page).to_have_url(re.compile(r"/rules/compare/classique/les-huit$"))  # a path: kept offline as it is
+    expect(page.locator("table.compare thead th")).to_have_text(["Classique", "Les huit"])
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    table = page.locator("table.compare").bounding_box()
+    assert table["x"] >= 0 and table["x"] + table["width"] <= width
+    broken = page.evaluate(BROKEN_WORDS, "table.compare th, table.compare td")
+    assert not broken, broken
+    expect(page.locator("table.compare .topic-row th").first).to_have_text("Cartes")
+    snap(page, request, "pair")
+    page.get_by_role("link", name="Toutes les variantes d'un coup (un tableau large)").click()
+    expect(page.locator("table.compare thead th")).to_have_count(7)  # the topic, then the six variants
+    assert not page.evaluate(BROKEN_WORDS, "table.compare th, table.compare td")
+
+
+# A word written over two lines: its letters on more than one line (after a hyphen is a fair break).
+BROKEN_WORDS = """selector => {
+  const broken = [];
+  for (const cell of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node; (node = walker.nextNode()); ) {
+      let start = 0;
+      for (const word of node.textContent.split(/[\\s\\-\\u2011\\u00a0\\u202f/]/)) {
+        const tops = new Set();
+        for (let i = 0; i < word.length; i++) {
+          const range = document.createRange();
+          range.setStart(node, start + i);
+          range.setEnd(node, start + i + 1);
+          const rect = range.getBoundingClientRect();
+          if (rect.width) tops.add(Math.round(rect.top));
+        }
+        if (tops.size > 1) broken.push(word);
+        start += word.length + 1;
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=["360", "320"])
+def test_the_house_rule_editor_shows_what_differs_in_words(phone, live_server, request, width, height, scheme):
+    """Item 8: from « Classique », the editor opens with only the name and what differs (nothing
+    yet), each folded part saying it plays as the base; a card kept as the base says what the base
+    does with it; an error in words, no field code; the sample hand in French card letters (R for
+    Roi, D for Dame), typed back the same way. Classique (000): 8 = 50, K = 10, Q = 10, 5 = 5."""
+    page = phone(width, height, scheme=scheme)
+    page.goto(f"{live_server.url}/variants/new?base=classique")
+    tall = page.evaluate("document.documentElement.scrollHeight")
+    assert tall < 2400, tall  # it was 4,800 px with everything open
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    expect(page.locator("details.house-part[open]")).to_have_count(0)
+    expect(page.locator("details.house-part > summary").first).to_contain_text("comme dans «\u00a0Classique\u00a0»")
+    expect(page.locator("#sample")).to_have_value("8♥ JK 2♠ R♦ 5♣ A♥")  # KD: the King of diamonds, R♦
+    snap(page, request, "opened", full_page=False)
+    page.locator("details.house-more > summary").click()
+    expect(page.locator("#effect-8")).to_be_visible()
+    assert page.evaluate(
+        "[document.documentElement.scrollWidth <= document.documentElement.clientWidth, innerHeight]"
+    ) == [
+        True,
+        height,
+    ], "a menu wider than the screen (the page zoomed out)"
+    eight = page.locator(".house-card:has(#effect-8)")
+    expect(eight.locator(".base-says")).to_contain_text("Dans «\u00a0Classique\u00a0»\u00a0:")
+    menu = page.locator("#effect-8")
+    assert menu.bounding_box()["width"] >= 240 and menu.evaluate("e => e.scrollWidth <= e.clientWidth")
+    page.locator("#effect-8").select_option("none")
+    page.locator("#sample").fill("8♥ R♠ D♦ 5♣")
+    page.locator('button[name="action"][value="preview"]').click()
+    expect(page.locator("#preview-total")).to_have_text("75")  # 50 + 10 + 10 + 5
+    expect(page.locator(".house-card-list").first.locator("#effect-8")).to_be_visible()  # it differs now: shown
+    page.locator("#house-name").fill("")
+    page.locator('.form-actions button[value="save"]').click()
+    error = page.locator("#house-error")
+    expect(error).to_be_visible()
+    assert "(name)" not in error.inner_text() and "(" not in error.inner_text()
+    snap(page, request, "error", full_page=False)

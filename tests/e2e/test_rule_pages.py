@@ -196,7 +196,7 @@ def test_rules_index_lists_the_six_variants_and_links_to_compare(app):
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_comparison_shows_the_six_variants_side_by_side(app, lang):
-    page = page_text(lang_client(app, lang).get("/rules/compare"))
+    page = page_text(lang_client(app, lang).get("/rules/compare/all"))  # all at once: the wide table
     header = re.search(r"<thead>.*?</thead>", page, re.S).group(0)
     assert header.count("<th ") == 7
     for variant_id in VARIANTS:
@@ -208,6 +208,23 @@ def test_comparison_shows_the_six_variants_side_by_side(app, lang):
     cells = re.findall(r"<td>(.*?)</td>", joker, re.S)
     assert ["4" in cells[0], "—" in cells[1], "5" in cells[2]] == [True, True, True]
     assert page.count('class="topic"') == page.count("<tr")  # the sticky first column, in every row
+
+
+def test_two_variants_picked_side_by_side(app):
+    """Issue 30 item 7: two variants at their own path (the offline copy is kept by path), each
+    topic across above its two cells; the form's pick lands there; an unknown one falls back."""
+    client = lang_client(app, "fr")
+    page = page_text(client.get("/rules/compare/huit-americain/les-huit"))
+    header = re.search(r"<thead>.*?</thead>", page, re.S).group(0)
+    assert re.findall(r'href="/rules/([a-z0-9-]+)"', header) == ["huit-americain", "les-huit"]
+    joker = re.search(r'<tr data-card="JK">(.*?)</tr>', page, re.S).group(1)
+    assert joker.count("<td>") == 2 and 'class="topic"' not in joker  # the topic has its own row above
+    assert page.count('<tr class="topic-row">') == page.count("<tr data-card=") + page.count("<tr>") - 1
+    picked = client.get("/compare?a=classique&b=54-cartes")
+    assert picked.status_code == 302 and picked.headers["Location"].endswith("/rules/compare/classique/54-cartes")
+    fallback = page_text(client.get("/rules/compare/nothing/classique"))
+    header = re.search(r"<thead>.*?</thead>", fallback, re.S).group(0)
+    assert re.findall(r'href="/rules/([a-z0-9-]+)"', header) == ["classique", "deux-jeux"]
 
 
 @pytest.mark.parametrize(("lang", "query", "variant_id", "anchor"), QUESTIONS)
@@ -280,7 +297,7 @@ def test_checker_answers_illegal_with_the_reason_and_what_happens(app):
     assert 'data-legal="false"' in verdict
     assert "Le joueur pioche 2 cartes pour chaque carte de la chaîne et perd son tour." in verdict
     # 003 sets no penalty for a card laid wrongly in its first rule: said plainly (issue 26)
-    assert "Les règles ne prévoient pas de pénalité : une carte déjà posée revient simplement dans la main." in verdict
+    assert "Les règles ne prévoient pas de pénalité\u00a0: une carte déjà posée revient simplement dans la main." in verdict
     verdict = verdict_of(page_text(client.post("/referee", data=data | {"card_rank": "A", "card_suit": "H"})))
     assert 'data-legal="true"' in verdict
 
