@@ -213,8 +213,8 @@ def split_counters_warning(workers: int, storage_uri: str | None) -> str | None:
     if workers > 1 and (storage_uri or "memory://").partition("://")[0].endswith("memory"):
         return (
             f"{workers} worker processes each keep their own rate-limit counters (memory://): "
-            f"the limits let through up to {workers} times as much. Run one worker with threads "
-            "(gunicorn -w 1 --threads 8) or set REDIS_URL so that the workers share their counters."
+            f"the limits let through up to {workers} times as much. Run one worker (gunicorn.conf.py's "
+            "gevent worker holds many connections) or set REDIS_URL so that the workers share their counters."
         )
     return None
 

@@ -154,7 +154,7 @@ def serve(database_url: str):
     raise RuntimeError("the app did not start")
 
 
-def writers(base: str, count: int, games_each: int = 4) -> dict:
+def writers(base: str, count: int, games_each: int = 8) -> dict:
     """``count`` wrk connections (one thread each), each recording manches on games of its own
     (``games_each`` of them in turn: a game holds at most 1,000 manches); checks afterwards that
     every 2xx is a manche stored."""

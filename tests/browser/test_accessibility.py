@@ -30,18 +30,9 @@ class Audit:
         self.shot(f"{self.scheme}-{name}")
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_no_axe_violation(live_server, page, shot, scheme):
-    page.emulate_media(color_scheme=scheme)
-    audit = Audit(page, shot, scheme)
-    base = live_server.url
-
-    page.goto(base + "/")
-    audit("home")
-    page.goto(base + "/calculette?variant=classique")
-    page.locator('[data-token="8"] button[data-step="1"]').click()
-    audit("calculette")
-
+def new_game_with_its_error(page, base: str, audit) -> str:
+    """The new-game form, refused (one player) then made (three): each audited, and the home page
+    that offers to resume it. The game's address."""
     page.goto(base + "/games/new")
     audit("new-game")
     page.locator("#player-0").fill("Ana")
@@ -58,7 +49,22 @@ def test_no_axe_violation(live_server, page, shot, scheme):
     expect(page.locator(".resume-link")).to_have_count(1)  # "Resume" this game
     audit("home-resume")
     page.goto(game_url)
+    return game_url
 
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_axe_violation(live_server, page, shot, scheme):
+    page.emulate_media(color_scheme=scheme)
+    audit = Audit(page, shot, scheme)
+    base = live_server.url
+
+    page.goto(base + "/")
+    audit("home")
+    page.goto(base + "/calculette?variant=classique")
+    page.locator('[data-token="8"] button[data-step="1"]').click()
+    audit("calculette")
+
+    game_url = new_game_with_its_error(page, base, audit)
     # The manche form, filled in: a winner chosen (its keypad folded), cards tapped.
     page.get_by_role("link", name="Saisir la manche 1").click()
     page.locator('label[for="winner-0"]').click()

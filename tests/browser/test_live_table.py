@@ -49,6 +49,7 @@ def side_by_side(browser, pictures: dict, name: str) -> Path:
 
 def screenshots(browser, scheme: str, step: str, pages: tuple) -> Path:
     """Each phone's page (``(label, page)``) photographed, then the three side by side."""
+    ARTIFACTS.mkdir(exist_ok=True)
     shots = {}
     for label, page in pages:
         path = ARTIFACTS / f"live-{scheme}-{step}-{len(shots)}.png"
@@ -123,7 +124,6 @@ def named_presence(keeper_page, game_url: str, others: tuple) -> None:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_three_phones_one_table(browser, live_server, scheme):
-    ARTIFACTS.mkdir(exist_ok=True)
     games = live_server.app.extensions["games"]
     game, owner_token = games.create_game("classique", THREE, first_dealer=0)
     _invite, invite_token = games.create_invite(game.id)

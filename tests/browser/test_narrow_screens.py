@@ -41,6 +41,63 @@ WORDS_BROKEN = """() => {
 }"""
 
 
+def every_page(page, live_server) -> tuple[str, list[str]]:
+    """Games of 8 players with long names, of 2 players of 16-character names (issue 30), of teams,
+    each with manches, and a house variant: every page a phone may open, and the game's id."""
+    base = live_server.url
+    games = live_server.app.extensions["games"]
+    game_url = create_game(page, base, NAMES, "huit-americain")
+    game_id = game_url.rsplit("/", 1)[1]
+    for winner in (NAMES[0], NAMES[7], NAMES[3]):
+        others = {name: 7 + len(name) for name in NAMES if name != winner}
+        games.record_manche(game_id, MancheEntry(winner, {}, typed=others))
+    # two players with 16-character names (issue 30): their page and their entry
+    pair = ["Marie-Antoinette", "Jean-Christophe"]
+    pair_url = create_game(page, base, pair, "classique")
+    games.record_manche(pair_url.rsplit("/", 1)[1], MancheEntry(pair[0], {}, typed={pair[1]: 23}))
+    teams_url = create_game(page, base, ["Ana", "Bob", "Chloé", "Dan"], "les-huit")
+    games.record_manche(teams_url.rsplit("/", 1)[1], MancheEntry("Ana", {}, typed={"Bob": 12, "Dan": 3}))
+    page.goto(f"{base}/variants/new?base=classique")
+    page.locator("#house-name").fill("Les règles de la maison Dupont-Lefèvre")
+    page.locator('.form-actions button[value="save"]').click()
+    expect(page).to_have_url(re.compile(r"/variants/h[0-9a-f]{16}$"))
+    house = page.url.removeprefix(base)
+    share_id = games.get(game_id).share_id
+
+    paths = [
+        "/",
+        "/games/new",
+        "/games/new?variant=les-huit",
+        f"/games/{game_id}",
+        f"/games/{game_id}?share=1",
+        f"/games/{game_id}/manches/new",
+        f"/games/{game_id}/manches/1/edit",
+        f"/games/{game_id}/referee",
+        f"/games/{game_id}/rules",
+        teams_url.removeprefix(base),
+        pair_url.removeprefix(base),
+        f"{pair_url.removeprefix(base)}/manches/new",
+        f"/s/{share_id}",
+        "/games",
+        f"/games?player={NAMES[0]}",
+        f"/players/{NAMES[7]}",
+        "/games/import",
+        "/calculette",
+        "/calculette?variant=54-cartes",
+        "/rules",
+        *(f"/rules/{variant}" for variant in live_server.app.extensions["catalog"].variants),
+        "/rules/compare",
+        "/rules/compare/all",
+        "/rules/search?q=que+fait+le+8",
+        "/referee",
+        "/variants/new?base=classique",
+        house,
+        f"{house}/edit",
+        "/games/no-such-game",
+    ]
+    return game_id, paths
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_no_page_scrolls_sideways_at_320_px(live_server, browser, request, scheme):
     context = browser.new_context(
@@ -48,57 +105,8 @@ def test_no_page_scrolls_sideways_at_320_px(live_server, browser, request, schem
     )
     page = context.new_page()
     base = live_server.url
-    games = live_server.app.extensions["games"]
     try:
-        game_url = create_game(page, base, NAMES, "huit-americain")
-        game_id = game_url.rsplit("/", 1)[1]
-        for winner in (NAMES[0], NAMES[7], NAMES[3]):
-            others = {name: 7 + len(name) for name in NAMES if name != winner}
-            games.record_manche(game_id, MancheEntry(winner, {}, typed=others))
-        # two players with 16-character names (issue 30): their page and their entry
-        pair = ["Marie-Antoinette", "Jean-Christophe"]
-        pair_url = create_game(page, base, pair, "classique")
-        games.record_manche(pair_url.rsplit("/", 1)[1], MancheEntry(pair[0], {}, typed={pair[1]: 23}))
-        teams_url = create_game(page, base, ["Ana", "Bob", "Chloé", "Dan"], "les-huit")
-        games.record_manche(teams_url.rsplit("/", 1)[1], MancheEntry("Ana", {}, typed={"Bob": 12, "Dan": 3}))
-        page.goto(f"{base}/variants/new?base=classique")
-        page.locator("#house-name").fill("Les règles de la maison Dupont-Lefèvre")
-        page.locator('.form-actions button[value="save"]').click()
-        expect(page).to_have_url(re.compile(r"/variants/h[0-9a-f]{16}$"))
-        house = page.url.removeprefix(base)
-        share_id = games.get(game_id).share_id
-
-        paths = [
-            "/",
-            "/games/new",
-            "/games/new?variant=les-huit",
-            f"/games/{game_id}",
-            f"/games/{game_id}?share=1",
-            f"/games/{game_id}/manches/new",
-            f"/games/{game_id}/manches/1/edit",
-            f"/games/{game_id}/referee",
-            f"/games/{game_id}/rules",
-            teams_url.removeprefix(base),
-            pair_url.removeprefix(base),
-            f"{pair_url.removeprefix(base)}/manches/new",
-            f"/s/{share_id}",
-            "/games",
-            f"/games?player={NAMES[0]}",
-            f"/players/{NAMES[7]}",
-            "/games/import",
-            "/calculette",
-            "/calculette?variant=54-cartes",
-            "/rules",
-            *(f"/rules/{variant}" for variant in live_server.app.extensions["catalog"].variants),
-            "/rules/compare",
-            "/rules/compare/all",
-            "/rules/search?q=que+fait+le+8",
-            "/referee",
-            "/variants/new?base=classique",
-            house,
-            f"{house}/edit",
-            "/games/no-such-game",
-        ]
+        game_id, paths = every_page(page, live_server)
         wide, broken = {}, {}
         for path in paths:
             page.goto(base + path)

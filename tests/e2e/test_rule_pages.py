@@ -297,7 +297,10 @@ def test_checker_answers_illegal_with_the_reason_and_what_happens(app):
     assert 'data-legal="false"' in verdict
     assert "Le joueur pioche 2 cartes pour chaque carte de la chaîne et perd son tour." in verdict
     # 003 sets no penalty for a card laid wrongly in its first rule: said plainly (issue 26)
-    assert "Les règles ne prévoient pas de pénalité\u00a0: une carte déjà posée revient simplement dans la main." in verdict
+    assert (
+        "Les règles ne prévoient pas de pénalité\u00a0: une carte déjà posée revient simplement dans la main."
+        in verdict
+    )
     verdict = verdict_of(page_text(client.post("/referee", data=data | {"card_rank": "A", "card_suit": "H"})))
     assert 'data-legal="true"' in verdict
 

@@ -1,7 +1,6 @@
-"""Sizes a reader can hold (issue 25): no module of the app over 600 lines, no function over 60
-lines (our scripts: tests/unit/test_js_sizes.py). The app's code is app.py, gunicorn.conf.py, models/,
-views/ and bench/; the migrations are history (never edited once shipped) and the vendored
-libraries are someone else's (static/js/VENDORED.txt lists them)."""
+"""Sizes a reader can hold (issue 25): no Python module over 600 lines, no function over 60 lines
+(our scripts: tests/unit/test_js_sizes.py). That is app.py, gunicorn.conf.py, models/, views/,
+bench/ and the tests themselves; the migrations are history (never edited once shipped)."""
 
 from __future__ import annotations
 
@@ -10,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = [ROOT / "app.py", ROOT / "gunicorn.conf.py"] + [
-    path for folder in ("models", "views", "bench") for path in sorted((ROOT / folder).rglob("*.py"))
+    path for folder in ("models", "views", "bench", "tests") for path in sorted((ROOT / folder).rglob("*.py"))
 ]
 MAX_MODULE, MAX_FUNCTION = 600, 60
 
@@ -21,8 +20,8 @@ def lines(path: Path) -> int:
 
 def test_the_app_has_modules_to_check():
     # a test that would pass on an empty list checks nothing
-    assert len(PYTHON) > 60
-    assert any(path.name == "scoring.py" for path in PYTHON)
+    assert len(PYTHON) > 150
+    assert {"scoring.py", "test_sizes.py"} <= {path.name for path in PYTHON}
 
 
 def test_no_python_module_over_600_lines():
