@@ -190,7 +190,7 @@ def test_migration_0007_from_0006_seats_everybody_at_their_seat(tmp_path):
     always sat after the last), so the deal goes round as it did."""
     from sqlalchemy import text
 
-    from .test_reliability import upgraded
+    from .test_input_and_ops import upgraded
 
     database = upgraded(tmp_path, "0006")
     with database.reader.connect() as conn:
