@@ -1,5 +1,5 @@
 """Sharing in a real browser: the QR codes as shown decode (zbarimg) to the links shown, the
-shared view follows a game recorded elsewhere by polling, an invite scanned on a second phone
+shared view follows a game recorded elsewhere by its event stream, an invite scanned on a second phone
 gives it the right to record, the score sheet prints on one page. See ../shared/TESTING.md."""
 
 from __future__ import annotations
