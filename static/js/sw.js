@@ -119,8 +119,14 @@ function keepCopy(cache, url, path, tag) {
 
 var pages = new strategies.NetworkFirst({ cacheName: PAGES, plugins: [keepByPath, gatewayIsOffline, pageCopy, markedOffline, offlinePage] });
 var rulePages = new strategies.StaleWhileRevalidate({ cacheName: PAGES, plugins: [keepByPath, gatewayIsOffline, pageCopy, offlinePage] });
+// A rule page with a query (a search, a comparison with a house variant) answers that question:
+// from the network, kept under its whole address for when the network is gone.
+var keepByAddress = { cacheKeyWillBeUsed: function (o) { var url = new URL(o.request.url); return url.pathname + url.search; } };
+var ruleAnswers = new strategies.NetworkFirst({ cacheName: PAGES, plugins: [keepByAddress, gatewayIsOffline, pageCopy, markedOffline, offlinePage] });
 
-routing.registerRoute(function (o) { return o.request.mode === "navigate" && RULES.test(o.url.pathname); }, rulePages);
+function rulePage(o) { return o.request.mode === "navigate" && RULES.test(o.url.pathname); }
+routing.registerRoute(function (o) { return rulePage(o) && o.url.search; }, ruleAnswers);
+routing.registerRoute(function (o) { return rulePage(o) && !o.url.search; }, rulePages);
 routing.registerRoute(function (o) { return o.request.mode === "navigate" && kept(o.url.pathname); }, pages);
 
 // the game page's QR code, the offline script's words: from the network, else the last kept

@@ -546,3 +546,18 @@ def test_a_manche_kept_by_the_first_offline_version_is_sent_once(live_server, ph
     page.reload()
     expect(page.locator(".history-table .manche-row")).to_have_count(1)
     assert len(recorded(live_server, game_id)) == 1
+
+
+def test_a_rule_page_asked_with_a_query_is_never_another_query_s_copy(live_server, phones):
+    """The worker keeps rule pages by their path and shows the kept copy first: a search (or a
+    comparison with a house variant) asked for by its address must answer that question, not the
+    last one kept. « Dame » and « Joker » are words of the rule pages' own texts."""
+    game_id, token = api_game(live_server)
+    phone = phones(live_server, game_id, token)
+    phone.controlled()
+    page = phone.page
+    page.goto(f"{live_server.url}/rules/search?q=joker")
+    expect(page.locator("#rule-q")).to_have_value("joker")
+    page.goto(f"{live_server.url}/rules/search?q=dame")
+    expect(page.locator("#rule-q")).to_have_value("dame")
+    assert page.evaluate("!!navigator.serviceWorker.controller")
