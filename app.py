@@ -57,6 +57,7 @@ from views import (
     share,
     table,
 )
+from views.carteflask import CarteFlask, add_known, checked
 
 LANGUAGES = ("fr", "en")
 ROOT = Path(__file__).parent
@@ -119,11 +120,13 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 
 
-DOCUMENT_HEADERS = (
-    ("X-Content-Type-Options", "nosniff"),
-    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
-    ("X-Frame-Options", "DENY"),
-    ("Referrer-Policy", "same-origin"),
+DOCUMENT_HEADERS = checked(
+    (
+        ("X-Content-Type-Options", "nosniff"),
+        ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+        ("X-Frame-Options", "DENY"),
+        ("Referrer-Policy", "same-origin"),
+    )
 )
 
 
@@ -136,7 +139,7 @@ def security_headers(response):
     if request.endpoint == "static" and response.mimetype != "image/svg+xml":
         headers["X-Content-Type-Options"] = "nosniff"
         return response  # CSS, JS and images run no document: the policy headers would only cost bytes
-    headers.extend(DOCUMENT_HEADERS)
+    add_known(headers, DOCUMENT_HEADERS)
     if request.is_secure:
         headers["Strict-Transport-Security"] = "max-age=31536000"
     return response
@@ -316,7 +319,7 @@ def _web(app: Flask) -> None:
 
 def create_app(config: dict | None = None) -> Flask:
     """The application: its settings, its services, its web layer and its commands."""
-    app = Flask(__name__, instance_relative_config=True)
+    app = CarteFlask(__name__, instance_relative_config=True)
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     _configure(app, instance, config)

@@ -20,3 +20,4 @@ _.title_parts, _.played_at, _.last_x, _.last_y, _.target_y, _.earlier, _.average
 _.name_inputs  # read by templates/games/new.html
 _.sits_after  # read by templates/games/_notice.html
 _.split_counters_warning  # called by gunicorn.conf.py's when_ready hook
+_.request_class  # CarteFlask.request_class: Flask makes each request of it

@@ -20,7 +20,15 @@ htmx = HTMX()
 
 
 def lang() -> str:
-    return str(get_locale() or "fr")
+    """The language of this request: the app's locale selector's answer (``app.select_locale``,
+    the one Flask-Babel's ``get_locale`` gives the catalogue), asked once per request. A stored
+    page needs only this code for its cache key; ``get_locale``'s own bookkeeping cost a page
+    served from the cache more than the selector itself (issue 29)."""
+    language = g.get("language")
+    if language is None:
+        selected = current_app.extensions["babel"].locale_selector()
+        language = g.language = str(selected or get_locale() or "fr")
+    return language
 
 
 def database():

@@ -13,6 +13,7 @@ import ipaddress
 import socket
 import struct
 import time
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 import qrcode
@@ -66,17 +67,24 @@ def public_base() -> tuple[str, bool]:
     if configured:
         return configured.rstrip("/"), False
     here = f"{request.scheme}://{request.host}"  # what request.host_url says, without its IRI decoding
-    parts = urlsplit(here)
-    host = parts.hostname or ""
-    if host in LOCAL_NAMES or host.startswith("127."):
+    scheme, port, local = where(here)
+    if local:
         addresses = current_app.config.get("LAN_ADDRESSES")
         if addresses is None:
             addresses = lan_addresses()
         if addresses:
-            port = f":{parts.port}" if parts.port else ""
-            return f"{parts.scheme}://{addresses[0]}{port}", False
+            return f"{scheme}://{addresses[0]}{port}", False
         return here, True
     return here, False
+
+
+@lru_cache(maxsize=64)
+def where(here: str) -> tuple[str, str, bool]:
+    """(scheme, ":port" or "", whether the host is this machine) of a base URL, split once per
+    distinct address (issue 29: every game page's cache key holds the public base)."""
+    parts = urlsplit(here)
+    host = parts.hostname or ""
+    return parts.scheme, f":{parts.port}" if parts.port else "", host in LOCAL_NAMES or host.startswith("127.")
 
 
 def absolute(path: str) -> str:

@@ -29,18 +29,31 @@ import brotli
 from flask import current_app, request
 from werkzeug.http import parse_accept_header
 
+from .carteflask import checked, known_headers
+
 DEFAULT_BYTES = 32 * 1024 * 1024
 BROTLI_QUALITY = 9  # once per page and revision: 30 ms for a page of 1.3 MB (quality 11 takes 20 times longer)
 GZIP_LEVEL = 9
 
 
+# Revalidated at every visit (``no-cache``: a game changes) and kept by no shared cache
+# (``private``: a game page depends on the rights in the phone's cookie).
+STORED_HEADERS = (
+    ("Content-Type", "text/html; charset=utf-8"),
+    ("Cache-Control", "private, no-cache"),
+    ("Vary", "Accept-Encoding, Cookie"),
+)
+
+
 @dataclass(frozen=True)
 class StoredPage:
-    """A page as its brotli and gzip bodies, and its entity tag (a digest of the page's text)."""
+    """A page as its brotli and gzip bodies, its entity tag (a digest of the page's text) and the
+    headers of each answer (made and checked once: ``views/carteflask.py``)."""
 
     br: bytes
     gzip: bytes
     etag: str
+    headers: dict  # "br", "gzip", None (neither accepted) and 304 -> the answer's header pairs
 
     @property
     def size(self) -> int:
@@ -49,10 +62,18 @@ class StoredPage:
     @classmethod
     def of(cls, html: str) -> StoredPage:
         raw = html.encode()
+        etag = hashlib.blake2b(raw, digest_size=12).hexdigest()
+        tag = ("ETag", f'W/"{etag}"')  # weak: the same page whatever its encoding
         return cls(
             br=brotli.compress(raw, quality=BROTLI_QUALITY),
             gzip=gzip.compress(raw, GZIP_LEVEL, mtime=0),
-            etag=hashlib.blake2b(raw, digest_size=12).hexdigest(),
+            etag=etag,
+            headers={
+                "br": checked((tag, *STORED_HEADERS, ("Content-Encoding", "br"))),
+                "gzip": checked((tag, *STORED_HEADERS, ("Content-Encoding", "gzip"))),
+                None: checked((tag, *STORED_HEADERS)),
+                304: checked((tag, *STORED_HEADERS[1:])),
+            },
         )
 
 
@@ -105,15 +126,6 @@ def cached_page(key: tuple, render):
     return stored_response(page)
 
 
-# Revalidated at every visit (``no-cache``: a game changes) and kept by no shared cache
-# (``private``: a game page depends on the rights in the phone's cookie).
-STORED_HEADERS = (
-    ("Content-Type", "text/html; charset=utf-8"),
-    ("Cache-Control", "private, no-cache"),
-    ("Vary", "Accept-Encoding, Cookie"),
-)
-
-
 @lru_cache(maxsize=64)
 def preferred_encoding(header: str) -> str | None:
     """ "br", else "gzip", else None, for an Accept-Encoding header (parsed once per distinct header)."""
@@ -124,11 +136,9 @@ def preferred_encoding(header: str) -> str | None:
 def stored_response(page: StoredPage):
     """The stored bytes in the encoding the client prefers (brotli, then gzip), sent as they are;
     304 when the client holds them already."""
-    etag = ("ETag", f'W/"{page.etag}"')  # weak: the same page whatever its encoding
-    if "If-None-Match" in request.headers and request.if_none_match.contains_weak(page.etag):
-        return current_app.response_class(status=304, headers=[etag, *STORED_HEADERS[1:]])
-    encoding = preferred_encoding(request.headers.get("Accept-Encoding", ""))
-    if encoding is None:
-        return current_app.response_class(gzip.decompress(page.gzip), headers=[etag, *STORED_HEADERS])
-    body = page.br if encoding == "br" else page.gzip
-    return current_app.response_class(body, headers=[etag, *STORED_HEADERS, ("Content-Encoding", encoding)])
+    environ = request.environ
+    if "HTTP_IF_NONE_MATCH" in environ and request.if_none_match.contains_weak(page.etag):
+        return current_app.response_class(status=304, headers=known_headers(page.headers[304]))
+    encoding = preferred_encoding(environ.get("HTTP_ACCEPT_ENCODING", ""))
+    body = page.br if encoding == "br" else page.gzip if encoding == "gzip" else gzip.decompress(page.gzip)
+    return current_app.response_class(body, headers=known_headers(page.headers[encoding]))

@@ -7,6 +7,10 @@ serving a page already built. A cookie whose signature this worker checked less 
 ``REMEMBERED_SECONDS`` ago is opened from what that check found: only the exact same bytes are,
 so nothing unsigned is ever believed. What was found is kept pickled (by this process, from the
 checked data: never bytes from outside), and each request gets its own copy to change.
+
+A request that did not change the session sets no cookie (``SESSION_REFRESH_EACH_REQUEST`` is
+off); its answer only has to vary on the cookie when it read it, which a stored page's headers
+say already: then nothing is done at all (issue 29).
 """
 
 from __future__ import annotations
@@ -58,3 +62,10 @@ class RememberedCookieSessions(SecureCookieSessionInterface):
         if session:  # the signature held (a cookie that does not opens as an empty session)
             self.verified.put(value, (now, app.secret_key, pickle.dumps(dict(session))))
         return session
+
+    def save_session(self, app, session, response) -> None:
+        if not self.should_set_cookie(app, session):  # unchanged, and not refreshed on every answer
+            if session.accessed and "Cookie" not in response.headers.get("Vary", ""):
+                response.vary.add("Cookie")
+            return
+        super().save_session(app, session, response)

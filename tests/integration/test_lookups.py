@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
 
 from app import create_app
@@ -113,3 +113,36 @@ def test_a_failed_lookup_is_sqlalchemys_error(app):
     error, which the error pages know), not as the driver's own."""
     with pytest.raises(DBAPIError):
         app.extensions["database"].lookup("SELECT no_such_column FROM game")
+
+
+def test_lookups_hold_their_connection_between_them(database_url):
+    """A lookup takes its connection from those the last lookups held, not from the pool each
+    time (the pool's checkout and return cost more than the statement: issue 29); ``dispose``
+    lets them go."""
+    database = Database(database_url)
+    checkouts = []
+    event.listen(database.lookups, "checkout", lambda *args: checkouts.append(1))
+    try:
+        for _ in range(5):
+            assert database.lookup("SELECT 1") == (1,)
+        assert len(checkouts) == 1 and len(database.kept) == 1
+        database.dispose()
+        assert database.kept == []
+        assert database.lookup("SELECT 2") == (2,)
+        assert len(checkouts) == 2
+    finally:
+        database.dispose()
+
+
+@pytest.mark.skipif(not USE_PG, reason="a dropped connection is PostgreSQL's (a server restart)")
+def test_a_held_lookup_connection_found_dropped_is_replaced(database_url):
+    """The connection held between lookups was cut (a server restart): the next lookup answers,
+    on a new one."""
+    database = Database(database_url)
+    try:
+        pid = database.lookup("SELECT pg_backend_pid()")[0]  # its connection is held now
+        with database.writer.begin() as conn:
+            conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        assert database.lookup("SELECT pg_backend_pid()")[0] != pid
+    finally:
+        database.dispose()

@@ -1,0 +1,71 @@
+"""Flask as this app runs it: three costs Flask pays on every request, paid once (issue 29).
+
+A page already built is answered in about a hundred microseconds of Python; what Flask itself
+does around it is a good part of that. Two of its steps give the same answer every time:
+
+- ``ensure_sync``: before calling each view and each request hook (ten a request here), Flask asks
+  ``inspect`` whether the function is a coroutine. The answer for a given function never changes,
+  so it is kept (for the functions the app registered: a bounded number).
+- ``request.cookies``: a phone at the table sends the same ``Cookie`` header with every visit;
+  parsing it is done once per distinct header and kept (the parsed cookies are immutable, so one
+  copy serves every request that sends those bytes). At most ``COOKIE_HEADERS`` headers are kept,
+  the least recently used going first.
+- Header values: Werkzeug checks every header value added to a response for a newline. The
+  headers of a stored page (``views/pagecache.py``) and the security headers of every document
+  (``app.security_headers``) are this app's own constants, checked once when they are made
+  (``checked``) and added as they are (``known_headers``, ``add_known``).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property, lru_cache
+
+from flask import Flask, Request
+from werkzeug.datastructures import Headers, ImmutableMultiDict
+from werkzeug.http import parse_cookie
+
+COOKIE_HEADERS = 1024  # distinct Cookie headers kept per worker (a cookie is at most ~4 KB)
+SYNCED = 4096  # the most functions whose answer is kept (the app registers a few hundred)
+
+
+@lru_cache(maxsize=COOKIE_HEADERS)
+def parsed_cookies(header: str) -> ImmutableMultiDict:
+    return parse_cookie(header, cls=ImmutableMultiDict)
+
+
+class CarteRequest(Request):
+    @cached_property
+    def cookies(self) -> ImmutableMultiDict:
+        return parsed_cookies(self.environ.get("HTTP_COOKIE", ""))
+
+
+class CarteFlask(Flask):
+    request_class = CarteRequest
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._synced: dict = {}
+
+    def ensure_sync(self, func):
+        synced = self._synced.get(func)
+        if synced is None:
+            synced = super().ensure_sync(func)
+            if len(self._synced) < SYNCED:
+                self._synced[func] = synced
+        return synced
+
+
+def checked(pairs) -> tuple[tuple[str, str], ...]:
+    """Header pairs, checked as Werkzeug checks them (it refuses a value holding a newline)."""
+    return tuple(Headers(pairs).items())
+
+
+def known_headers(pairs: tuple[tuple[str, str], ...]) -> Headers:
+    """A response's headers made of pairs ``checked`` already (a new list: the response's own)."""
+    headers = Headers()
+    headers._list = list(pairs)  # what Headers(pairs) holds once it has checked them again
+    return headers
+
+
+def add_known(headers: Headers, pairs: tuple[tuple[str, str], ...]) -> None:
+    headers._list.extend(pairs)  # as headers.extend(pairs) does, without checking them again
