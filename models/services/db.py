@@ -267,15 +267,21 @@ def _sqlite_immediate(engine: Engine, lock_timeout: float) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin_immediate(connection):
-        deadline = time.monotonic() + lock_timeout
-        while True:
-            try:
-                connection.exec_driver_sql("BEGIN IMMEDIATE")
-                return
-            except OperationalError as error:
-                if not is_busy(error) or time.monotonic() > deadline:
-                    raise
-            time.sleep(WRITE_LOCK_POLL)
+        begin_immediate(lambda: connection.exec_driver_sql("BEGIN IMMEDIATE"), lock_timeout)
+
+
+def begin_immediate(begin, lock_timeout: float) -> None:
+    """``begin()`` (which runs SQLite's BEGIN IMMEDIATE) until it has the write lock, tried again
+    every ``WRITE_LOCK_POLL`` seconds while the database is busy, at most ``lock_timeout`` seconds."""
+    deadline = time.monotonic() + lock_timeout
+    while True:
+        try:
+            begin()
+            return
+        except OperationalError as error:
+            if not is_busy(error) or time.monotonic() > deadline:
+                raise
+        time.sleep(WRITE_LOCK_POLL)
 
 
 LOOKUP_POOL = 2  # connections held per process for lookups (a lookup holds one for microseconds)
@@ -288,6 +294,8 @@ class Database:
 
     def __init__(self, url: str, lock_timeout: float = LOCK_TIMEOUT, **kwargs):
         self.url = url
+        self.lock_timeout = lock_timeout
+        self.compiled: dict = {}  # statements compiled for this database (models/services/transaction.py)
         self.writer = make_engine(url, lock_timeout, **kwargs)
         self.is_sqlite = self.writer.dialect.name == "sqlite"
         if self.is_sqlite:

@@ -54,6 +54,7 @@ from .ids import checked_id, new_id
 from .latest import LatestViews
 from .registry import Registry
 from .seats import join_plan, leave_plan
+from .transaction import transaction
 from .undo import NEW_HANDS, NEW_MANCHE, changed, plan_undo, replace_manche, undo_target
 
 __all__ = ["GameService", "MancheEntry", "Recorded"]
@@ -369,7 +370,7 @@ class GameService:
             now = utcnow()
             finished_at = (current.finished_at or now) if finished else None
             try:
-                with self.db.writer.begin() as session:  # one Core transaction: no ORM unit of work
+                with transaction(self.db) as session:  # on the DBAPI connection: no ORM, no Core objects
                     self._bump(session, current.id, current.revision, appended=True, finished_at=finished_at)
                     if key:
                         keys.keep(session, current.id, key, expected)
