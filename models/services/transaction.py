@@ -62,7 +62,7 @@ def compiled(database: Database, statement, keys: tuple[str, ...]) -> Compiled:
         names = tuple(done.positiontup or ()) if dialect.positional else ()
         processors, values = [], {}
         for name, bind in done.binds.items():
-            convert = bind.type.bind_processor(dialect)
+            convert = bind.type.dialect_impl(dialect).bind_processor(dialect)
             if convert is not None:
                 processors.append((name, convert))
             if name not in keys and bind.callable is None and bind.value is not None:
