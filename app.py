@@ -324,6 +324,7 @@ def create_app(config: dict | None = None) -> Flask:
     instance.mkdir(parents=True, exist_ok=True)
     _configure(app, instance, config)
     app.json.ensure_ascii = False
+    app.json.sort_keys = False  # keys in the order they are built: sorting cost a write's answer 17 µs (issue 29)
     app.session_interface = sessions.RememberedCookieSessions()  # this app's own memo of verified cookies
     _trust_proxies(app)
     _services(app)
