@@ -16,10 +16,7 @@ from pathlib import Path
 from babel import Locale
 from flask import Flask, request
 from flask.globals import request_ctx
-from flask.logging import default_handler
 from flask_babel import Babel
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import BadHost
 from werkzeug.http import parse_accept_header
@@ -153,39 +150,6 @@ def check_host() -> None:
         raise BadHost()
 
 
-def retry_after_only_when_refused(response):
-    """Flask-Limiter's headers name the limits on every answer; ``Retry-After`` belongs only to
-    the answers that ask the client to come back later (429, 503)."""
-    if response.status_code not in (429, 503):
-        response.headers.pop("Retry-After", None)
-    return response
-
-
-def _apply_limits(app: Flask) -> None:
-    """Every write (POST, PUT, DELETE) counts toward WRITE_LIMIT, once whatever the page or API call
-    (an application-wide limit); a new game toward CREATE_LIMIT too, once across all the doors
-    that make one, and new house rules likewise (shared limits). See views/limiting.py.
-
-    One limiter per app (its counters and its on/off switch belong to that app)."""
-    app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", limiting.storage_options(app.config["RATELIMIT_STORAGE_URI"]))
-    hooks_before = limiting.hooks_of(app)
-    limiter = Limiter(
-        key_func=get_remote_address, default_limits=[], application_limits=[lambda: app.config["WRITE_LIMIT"]], app=app
-    )
-    limiter.request_filter(limiting.is_read)  # a read is never counted…
-    limiting.checked_on_writes_only(app, hooks_before)  # …and never reaches the limiter
-    if default_handler not in limiter.logger.handlers:  # its warnings (Redis out of reach) in the app's log
-        limiter.logger.addHandler(default_handler)
-    app.extensions["rate_limiter"] = limiter  # Flask-Limiter keeps only a weak reference
-    for scope, doors in (
-        (limiting.NEW_GAME, limiting.NEW_GAME_DOORS),
-        (limiting.NEW_HOUSE_RULES, limiting.NEW_HOUSE_RULES_DOORS),
-    ):
-        shared = limiter.shared_limit(lambda: app.config["CREATE_LIMIT"], scope=scope, methods=["POST"])
-        for endpoint in doors:
-            app.view_functions[endpoint] = shared(app.view_functions[endpoint])
-
-
 def _int_env(name: str, default: int) -> int:
     raw = os.environ.get(name, "").strip()
     if not raw:
@@ -313,8 +277,7 @@ def _web(app: Flask) -> None:
     offline.init_app(app)
     live.init_app(app)
     app.after_request(security_headers)
-    app.after_request(retry_after_only_when_refused)  # registered before the limiter's hook: runs after it
-    _apply_limits(app)
+    limiting.init_app(app)  # last: its hook counts only what the others let through
 
 
 def create_app(config: dict | None = None) -> Flask:

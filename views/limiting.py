@@ -1,4 +1,4 @@
-"""The rate limits (issues 12, 17 and 27): what they count, where, what they cost, what they say.
+"""The rate limits (issues 12, 17, 27 and 29): what they count, where, what they cost, what they say.
 
 - **What**: every write (POST, PUT, DELETE) from a client address counts toward ``WRITE_LIMIT``,
   one count whatever the page or API call; a new game toward ``CREATE_LIMIT`` too, one count
@@ -6,12 +6,27 @@
   file or a document, "play again"); new house rules likewise (``NEW_HOUSE_RULES_DOORS``).
 - **Where**: in Redis with ``REDIS_URL`` (one count for every worker process and server), else in
   this process's memory. Redis out of reach: the limits are counted in each process's memory
-  until it answers again (checked every few seconds), with a warning in the log — a family's
-  manche is never refused, nor answered with a 500, because the counters are away.
-- **Cost**: nothing on a read (GET, HEAD, OPTIONS): the limiter's check is not even called
-  (``checked_on_writes_only``); one counter on a write. The in-process
-  counters (``sweptmemory://``) are a storage of our own on limits' public ``Storage`` base (the
-  fixed window is all the app uses): no timer thread (the stock memory storage starts one per
+  until it answers again (asked after 1 s, then 2, 4… up to every 32 s: ``Counters``), with a
+  warning in the log — a family's manche is never refused, nor answered with a 500, because the
+  counters are away; any other fault of the counters is logged and the request let through.
+- **How**: our own code over the ``limits`` library (its ``parse``, its storages; fixed windows,
+  keyed as Flask-Limiter keyed them — ``LIMITER/<prefix>/<address>/<scope>/…`` — so the counts
+  in Redis carry over): ``count_write``, the last of the app's hooks before a request (a write
+  another hook refuses first, a form from another site, is not counted), and a wrapper of each
+  door's view (``counted_door``: a 415 from the API's own hook counts as a write, not as a new
+  game). The answer's headers name the limit counted last (the one reached, on a 429):
+  ``X-RateLimit-Limit``, ``-Remaining``, ``-Reset``; ``Retry-After`` on a 429 only (a 503's own
+  is left alone). ``RATELIMIT_ENABLED`` off: no hook at all. A limit that is no rate
+  (``WRITE_LIMIT="300 a minute"``) stops the app at start.
+- **Cost**: nothing on a read (GET, HEAD, OPTIONS): ``count_write`` looks at the method and
+  returns, and nothing runs after it. A write: one counter (two at a door), each a storage's
+  ``incr`` and ``get_expiry``, and the headers added by a function set for that request only.
+  In process, a manche write through the API spends 18 µs in the limits (Flask-Limiter 4.1, used
+  until issue 29, spent 131 µs: two thirds of it working out, for every request, which limits
+  apply — exemptions, blueprints, decorated and application limits — before counting them);
+  with Redis, a manche write is two round trips (it was three). The in-process
+  counters (``sweptmemory://``, and the stand-in while Redis is away) are a storage of our own
+  on limits' public ``Storage`` base: no timer thread (the stock memory storage starts one per
   write under load to drop expired counters); a counter past its window starts again from zero
   when it is next counted, and the others are swept inline at most once a second.
 - **Refusal**: a 429 whose message says which limit and when to come back (``refusal_message``).
@@ -19,16 +34,23 @@
 
 from __future__ import annotations
 
+import functools
+import logging
 import threading
 import time
 from datetime import timedelta
 
-from flask import current_app, request
+from flask import after_this_request, request
 from flask_babel import format_timedelta, gettext
-from limits.storage import Storage
+from limits import RateLimitItem, parse
+from limits.storage import Storage, storage_from_string
+from werkzeug.exceptions import TooManyRequests
 
 READS = ("GET", "HEAD", "OPTIONS")
 SWEEP_SECONDS = 1.0
+RECHECK_MAX_SECONDS = 32.0  # Redis out of reach: asked again after 1, 2, 4… seconds, then every 32
+COUNTED = "carte.rate_limit"  # the request's environ key: the limit last counted for it
+WRITES = "global"  # the scope of the write limit (its key in Redis: LIMITER/<prefix>/<address>/global/…)
 
 NEW_GAME = "new-game"  # the shared scopes of the creation limits
 NEW_HOUSE_RULES = "new-house-rules"
@@ -39,40 +61,148 @@ NEW_HOUSE_RULES_DOORS = ("api.create_variant", "api.import_variant", "house.crea
 REDIS_TIMEOUT = 0.5
 
 
-def is_read() -> bool:
-    """A request the limits never count (Flask-Limiter's ``request_filter``)."""
-    return request.method in READS
+class Counted:
+    """One limit counted for this request: its item (``30 per hour``), its scope, the count with
+    this request, when its window ends (seconds since the epoch)."""
+
+    __slots__ = ("item", "scope", "count", "reset")
+
+    def __init__(self, item: RateLimitItem, scope: str, count: int, reset: float):
+        self.item, self.scope, self.count, self.reset = item, scope, count, reset
+
+    @property
+    def refused(self) -> bool:
+        return self.count > self.item.amount
 
 
-def hooks_of(app) -> dict:
-    """The request hooks the app holds now, by kind (to tell which ones the limiter adds)."""
-    return {
-        kind: list(getattr(app, kind).get(None, []))
-        for kind in ("before_request_funcs", "after_request_funcs", "teardown_request_funcs")
-    }
+class Refused(TooManyRequests):
+    """The 429 of a limit reached (``counted`` says which; ``views/errors.py`` answers it)."""
+
+    def __init__(self, counted: Counted):
+        super().__init__()
+        self.counted = counted
 
 
-def checked_on_writes_only(app, hooks_before: dict) -> None:
-    """The hooks the limiter added (before, after and at the end of each request) run for writes
-    only: a read never reaches the limiter at all (its ``request_filter`` says the same, but only
-    after it has set up its context, which its other two hooks then look at and let go — a third
-    of what serving a stored page costs)."""
-    for kind, before in hooks_before.items():
-        hooks = getattr(app, kind)[None]
-        for index, hook in enumerate(hooks):
-            if hook not in before:
-                hooks[index] = _on_writes(hook)
+class Counters:
+    """The counters' storage (Redis, or this process's memory), and this process's memory standing
+    in while Redis is out of reach: asked again after 1 s, then 2, 4… up to RECHECK_MAX_SECONDS."""
+
+    def __init__(self, storage: Storage, stand_in: Storage | None, logger: logging.Logger):
+        self.storage, self.stand_in, self.logger = storage, stand_in, logger
+        self.away = False
+        self.check_at = 0.0  # when to ask the storage again (time.monotonic())
+        self.wait = 1.0
+
+    def count(self, key: str, expiry: int) -> tuple[int, float]:
+        """One more for ``key`` in its window of ``expiry`` seconds: the count, when the window ends."""
+        storage = self._in_use()
+        try:
+            return storage.incr(key, expiry), storage.get_expiry(key)
+        except Exception:
+            if storage is not self.storage or self.stand_in is None:
+                raise
+            self.logger.warning("Rate limit storage unreachable - falling back to in-memory storage")
+            self.away, self.wait = True, 1.0
+            self.check_at = time.monotonic() + self.wait
+            return self.stand_in.incr(key, expiry), self.stand_in.get_expiry(key)
+
+    def _in_use(self) -> Storage:
+        if not self.away:
+            return self.storage
+        if time.monotonic() >= self.check_at:
+            if self.storage.check():
+                self.logger.info("Rate limit storage recovered")
+                self.away = False
+                return self.storage
+            self.wait = min(2 * self.wait, RECHECK_MAX_SECONDS)
+            self.check_at = time.monotonic() + self.wait
+        return self.stand_in
 
 
-def _on_writes(hook):
-    """``hook`` for a write; for a read, nothing (an after-request hook gives the response back)."""
+class RateLimits:
+    """The app's limits, counted by one hook before a write (``count_write``) and by the doors that
+    make something (``counted_door``), named in the answer's headers by one hook after it."""
 
-    def on_writes(*response):
-        if request.method not in READS:
-            return hook(*response)
-        return response[0] if response else None
+    def __init__(self, app):
+        config = self.config = app.config
+        uri = config["RATELIMIT_STORAGE_URI"]
+        options = config.setdefault("RATELIMIT_STORAGE_OPTIONS", storage_options(uri))
+        stand_in = SweptMemoryStorage() if config.get("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED") else None
+        self.counters = Counters(storage_from_string(uri, **options), stand_in, app.logger)
+        self.logger = app.logger
+        self.prefix = (config["RATELIMIT_KEY_PREFIX"],) if config.get("RATELIMIT_KEY_PREFIX") else ()
+        self.headers = config.get("RATELIMIT_HEADERS_ENABLED", True)
+        self.swallow = config.get("RATELIMIT_SWALLOW_ERRORS", False)
+        self.items: dict[str, RateLimitItem] = {}
+        for setting in ("WRITE_LIMIT", "CREATE_LIMIT"):  # a typo stops the app, not every write
+            try:
+                parse(config[setting])
+            except ValueError:
+                raise RuntimeError(f"{setting} must be a rate such as '30 per hour', not {config[setting]!r}") from None
 
-    return on_writes
+    def count(self, setting: str, scope: str) -> None:
+        """Count this request toward the limit ``setting`` names (``30 per hour``) in ``scope``, for
+        its client address; keep it for the headers; a 429 past the limit."""
+        limit = self.config[setting]
+        item = self.items.get(limit) or self.items.setdefault(limit, parse(limit))
+        environ = request.environ
+        key = item.key_for(*self.prefix, request.remote_addr or "127.0.0.1", scope)
+        try:
+            count, reset = self.counters.count(key, item.get_expiry())
+        except Exception:
+            if not self.swallow:
+                raise
+            self.logger.exception("Failed to rate limit. Swallowing error")
+            return
+        if self.headers and COUNTED not in environ:
+            after_this_request(self.name_limit)  # for this request only: a read never meets the limits
+        counted = environ[COUNTED] = Counted(item, scope, count, reset)
+        if counted.refused:
+            raise Refused(counted)
+
+    def count_write(self) -> None:
+        """``before_request``: a write counts toward WRITE_LIMIT (a read, or an address that leads
+        nowhere, is not counted)."""
+        if request.method not in READS and request.url_rule is not None:
+            self.count("WRITE_LIMIT", WRITES)
+
+    def counted_door(self, view, scope: str):
+        """``view`` (a door that makes a game or house rules) counting toward CREATE_LIMIT in the
+        shared ``scope`` before it does anything."""
+
+        @functools.wraps(view)
+        def door(*args, **kwargs):
+            if request.method == "POST":
+                self.count("CREATE_LIMIT", scope)
+            return view(*args, **kwargs)
+
+        return door
+
+    @staticmethod
+    def name_limit(response):
+        """After a counted request: the limit last counted (the one reached, on a 429) in the
+        X-RateLimit-* headers; ``Retry-After`` on a 429 only."""
+        counted = request.environ[COUNTED]
+        add = response.headers.add
+        add("X-RateLimit-Limit", str(counted.item.amount))
+        add("X-RateLimit-Remaining", str(max(0, counted.item.amount - counted.count)))
+        add("X-RateLimit-Reset", str(int(counted.reset)))
+        if counted.refused:
+            response.headers["Retry-After"] = str(seconds_until(counted.reset))
+        return response
+
+
+def init_app(app) -> None:
+    """Every write counts toward WRITE_LIMIT, once whatever the page or API call; a new game toward
+    CREATE_LIMIT too, once across all the doors that make one, and new house rules likewise.
+    Nothing at all with RATELIMIT_ENABLED off. One set of counters per app."""
+    if not app.config.setdefault("RATELIMIT_ENABLED", True):
+        return
+    limits = app.extensions["rate_limits"] = RateLimits(app)
+    app.before_request(limits.count_write)  # the last hook before the view: requests refused before are not counted
+    for scope, doors in ((NEW_GAME, NEW_GAME_DOORS), (NEW_HOUSE_RULES, NEW_HOUSE_RULES_DOORS)):
+        for endpoint in doors:
+            app.view_functions[endpoint] = limits.counted_door(app.view_functions[endpoint], scope)
 
 
 def storage_options(uri: str) -> dict:
@@ -143,22 +273,28 @@ class SweptMemoryStorage(Storage):
             self.counters.pop(key, None)
 
 
+def seconds_until(reset: float) -> int:
+    """Whole seconds (at least 1) until a window ending at ``reset`` (epoch seconds) is over."""
+    return max(1, int(reset - time.time()))
+
+
 def refusal_message(error) -> str:
     """What a 429 says: which limit was reached (new games, new house rules or writes), how many
     it allows in how long, and when this client may try again."""
-    breached = getattr(error, "limit", None)
-    item = getattr(breached, "limit", None)
-    if item is None:
+    counted = getattr(error, "counted", None)
+    if counted is None:
         return gettext("Too many requests: wait a moment.")
+    item = counted.item
     window = format_timedelta(timedelta(seconds=item.get_expiry()), threshold=1)
-    params = {"count": item.amount, "window": window, "wait": _wait()}
-    scope = breached.scope
-    if scope == NEW_GAME:
+    # 59 min 58 s: "1 hour", 45 min: "45 minutes"
+    wait = format_timedelta(timedelta(seconds=seconds_until(counted.reset)))
+    params = {"count": item.amount, "window": window, "wait": wait}
+    if counted.scope == NEW_GAME:
         return gettext(
             "Too many new games from this connection (at most %(count)s in %(window)s): try again in %(wait)s.",
             **params,
         )
-    if scope == NEW_HOUSE_RULES:
+    if counted.scope == NEW_HOUSE_RULES:
         return gettext(
             "Too many new house rules from this connection (at most %(count)s in %(window)s): try again in %(wait)s.",
             **params,
@@ -166,14 +302,3 @@ def refusal_message(error) -> str:
     return gettext(
         "Too many changes from this connection (at most %(count)s in %(window)s): try again in %(wait)s.", **params
     )
-
-
-def _wait() -> str:
-    """How long until the breached limit's window ends, in words ("12 minutes")."""
-    seconds = 60
-    try:
-        reset_at = current_app.extensions["rate_limiter"].current_limit.reset_at
-        seconds = max(1, int(reset_at - time.time()))
-    except Exception:  # noqa: BLE001 — the counters out of reach: a minute is a fair guess
-        pass
-    return format_timedelta(timedelta(seconds=seconds))  # 59 min 58 s: "1 hour", 45 min: "45 minutes"

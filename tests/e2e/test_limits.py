@@ -14,6 +14,8 @@ import socket
 import pytest
 
 from app import create_app
+from views import limiting
+from views.limiting import SweptMemoryStorage
 
 PLAYERS = ["Ana", "Bob", "Chloé"]
 NEW_GAME_FORM = {"variant": "classique", "shown_variant": "classique", "players": PLAYERS, "end": "target",
@@ -210,3 +212,72 @@ def test_a_server_error_under_the_api_is_json(redis_down, monkeypatch):
     answer = redis_down.test_client().get("/api/v1/games/abc")
     assert answer.status_code == 500 and answer.is_json
     assert answer.get_json()["error"]["code"] == "internal_error"
+
+
+def test_a_busy_write_keeps_its_own_retry_after(app_config, monkeypatch):
+    """A write answered 503 (the database busy) asks to come back in BUSY_RETRY_AFTER seconds,
+    limits or not: the limit's window (an hour for CREATE_LIMIT) is not put in its place, and
+    the limit is still named."""
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+
+    from views.errors import BUSY_RETRY_AFTER
+
+    app = limited_app(app_config, CREATE_LIMIT="5 per hour", WRITE_LIMIT="1000 per minute")
+
+    def busy(*_args, **_kwargs):
+        raise OperationalError("INSERT", {}, sqlite3.OperationalError("database is locked"))
+
+    monkeypatch.setattr(app.extensions["games"], "create_game", busy)
+    answer = app.test_client().post("/api/v1/games", json={"variant": "classique", "players": PLAYERS})
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == str(BUSY_RETRY_AFTER)
+    assert answer.headers["X-RateLimit-Limit"] == "5" and answer.headers["X-RateLimit-Remaining"] == "4"
+    app.extensions["database"].dispose()
+
+
+def test_a_limit_that_is_no_rate_stops_the_app(app_config):
+    with pytest.raises(RuntimeError, match="WRITE_LIMIT"):
+        limited_app(app_config, WRITE_LIMIT="300 a minute")
+
+
+class Flaky:
+    """Counters in memory that are out of reach while ``down`` (as Redis would be)."""
+
+    def __init__(self):
+        self.down = False
+        self.kept = SweptMemoryStorage()
+
+    def incr(self, key, expiry, amount=1):
+        if self.down:
+            raise ConnectionError("refused")
+        return self.kept.incr(key, expiry, amount)
+
+    def get_expiry(self, key):
+        return self.kept.get_expiry(key)
+
+    def check(self):
+        return not self.down
+
+
+def test_counters_out_of_reach_are_kept_in_memory_and_asked_again_until_they_answer(monkeypatch, caplog):
+    """While the storage is out of reach the counts go on in memory (one warning); it is asked
+    again after 1 s, then 2, 4…; once it answers, the counts are its own again."""
+    clock = [1000.0]
+    monkeypatch.setattr(limiting.time, "monotonic", lambda: clock[0])
+    redis, memory = Flaky(), SweptMemoryStorage()
+    counters = limiting.Counters(redis, memory, logging.getLogger("test"))
+    assert counters.count("k", 60)[0] == 1
+    redis.down = True
+    with caplog.at_level(logging.INFO):
+        assert [counters.count("k", 60)[0] for _ in range(3)] == [1, 2, 3]  # in memory now
+        clock[0] += 1.5  # asked again: still away, next time in 2 s
+        assert counters.count("k", 60)[0] == 4
+        clock[0] += 1.0
+        redis.down = False  # back, but not asked before its 2 s are over
+        assert counters.count("k", 60)[0] == 5
+        clock[0] += 1.5
+        assert counters.count("k", 60)[0] == 2  # its own count again
+    said = [r.getMessage() for r in caplog.records]
+    assert said.count("Rate limit storage unreachable - falling back to in-memory storage") == 1
+    assert "Rate limit storage recovered" in said
