@@ -10,6 +10,7 @@ from models.core.cards import check_deck, format_card, parse_cards
 from models.core.errors import N_, DomainError, ValidationError
 from models.core.variant import localized, resolve
 from models.services import house as house_module
+from models.services.game_json import game_fields
 from models.services.games import MancheEntry
 
 from .jsontext import refuse_unencodable
@@ -166,38 +167,13 @@ def score():
 # --- games --------------------------------------------------------------------------------------
 
 
-def manche_json(manche) -> dict:
-    return {
-        "number": manche.number,
-        "winner": manche.winner,
-        "blocked": manche.blocked,
-        "last_card": manche.last_card,
-        "dealer": manche.dealer,
-        "hands": {name: [format_card(c) for c in h.cards] for name, h in manche.hands.items() if h.cards is not None},
-        "typed": {name: h.typed for name, h in manche.hands.items() if h.typed is not None},
-        "values": {name: h.value for name, h in manche.hands.items()},
-        "points": manche.points,
-    }
-
-
 def game_json(game) -> dict:
+    """The game as the API answers it (SPEC §4): its one JSON shape (``game_json.game_fields``) and
+    what only this server knows: its id, its revision and where it is shared."""
     base = public_base()[0]
     return {
         "id": game.id,
-        **game.rules_fields(),
-        "roster": game.roster_fields(),
-        "seated": game.seated,  # those dealt in the next manche, in table order
-        "table_order": game.table_order,  # every player, those who left too, the way play goes round
-        "finish_forbidden": list(game.ruleset.finish_forbidden),
-        "manches": [manche_json(m) for m in game.manches],
-        "after_end": [manche_json(m) for m in game.after_end],  # stored after the end: not counted
-        "totals": game.totals,
-        "ranking": [{"place": place, "side": side, "total": total} for place, side, total in game.standing.ranking],
-        "status": game.status,
-        "winners": game.standing.winners,
-        "dealer": game.dealer_name,
-        "starter": game.starter_name,
-        "cards_to_deal": game.cards_to_deal,
+        **game_fields(game),
         "revision": game.revision,
         "share_url": f"{base}/s/{game.share_id}",
         "share_qr_url": f"{base}/s/{game.share_id}/qr.svg",
@@ -249,7 +225,7 @@ def get_game(game_id):
 
 @bp.get("/games/<game_id>/export")
 def export_game(game_id):
-    """The whole game as a versioned document (SPEC §4: "format": "carte-game/1")."""
+    """The whole game as a versioned document (``"format": "carte-game/2"``: ``game_file``)."""
     document = games().export_game(game_id)
     response = jsonify(document)
     response.headers["Content-Disposition"] = f'attachment; filename="carte-{game_id}.json"'

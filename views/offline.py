@@ -6,8 +6,9 @@ hands to the phone so that it can show manches waiting to be sent.
   so a new version of any of them is a new worker.
 - ``/offline`` is the page the worker shows for a page never opened on this phone.
 - ``offline_model(game)`` is the data the page's provisional scorer reads
-  (``models/core/scorer_data.py``: the mode's numbers, the keys' points, the seats, each manche's
-  winner and hand values); ``static/js/score.js`` interprets it, the numbers stay the core's.
+  (``models/services/game_json.py`` ``offline_fields``: the rules as data from the core, the
+  game's players, teams and seats and each manche's winner and hand values, named as the API names
+  them); ``static/js/score.js`` interprets it, the numbers stay the core's.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 from flask import Blueprint, current_app, render_template, url_for
 from markupsafe import Markup
 
-from models.core.scorer_data import scorer_data
+from models.services.game_json import offline_fields
 
 bp = Blueprint("offline", __name__)
 
@@ -88,19 +89,11 @@ def texts():
 
 
 def offline_model(game) -> Markup:
-    """The game as the phone's provisional scorer reads it (``models/core/scorer_data.py``): JSON
+    """The game as the phone's provisional scorer reads it (``game_json.offline_fields``): JSON
     for a single-quoted HTML attribute (``'``, ``&`` and ``<`` written as JSON escapes: nothing can
-    close the attribute, and no quote is inflated to an entity). The next manche's number is one
-    more than the results; the game's id is in the page's address."""
-    results = [
-        (m.winner, {name: hand.value for name, hand in m.hands.items()}) for m in [*game.manches, *game.after_end]
-    ]
-    model = scorer_data(
-        game.ruleset, game.players, game.teams, game.first_dealer, results, game.roster, game.table_seats
-    )
-    # each recorded manche's version: the phone keeps its correction page again when it changed
-    model["versions"] = [game.rows.manche_version(m.number) for m in [*game.manches, *game.after_end]]
-    text = json.dumps(model, ensure_ascii=False, separators=(",", ":"))
+    close the attribute, and no quote is inflated to an entity). The game's id is in the page's
+    address."""
+    text = json.dumps(offline_fields(game), ensure_ascii=False, separators=(",", ":"))
     return Markup(text.replace("&", "\\u0026").replace("'", "\\u0027").replace("<", "\\u003c"))
 
 

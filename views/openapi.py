@@ -31,6 +31,16 @@ MANCHE_BODY = {
     },
 }
 GAME = {"type": "object", "description": "A game (SPEC §4)", "additionalProperties": True}
+EXPORT = {
+    "type": "object",
+    "description": "The game file (models/services/game_file.py)",
+    "required": ["format", "exported_at", "game"],
+    "properties": {
+        "format": {"type": "string", "enum": ["carte-game/2"]},
+        "exported_at": {"type": "string"},
+        "game": GAME,
+    },
+}
 
 
 def errors(*codes) -> dict:
@@ -198,7 +208,14 @@ DOCUMENT = {
         "/games/import": {
             "post": {
                 "operationId": "importGame",
-                "requestBody": json_body({"type": "object", "description": "An export document (carte-game/1)"}),
+                "requestBody": json_body(
+                    {
+                        "type": "object",
+                        "description": "An export document: carte-game/2 (what the export writes) or carte-game/1 "
+                        "(the earlier files, read forever: a manche's typed totals under `points`, the totals "
+                        "beside the game)",
+                    }
+                ),
                 "responses": {**ok("The new game", status="201"), **errors("413", "422", "429")},
             }
         },
@@ -209,7 +226,15 @@ DOCUMENT = {
             "get": {
                 "operationId": "exportGame",
                 "parameters": [GAME_ID],
-                "responses": {**ok("carte-game/1 document"), **errors("404")},
+                "responses": {
+                    **ok(
+                        "A carte-game/2 document: `format`, `exported_at` and `game`, which is the game as "
+                        "getGame answers it (less `id`, `revision`, `share_url`, `share_qr_url`) with "
+                        "`first_dealer`, `created_at` and, for house rules, `rules`",
+                        EXPORT,
+                    ),
+                    **errors("404"),
+                },
             }
         },
         "/games/{game_id}/manches": {

@@ -20,6 +20,7 @@ from flask_babel import gettext
 from models.core.errors import N_, DomainError, Forbidden, NotFound, ValidationError
 from models.services import history
 from models.services.access import Level
+from models.services.game_file import NOT_A_GAME_FILE
 from models.services.ids import checked_id
 
 from . import links
@@ -35,7 +36,6 @@ from .texts import error_message
 
 bp = Blueprint("share", __name__)
 
-NOT_A_GAME_FILE = N_("This is not a Carte ! game file (format carte-game/1).")  # the service's own message
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -188,7 +188,7 @@ def file_stem(game) -> str:
 
 @bp.get("/games/<game_id>/export.json")
 def export_json(game_id):
-    """The game as the API's export document (carte-game/1), to download."""
+    """The game as the API's export document (carte-game/2), to download."""
     document = games().export_game(game_id)
     body = json.dumps(document, ensure_ascii=False, indent=2)
     return attachment(Response(body, mimetype="application/json"), file_stem(games().get(game_id)) + ".json")

@@ -1,64 +1,58 @@
-"""The game file: a whole game as a versioned JSON document (``carte-game/1``), and back.
+"""The game file: a whole game as a versioned JSON document (``carte-game/2``), and back.
 
-Enough to rebuild a game exactly on another server (export, import, backups): the rules it is
-played with (and the house-rules document it keeps, if any), the players, every manche as it was
-entered, and the totals, which an import checks against the manches it scores again.
+Enough to rebuild a game exactly on another server (export, import): the game as the API shows it
+(``game_json.game_fields``: its rules, players, every manche as it was entered, the totals, which
+an import checks against the manches it scores again) and what rebuilding it needs besides — the
+first dealer, the house-rules document it keeps (if any), when it began.
+
+``carte-game/1``, the format SPEC §4 first named, is read too, forever: the same fields, except
+that a manche's typed totals were called ``points`` (in ``carte-game/2`` and the API, ``points``
+is each side's points for that manche, and the typed totals are ``typed``) and the game's totals
+sat beside the game, not in it.
 """
 
 from __future__ import annotations
 
-from ..core.cards import format_cards
 from ..core.errors import N_, ValidationError
 from ..core.scoring import MancheEntry, Seat
 from ..core.variant import MAX_MANCHES
 from .db import utcnow
+from .game_json import game_fields
 from .game_view import GameView
 
-EXPORT_FORMAT = "carte-game/1"
+EXPORT_FORMAT = "carte-game/2"
+# Each format read -> where its manches keep the totals typed instead of cards, and whether its
+# totals are in the game (else beside it).
+FORMATS = {"carte-game/2": ("typed", True), "carte-game/1": ("points", False)}
+NOT_A_GAME_FILE = N_("This is not a Carte ! game file (format carte-game/2 or carte-game/1).")
 
 
 def export_document(game: GameView) -> dict:
-    """The whole game as a versioned document: its rules, players and every manche as entered."""
-    manches = []
-    for m in game.manches:
-        manches.append(
-            {
-                "number": m.number,
-                "winner": m.winner,
-                "blocked": m.blocked,
-                "last_card": m.last_card,
-                "hands": {n: format_cards(h.cards).split() for n, h in m.hands.items() if h.cards is not None},
-                "points": {n: h.typed for n, h in m.hands.items() if h.typed is not None},
-            }
-        )
+    """The whole game as a versioned document: the game as the API shows it, and what rebuilding
+    it needs besides."""
     rules = game.rules
     return {
         "format": EXPORT_FORMAT,
         "exported_at": utcnow().isoformat(timespec="seconds"),
         "game": {
-            **game.rules_fields(),
+            **game_fields(game),
             **({"rules": rules} if rules else {}),
             "first_dealer": game.first_dealer,
-            "roster": game.roster_fields(),
-            "table_order": game.table_order,
             "created_at": game.created_at.isoformat(timespec="seconds") if game.created_at else None,
-            "manches": manches,
         },
-        "totals": game.totals,
-        "status": game.status,
-        "winners": game.standing.winners,
     }
 
 
-def _read_manche(index: int, m) -> MancheEntry:
-    """One manche of an export document, checked for its number and the shape of its hands."""
+def _read_manche(index: int, m, typed_key: str) -> MancheEntry:
+    """One manche of an export document, checked for its number and the shape of its hands (the
+    totals typed instead of cards under ``typed_key``)."""
     if not isinstance(m, dict) or m.get("number") != index + 1:
         raise ValidationError(
             N_("The file is damaged: round %(number)s is out of sequence."),
             field=f"game.manches.{index}",
             number=index + 1,
         )
-    hands, typed, winner = m.get("hands", {}), m.get("points", {}), m.get("winner")
+    hands, typed, winner = m.get("hands", {}), m.get(typed_key, {}), m.get("winner")
     readable = (
         isinstance(hands, dict)
         and isinstance(typed, dict)
@@ -78,9 +72,11 @@ def _read_manche(index: int, m) -> MancheEntry:
 
 
 def read_document(document) -> tuple[dict, list, dict | None]:
-    """Check an export document's shape; return the game's settings, its manches, its totals."""
-    if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
-        raise ValidationError(N_("This is not a Carte ! game file (format carte-game/1)."), field="format")
+    """Check an export document's shape (``carte-game/2`` or ``/1``); return the game's settings,
+    its manches, its totals."""
+    if not isinstance(document, dict) or document.get("format") not in FORMATS:
+        raise ValidationError(NOT_A_GAME_FILE, field="format")
+    typed_key, totals_inside = FORMATS[document["format"]]
     game = document.get("game")
     if not isinstance(game, dict):
         raise ValidationError(N_("The file is damaged: the game is missing."), field="game")
@@ -94,11 +90,21 @@ def read_document(document) -> tuple[dict, list, dict | None]:
             max=MAX_MANCHES,
             count=len(manches),
         )
+    settings = _read_settings(game)
+    entries = [_read_manche(index, m, typed_key) for index, m in enumerate(manches)]
+    settings["roster"] = read_roster(game.get("roster"), len(entries))
+    settings["table_order"] = game.get("table_order")
+    totals = (game if totals_inside else document).get("totals")
+    return settings, entries, totals if isinstance(totals, dict) else None
+
+
+def _read_settings(game: dict) -> dict:
+    """The rules and players of an export document's game, as ``GameService`` creates a game."""
     first_dealer = game.get("first_dealer", 0)
     for name in ("variant", "table", "mode"):
         if game.get(name) is not None and not isinstance(game.get(name), str):
             raise ValidationError(N_("The file is damaged: “%(name)s” is unreadable."), field=f"game.{name}", name=name)
-    settings = {
+    return {
         "variant": game.get("variant"),
         "players": game.get("players"),
         "teams": game.get("teams"),
@@ -111,11 +117,6 @@ def read_document(document) -> tuple[dict, list, dict | None]:
         "rules": game.get("rules"),
         "no_teams": "teams" in game and game["teams"] is None,
     }
-    entries = [_read_manche(index, m) for index, m in enumerate(manches)]
-    settings["roster"] = read_roster(game.get("roster"), len(entries))
-    settings["table_order"] = game.get("table_order")
-    totals = document.get("totals")
-    return settings, entries, totals if isinstance(totals, dict) else None
 
 
 def _count(value, high: int) -> bool:

@@ -22,6 +22,7 @@ from ..core import game_end, scoring
 from ..core.cards import parse_cards
 from ..core.variant import Ruleset
 from .db import Game, Hand, Manche, Player
+from .game_json import rules_fields
 
 # The columns of a game's row that its view needs (no token hash).
 GAME_COLUMNS = (
@@ -242,19 +243,6 @@ class GameView:
         """Player -> the side they score for (their team's name, or their own)."""
         return scoring.sides_of(self.players, self.teams)
 
-    def rules_fields(self) -> dict:
-        """The game's players and rules, as the API and the export files name them."""
-        return {
-            "variant": self.variant.id,
-            "players": list(self.players),
-            "teams": self.teams,
-            "options": dict(self.ruleset.options),
-            "mode": self.ruleset.mode,
-            "table": self.ruleset.table.id,
-            "target": self.ruleset.target,
-            "rounds": self.ruleset.rounds,
-        }
-
     def final_stats(self) -> dict:
         """Each side's numbers for the end of the game (``game_end.side_stats``)."""
         side_of = self.side_of
@@ -267,18 +255,10 @@ class GameView:
         """The sides whose total reached the target."""
         return game_end.crossed_target(self.ruleset, self.totals)
 
-    def roster_fields(self) -> list:
-        """Who joined or left the table mid-game, as the API and the export files name it: each
-        such player with the manches played before they sat down, when they left, their start."""
-        return [
-            {"name": name, "joined_after": seat.joined, "left_after": seat.left, "start_total": seat.start}
-            for name, seat in self.roster.items()
-        ]
-
     def settings(self) -> dict:
         """What a new game needs to be played again with the same rules and players."""
         return {
-            **self.rules_fields(),
+            **rules_fields(self),
             "players": list(self.seated),  # those still at the table
             "teams": self.teams if self.teams and self.custom_teams else None,
         }

@@ -231,7 +231,7 @@ class GameService:
     # export and import
 
     def export_game(self, game_id: str) -> dict:
-        """The whole game as a versioned document (``carte-game/1``), enough to rebuild it exactly."""
+        """The whole game as a versioned document (``carte-game/2``), enough to rebuild it exactly."""
         return export_document(self.get(game_id))
 
     def _imported_game(self, settings: dict) -> NewGame:

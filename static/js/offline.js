@@ -36,8 +36,8 @@
   }
   function gamePath(game) { return "/games/" + encodeURIComponent(game); }
 
-  // A manche in a queued form, as the scorer reads one: [winner, {player: value}] (a hand typed,
-  // or its keypad counts valued by the keys' points: CarteScore.handValue).
+  // A manche in a queued form, as the scorer reads one (the API's names): {number, winner, values:
+  // {player: value}} (a hand typed, or its keypad counts valued by the keys' points: CarteScore.handValue).
   function result(m, item) {
     var winnerField = field(item, "winner"), winner = null, values = Object.create(null);
     if (winnerField !== "blocked" && winnerField !== "") winner = m.players[+winnerField] || null;
@@ -51,11 +51,13 @@
       });
       if (cards) values[name] = CarteScore.handValue(m, counts);
     });
-    return [winner, values];
+    return { number: item.number, winner: winner, values: values };
   }
-  function summary(players, winner, values) {
+  // A manche in a few words: who went out (or blocked), then each other hand's value.
+  function summary(players, manche) {
+    var winner = manche.blocked ? null : manche.winner, values = manche.values;
     var parts = [winner ? say("wentOut", { name: winner }) : say("blocked")];
-    players.forEach(function (name) { if (name !== winner && name in values) parts.push(name + " " + values[name]); });
+    players.forEach(function (name) { if (name !== winner && Object.prototype.hasOwnProperty.call(values, name)) parts.push(name + " " + values[name]); });
     return parts.join(" · ");
   }
 

@@ -1,8 +1,9 @@
-// The phone's provisional scorer (issues 15 and 25): it reads the document the server makes from
-// the core (models/core/scorer_data.py) and plays the manches through as the data says — the
-// mode's numbers (what a side pays, what the winners collect, a tie, whether the lowest total
-// wins), the keys' points, the end, the deal and the seats in table order. No rule is written
-// here that is not in that data; tests/browser/test_offline_scorer.py plays the same games
+// The phone's provisional scorer (issues 15 and 25): it reads the game as the page hands it
+// (models/services/game_json.py offline_fields: the game's JSON shape, the API's names, and the
+// rules as data from the core, models/core/scorer_data.py) and plays the manches through as the
+// data says — the mode's numbers (what a side pays, what the winners collect, a tie, whether the
+// lowest total wins), the keys' points, the end, the deal and the seats in table order. No rule is
+// written here that is not in that data; tests/browser/test_offline_scorer.py plays the same games
 // through models/core/scoring.py's play_through and requires the same numbers.
 (function (scope) {
   "use strict";
@@ -12,7 +13,24 @@
   function sum(list) { return list.reduce(function (a, b) { return a + b; }, 0); }
   function dict() { return Object.create(null); }  // keyed by names: no name is taken for something else
 
-  // --- seats: m.roster[name] = [manches before sitting down, manches played when leaving or null, start]
+  // --- seats: the game's JSON (players by seat, teams, roster, table_order) read once --------
+
+  // The game as the functions below read it: g.seat[name] = [manches before sitting down, manches
+  // played when leaving or null, start] for those who joined or left; g.order, the seats in table
+  // order; g.teams, [[name, [members]], ...] in the order of their first member's seat (as the
+  // game lists them: an object's keys would put a team named "12" first).
+  function read(m) {
+    var seat = dict(), teamOf = dict(), teams = [];
+    m.roster.forEach(function (r) { seat[r.name] = [r.joined_after, r.left_after, r.start_total]; });
+    if (m.teams) Object.keys(m.teams).forEach(function (name) { m.teams[name].forEach(function (p) { teamOf[p] = name; }); });
+    m.players.forEach(function (p) {
+      if (own(teamOf, p) && !teams.some(function (t) { return t[0] === teamOf[p]; })) teams.push([teamOf[p], m.teams[teamOf[p]]]);
+    });
+    return {
+      mode: m.mode, keys: m.keys, end: m.end, deal: m.deal, players: m.players, roster: seat,
+      teams: m.teams ? teams : null, order: m.table_order.map(function (name) { return m.players.indexOf(name); }),
+    };
+  }
 
   function plays(m, name, number) {
     if (!own(m.roster, name)) return true;
@@ -22,7 +40,8 @@
   function seated(m, number) { return m.players.filter(function (name) { return plays(m, name, number); }); }
 
   // Who plays first: the next at the table after the dealer (the first at the table if the dealer is not dealt in).
-  function starter(m, number, dealer) {
+  function starter(game, number, dealer) {
+    var m = read(game);
     var around = m.order.map(function (seat) { return m.players[seat]; }).filter(function (name) { return plays(m, name, number); });
     var at = around.indexOf(m.players[dealer]);
     return at === -1 ? around[0] : around[(at + 1) % around.length];
@@ -114,9 +133,10 @@
     return null;
   }
 
-  // results: [[winner or null, {player: hand value}], ...]
-  function playThrough(m, results) {
-    var sides = sidesAt(m, m.players).names, running = dict(), counted = 0, dealers = [], all = [];
+  // manches: [{number, winner: a player or null, values: {player: hand value}}, ...] (the game's
+  // own: game.manches.concat(game.after_end), then those waiting on this phone)
+  function playThrough(game, manches) {
+    var m = read(game), sides = sidesAt(m, m.players).names, running = dict(), counted = 0, dealers = [], all = [];
     var previous = null, loser = null;
     sides.forEach(function (side) { running[side] = 0; });
 
@@ -135,15 +155,15 @@
     }
     function over() { return counted && standing(m, sides, running, counted, dict()).finished; }
 
-    results.forEach(function (result, index) {
-      var number = index + 1, points = sidePoints(m, number, result[0], result[1]), seat = dealerOf(number);
+    manches.forEach(function (manche, index) {
+      var number = index + 1, points = sidePoints(m, number, manche.winner, manche.values), seat = dealerOf(number);
       all.push(points);
       dealers.push(seat);
       previous = seat;
       if (counted < number - 1 || over()) return;  // played after the end: shown, never counted
       counted = number;
       sitDown(number);
-      loser = mancheLoser(m, result[1], seat);
+      loser = mancheLoser(m, manche.values, seat);
       sides.forEach(function (side) { running[side] += get(points, side); });
     });
     if (!standing(m, sides, running, counted, dict()).finished) sitDown(counted + 1);

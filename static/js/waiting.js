@@ -13,7 +13,7 @@
   var model = panel && JSON.parse(panel.dataset.model);
   if (model) {
     model.game = decodeURIComponent(location.pathname.split("/")[2]);
-    model.next = model.results.length + 1;
+    model.next = model.manches.length + model.after_end.length + 1;
   }
 
   function kind(item) { return item.kind || "new"; }
@@ -104,10 +104,10 @@
         panel.appendChild(el("p", { class: "hint" }, say("waitingHint")));
         var list = panel.appendChild(el("ol", { class: "waiting-list", role: "list" }));
         waiting.forEach(function (item) {
-          var r = O.result(model, item), row = list.appendChild(el("li", { "data-waiting": item.number, "data-kind": kind(item) }));
+          var row = list.appendChild(el("li", { "data-waiting": item.number, "data-kind": kind(item) }));
           var text = row.appendChild(el("span"));
           text.appendChild(el("strong", {}, say({ "new": "round", edit: "roundEdited", "delete": "roundDeleted" }[kind(item)], { n: item.number })));
-          if (kind(item) !== "delete") text.appendChild(document.createTextNode(" " + O.summary(model.players, r[0], r[1])));
+          if (kind(item) !== "delete") text.appendChild(document.createTextNode(" " + O.summary(model.players, O.result(model, item))));
           text.appendChild(el("small", { class: "waiting-badge" }, " " + say("waitingBadge")));
           pending(item);
           var undo = row.appendChild(el("button", { class: "button", type: "button" }, say("remove")));
@@ -121,10 +121,10 @@
 
   // Totals, ranking, dealer and "X to go" with the waiting manches counted, marked provisional.
   function provisional(items) {
-    var waiting = items.filter(function (i) { return i.state === "waiting"; }), results = applied(waiting);
+    var waiting = items.filter(function (i) { return i.state === "waiting"; }), manches = applied(waiting);
     var board = document.getElementById("scoreboard");
     if (!waiting.length || !board) return;
-    var progress = CarteScore.playThrough(model, results);
+    var progress = CarteScore.playThrough(model, manches);
     var body = board.querySelector("tbody"), target = model.end.target;
     progress.standing.ranking.forEach(function (row) {
       var tr = body.querySelector("tr[data-side='" + CSS.escape(row[1]) + "']");
@@ -144,20 +144,20 @@
     });
     var note = board.querySelector(".provisional-note") || board.querySelector("table").insertAdjacentElement("beforebegin", el("p", { class: "provisional-note" }));
     note.textContent = say("provisional");
-    nextManche(progress, results.length + 1);
+    nextManche(progress, manches.length + 1);
   }
 
-  // The game's results with what waits applied in order: a new manche added, a correction in
-  // place of its manche, the last manche deleted.
+  // The game's manches (those after the end too) with what waits applied in order: a new manche
+  // added, a correction in place of its manche, the last manche deleted.
   function applied(waiting) {
-    var results = model.results.slice();
+    var manches = model.manches.concat(model.after_end);
     waiting.forEach(function (item) {
       var k = kind(item);
-      if (k === "new") results.push(O.result(model, item));
-      else if (k === "edit" && item.number <= results.length) results[item.number - 1] = O.result(model, item);
-      else if (k === "delete" && item.number === results.length) results.pop();
+      if (k === "new") manches.push(O.result(model, item));
+      else if (k === "edit" && item.number <= manches.length) manches[item.number - 1] = O.result(model, item);
+      else if (k === "delete" && item.number === manches.length) manches.pop();
     });
-    return results;
+    return manches;
   }
 
   // The history row of a manche with a correction or a deletion waiting is marked so.
@@ -240,15 +240,15 @@
   }
 
   function versions(box, item, conflict) {
-    var list = box.appendChild(el("dl", { class: "versions" })), mine = O.result(model, item);
+    var list = box.appendChild(el("dl", { class: "versions" }));
     list.appendChild(el("dt", {}, say("mine")));
-    list.appendChild(el("dd", { "data-version": "mine" }, O.summary(model.players, mine[0], mine[1])));
+    list.appendChild(el("dd", { "data-version": "mine" }, O.summary(model.players, O.result(model, item))));
     if (!conflict) return;
     serverGame(item.game).then(function (game) {
       var theirs = game.manches.concat(game.after_end).find(function (m) { return m.number === item.number; });
       if (!theirs) return;
       list.appendChild(el("dt", {}, say("theirs")));
-      list.appendChild(el("dd", { "data-version": "theirs" }, O.summary(game.players, theirs.blocked ? null : theirs.winner, theirs.values)));
+      list.appendChild(el("dd", { "data-version": "theirs" }, O.summary(game.players, theirs)));
     }).catch(function () { /* offline: this phone's version only */ });
   }
 

@@ -1,10 +1,12 @@
 """The drift test (issue 25 item 5): the phone's provisional scorer (static/js/score.js, an
-interpreter of ``models/core/scorer_data.py``'s document) agrees with the core's
+interpreter of the game page's offline copy: ``models/services/game_json.py`` ``scorer_fields``,
+the rules as data from ``models/core/scorer_data.py``) agrees with the core's
 ``models.core.scoring.play_through`` — the same points for every manche, the same dealers, totals,
 standing and next dealer — on games made up by hypothesis for each of the six built-in variants
 and a house variant (its own table with a suit exception, its own mode): every mode, a target or
 a number of manches, teams, blocked manches, "the loser deals", games played past their end,
-players joining (at any seat of the table) and leaving.
+players joining (at any seat of the table) and leaving, teams named as a script could misread
+("12" would come first among an object's keys).
 
 Hands are entered as the keypad enters them (a count per key) or as typed totals: the phone values
 the keys by the document's points, the core values the same cards by its scoring table.
@@ -20,12 +22,13 @@ from hypothesis import strategies as st
 
 from models.core import house_rules, rules, scoring
 from models.core.cards import JOKER, Card, parse_card
-from models.core.scorer_data import scorer_data
 from models.core.variant import MODES, resolve
+from models.services.game_json import scorer_fields, seats_fields
 
 CATALOG = rules.catalog()
 # Names a script could mistake for something else: a number, a property every object has.
 NAMES = ["Ana", "Bob", "12", "constructor", "Éloïse", "Fred", "Gus", "__proto__", "Inès", "Jo"]
+TEAM_NAMES = ["7", "__proto__", "constructor", "Nous", "Eux", "12"]
 HOUSE = house_rules.compile_document(
     house_rules.normalize(
         {
@@ -65,6 +68,26 @@ def rulesets(draw, variant_id):
     rounds = draw(st.integers(1, 8)) if by_rounds else None
     target = None if by_rounds else draw(st.integers(1, 150))
     return resolve(CATALOG.tables, variant, options, None, mode, target, rounds)
+
+
+@st.composite
+def team_layouts(draw, ruleset, players):
+    """The default pairing, or teams named and paired by the players: listed, as a stored game
+    lists them (``game_view.build_view``), in the order of their first member's seat."""
+    teams = scoring.team_layout(ruleset, players, None)
+    if teams is None or not draw(st.booleans()):
+        return teams
+    partner = draw(st.sampled_from(players[1:]))
+    first, second = draw(st.lists(st.sampled_from(TEAM_NAMES), min_size=2, max_size=2, unique=True))
+    return scoring.team_layout(
+        ruleset, players, {first: [players[0], partner], second: [p for p in players[1:] if p != partner]}
+    )
+
+
+def document(ruleset, players, teams, first_dealer, roster=None, order=None, manches=()) -> dict:
+    """The game page's offline copy of such a game."""
+    table_order = [players[seat] for seat in scoring.ring(len(players), order)]
+    return scorer_fields(ruleset, first_dealer, seats_fields(players, teams, roster, table_order), manches)
 
 
 @st.composite
@@ -111,7 +134,7 @@ def games(draw, variant_id):
     variant = ruleset.variant
     count = draw(st.integers(variant.min_players, variant.max_players))
     players = NAMES[:count]
-    teams = scoring.team_layout(ruleset, players, None)
+    teams = draw(team_layouts(ruleset, players))
     manches = draw(st.integers(0, 10))
     roster, order = draw(seats(players, teams, manches))
     results, entries = [], []
@@ -124,7 +147,7 @@ def games(draw, variant_id):
         results.append((winner, values))
         entries.append([winner, entered])
     first_dealer = draw(st.integers(0, count - 1))
-    document = scorer_data(ruleset, players, teams, first_dealer, (), roster, order)
+    doc = document(ruleset, players, teams, first_dealer, roster, order)
     progress = scoring.play_through(ruleset, players, teams, first_dealer, results, roster, order=order)
     expected = {
         "points": progress.points,
@@ -137,19 +160,19 @@ def games(draw, variant_id):
         "next_dealer": progress.next_dealer,
         "starter": scoring.starter(players, roster, progress.counted + 1, progress.next_dealer, order),
     }
-    return document, entries, expected
+    return doc, entries, expected
 
 
 # The phone's own way: each hand valued from its keys (or typed), then the game played through.
 SCORE_ALL = """text => JSON.stringify(JSON.parse(text).map(([m, entries]) => {
-  const results = entries.map(([winner, entered]) => {
+  const manches = entries.map(([winner, entered], index) => {
     const values = Object.create(null);
     for (const [name, hand] of Object.entries(entered)) {
       values[name] = "typed" in hand ? hand.typed : CarteScore.handValue(m, hand.counts);
     }
-    return [winner, values];
+    return {number: index + 1, winner, values};
   });
-  const p = CarteScore.playThrough(m, results);
+  const p = CarteScore.playThrough(m, manches);
   return {points: p.points, dealers: p.dealers, counted: p.counted, totals: p.totals,
           finished: p.standing.finished, winners: p.standing.winners, ranking: p.standing.ranking,
           next_dealer: p.next_dealer, starter: CarteScore.starter(m, p.counted + 1, p.next_dealer)};
@@ -167,9 +190,9 @@ def test_the_phone_scores_as_play_through(live_server, page, variant_id):
     @given(st.lists(games(variant_id), min_size=30, max_size=30))
     def agree(cases):
         # through JSON both ways, as the page reads its document: names are never taken for anything else
-        got = json.loads(page.evaluate(SCORE_ALL, json.dumps([[document, entries] for document, entries, _ in cases])))
-        for (document, entries, expected), actual in zip(cases, got, strict=True):
-            assert actual == expected, (document, entries)
+        got = json.loads(page.evaluate(SCORE_ALL, json.dumps([[doc, entries] for doc, entries, _ in cases])))
+        for (doc, entries, expected), actual in zip(cases, got, strict=True):
+            assert actual == expected, (doc, entries)
         checked.extend(cases)
 
     agree()
@@ -178,17 +201,23 @@ def test_the_phone_scores_as_play_through(live_server, page, variant_id):
 
 def test_the_document_is_the_games(live_server, page):
     """The page embeds the document of its game: the classique table's keys (SPEC §2: 8 = 50,
-    K = 10, JK = 50), penalty mode's numbers (the winner adds 0, the others their own hands)."""
+    K = 10, JK = 50), penalty mode's numbers (the winner adds 0, the others their own hands), the
+    seats and manches named as the API names them."""
     ruleset = CATALOG.resolve("classique")
-    document = scorer_data(ruleset, ["Ana", "Bob"], None, 1, [("Ana", {"Bob": 60})])
-    assert document["mode"] == {"pays": 1, "collects": 0, "bonus": 0, "tie": "share", "low_wins": True}
-    assert document["keys"]["8"] == 50 and document["keys"]["K"] == 10 and document["keys"]["JK"] == 50
-    assert document["deal"] == {"first": 1, "loser_deals": False}
-    assert document["order"] == [0, 1] and document["results"] == [["Ana", {"Bob": 60}]]
+    doc = document(
+        ruleset, ["Ana", "Bob"], None, 1, order=(1, 0), manches=[{"number": 1, "winner": "Ana", "values": {"Bob": 60}}]
+    )
+    assert doc["mode"] == {"pays": 1, "collects": 0, "bonus": 0, "tie": "share", "low_wins": True}
+    assert doc["keys"]["8"] == 50 and doc["keys"]["K"] == 10 and doc["keys"]["JK"] == 50
+    assert doc["deal"] == {"first": 1, "loser_deals": False}
+    assert doc["players"] == ["Ana", "Bob"] and doc["teams"] is None and doc["roster"] == []
+    assert doc["table_order"] == ["Bob", "Ana"]
+    assert doc["manches"] == [{"number": 1, "winner": "Ana", "values": {"Bob": 60}}] and doc["after_end"] == []
 
 
 HAND_WORKED = """m => {
-  const p = CarteScore.playThrough(m, [[null, {Ana: 5, Bob: 9, Chloé: 20}], ["Bob", {Ana: 12, Chloé: 30}]]);
+  const p = CarteScore.playThrough(m, [{number: 1, winner: null, values: {Ana: 5, Bob: 9, Chloé: 20}},
+                                       {number: 2, winner: "Bob", values: {Ana: 12, Chloé: 30}}]);
   return JSON.stringify({points: p.points, totals: p.totals, dealers: p.dealers, next: p.next_dealer,
                          ranking: p.standing.ranking, finished: p.standing.finished,
                          starter: CarteScore.starter(m, 3, p.next_dealer)});
@@ -203,8 +232,7 @@ def test_the_phone_scores_a_winner_collects_game_worked_by_hand(live_server, pag
     page.goto(f"{live_server.url}/calculette")
     page.add_script_tag(url="/static/js/score.js")
     ruleset = CATALOG.resolve("classique", mode="winner", target=100)
-    document = scorer_data(ruleset, ["Ana", "Bob", "Chloé"], None, 0)
-    got = json.loads(page.evaluate(HAND_WORKED, document))
+    got = json.loads(page.evaluate(HAND_WORKED, document(ruleset, ["Ana", "Bob", "Chloé"], None, 0)))
     assert got == {
         "points": [{"Ana": 19, "Bob": 0, "Chloé": 0}, {"Ana": 0, "Bob": 42, "Chloé": 0}],
         "totals": {"Ana": 19, "Bob": 42, "Chloé": 0},
@@ -215,5 +243,20 @@ def test_the_phone_scores_a_winner_collects_game_worked_by_hand(live_server, pag
         "starter": "Ana",
     }
     # the house table's queen of spades: QS 25, the other queens 3 — one Q♠ and two Q♥ are 31
-    house = scorer_data(resolve(CATALOG.tables, HOUSE), ["Ana", "Bob"], None, 0)
+    house = document(resolve(CATALOG.tables, HOUSE), ["Ana", "Bob"], None, 0)
     assert page.evaluate("m => CarteScore.handValue(m, {QS: 1, QH: 2})", house) == 31
+
+
+def test_teams_keep_their_order_whatever_their_names(live_server, page):
+    """Teams listed "Nous" then "7": an object's keys would put "7" first, and the two teams tied
+    at 0 would be ranked the other way round than on the server."""
+    page.goto(f"{live_server.url}/calculette")
+    page.add_script_tag(url="/static/js/score.js")
+    ruleset = CATALOG.resolve("les-huit", options={"partners": True})
+    players = ["Ana", "Bob", "Chloé", "Dan"]
+    teams = scoring.team_layout(ruleset, players, {"Nous": ["Ana", "Chloé"], "7": ["Bob", "Dan"]})
+    expected = scoring.play_through(ruleset, players, teams, 0, []).standing.ranking
+    assert [list(row) for row in expected] == [[1, "Nous", 0], [1, "7", 0]]
+    text = json.dumps(document(ruleset, players, teams, 0))
+    got = page.evaluate("text => CarteScore.playThrough(JSON.parse(text), []).standing.ranking", text)
+    assert got == [[1, "Nous", 0], [1, "7", 0]]

@@ -206,10 +206,19 @@ def test_export_document(client):
     resp = client.get(f"/api/v1/games/{game['id']}/export")
     assert resp.status_code == 200
     doc = resp.get_json()
-    assert doc["format"] == "carte-game/1"
-    assert doc["totals"] == {"Rouges": 60, "Bleus": 15}
+    assert doc["format"] == "carte-game/2"
+    assert doc["game"]["totals"] == {"Rouges": 60, "Bleus": 15} and "totals" not in doc
     assert doc["game"]["players"] == FOUR and doc["game"]["variant"] == "les-huit"
     assert [m["winner"] for m in doc["game"]["manches"]] == ["Ana", "Dan"]
+    # a manche's names mean what they mean in the API: points by side, typed totals, hand values
+    assert doc["game"]["manches"][1]["points"] == {"Rouges": 0, "Bleus": 15}
+    assert doc["game"]["manches"][1]["typed"] == {"Ana": 12} and doc["game"]["manches"][1]["values"]["Bob"] == 3
+    # one shape: the file's game is the API's, less what only the server knows, plus what rebuilding needs
+    api = get_game(client, game)
+    server_only = ("id", "revision", "share_url", "share_qr_url")
+    assert set(doc["game"]) - set(api) == {"first_dealer", "created_at"}
+    assert {k: v for k, v in doc["game"].items() if k in api} == {k: v for k, v in api.items() if k not in server_only}
+    assert doc["game"]["first_dealer"] == 2
     assert game["edit_token"] not in resp.get_data(as_text=True)  # an export never carries the edit token
     assert_error(client.get("/api/v1/games/nope/export"), 404, "not_found")
 
@@ -255,7 +264,9 @@ def test_import_errors(client, app):
     doc = client.get(f"/api/v1/games/{game['id']}/export").get_json()
     assert_error(client.post("/api/v1/games/import", json={**doc, "format": "carte-game/0"}), 422, "validation_error")
     assert_error(client.post("/api/v1/games/import", json=[doc]), 422, "validation_error")
-    wrong = {**doc, "totals": {"Rouges": 61, "Bleus": 15}}
+    refused = client.post("/api/v1/games/import", json={**doc, "format": "carte-game/0"}).get_json()["error"]
+    assert "carte-game/2" in refused["message"] and "carte-game/1" in refused["message"]
+    wrong = {**doc, "game": {**doc["game"], "totals": {"Rouges": 61, "Bleus": 15}}}
     assert_error(client.post("/api/v1/games/import", json=wrong), 422, "validation_error", "totals")
     bad_card = {**doc, "game": {**doc["game"], "manches": [dict(doc["game"]["manches"][0])]}}
     bad_card["game"]["manches"][0]["hands"] = {"Chloé": ["ZZ"], "Dan": ["KS"]}
@@ -263,6 +274,65 @@ def test_import_errors(client, app):
     # all or nothing: no refused import left a game behind
     with Session(app.extensions["database"].reader) as session:
         assert session.execute(select(func.count()).select_from(Game)).scalar_one() == 1
+
+
+# played_les_huit's game as files write it, by hand: carte-game/1 (SPEC §4's first format: a
+# manche's typed totals under "points", the totals beside the game) and carte-game/2 (the API's names).
+LES_HUIT = {
+    "variant": "les-huit",
+    "players": FOUR,
+    "teams": {"Rouges": ["Ana", "Bob"], "Bleus": ["Chloé", "Dan"]},
+    "first_dealer": 2,
+}
+FILE_1 = {
+    "format": "carte-game/1",
+    "game": {
+        **LES_HUIT,
+        "manches": [
+            {"number": 1, "winner": "Ana", "hands": {"Chloé": ["8H"], "Dan": ["KS"]}, "points": {}},
+            {"number": 2, "winner": "Dan", "hands": {"Bob": ["3D"]}, "points": {"Ana": 12}},
+        ],
+    },
+    "totals": {"Rouges": 60, "Bleus": 15},
+}
+FILE_2 = {
+    "format": "carte-game/2",
+    "game": {
+        **LES_HUIT,
+        "manches": [
+            {"number": 1, "winner": "Ana", "hands": {"Chloé": ["8H"], "Dan": ["KS"]}, "points": {"Rouges": 60}},
+            {"number": 2, "winner": "Dan", "hands": {"Bob": ["3D"]}, "typed": {"Ana": 12}, "points": {"Bleus": 15}},
+        ],
+        "totals": {"Rouges": 60, "Bleus": 15},
+    },
+}
+
+
+@pytest.mark.parametrize("document", [FILE_1, FILE_2], ids=["carte-game/1", "carte-game/2"])
+def test_both_formats_import_to_the_same_game(client, document):
+    """Ana's 12 typed counts in either format (Bleus 15 = Ana 12 + Bob 3D 3); the totals are checked
+    where each format keeps them (a wrong one refused)."""
+    new = client.post("/api/v1/games/import", json=document)
+    assert new.status_code == 201, new.get_json()
+    game = new.get_json()
+    assert game["totals"] == {"Rouges": 60, "Bleus": 15}
+    assert [m["dealer"] for m in game["manches"]] == ["Chloé", "Dan"] and game["dealer"] == "Ana"  # first_dealer 2
+    assert [(m["number"], m["winner"], m["typed"], m["points"]) for m in game["manches"]] == [
+        (1, "Ana", {}, {"Rouges": 60, "Bleus": 0}),
+        (2, "Dan", {"Ana": 12}, {"Rouges": 0, "Bleus": 15}),
+    ]
+    wrong = {k: dict(v) if isinstance(v, dict) else v for k, v in document.items()}
+    (wrong["game"] if document is FILE_2 else wrong)["totals"] = {"Rouges": 60, "Bleus": 16}
+    assert_error(client.post("/api/v1/games/import", json=wrong), 422, "validation_error", "totals")
+
+
+def test_an_export_imports_to_the_same_game(client):
+    game, _ = played_les_huit(client)
+    original = get_game(client, game)
+    doc = client.get(f"/api/v1/games/{game['id']}/export").get_json()
+    new = client.post("/api/v1/games/import", json=doc).get_json()
+    assert new["totals"] == original["totals"] and new["manches"] == original["manches"]
+    assert client.get(f"/api/v1/games/{new['id']}/export").get_json()["game"]["manches"] == doc["game"]["manches"]
 
 
 @pytest.mark.parametrize("where", ["winner-list", "hand-int", "table-list"])

@@ -86,16 +86,37 @@ def test_the_game_page_hands_its_scorer_the_games_data(client, games):
     model = json.loads(html_unescape(re.search(r"id=\"offline-queue\"[^>]*data-model='([^']*)'", html).group(1)))
     assert model["players"] == ["Ana", "Bob", "Chloé"]
     assert model["deal"] == {"first": 1, "loser_deals": False}
-    assert model["order"] == [0, 1, 2]
+    assert model["table_order"] == ["Ana", "Bob", "Chloé"] and model["teams"] is None and model["roster"] == []
     # penalty mode: the winner adds 0, every other player their own hand; the lowest total wins
     assert model["mode"] == {"pays": 1, "collects": 0, "bonus": 0, "tie": "share", "low_wins": True}
     assert model["end"] == {"target": 500, "rounds": None}
-    assert model["results"] == [["Ana", {"Bob": 60, "Chloé": 3}]]
+    # each manche as the API names it, with only what the scorer reads
+    assert model["manches"] == [{"number": 1, "winner": "Ana", "values": {"Bob": 60, "Chloé": 3}}]
+    assert model["after_end"] == []
     # the recorded manche's version, as its correction page carries it (kept again when it changes)
     edit = client.get(f"/games/{game.id}/manches/1/edit").get_data(as_text=True)
     assert model["versions"] == [re.search(r'name="version" value="([^"]+)"', edit).group(1)]
     assert model["keys"]["8"] == 50 and model["keys"]["K"] == 10 and model["keys"]["JK"] == 50
     assert 'id="offline-queue"' in html
+
+
+def test_the_offline_copy_names_the_game_as_the_api_does(client, games):
+    """One shape (issue 25 item 4): the page's copy carries the API's players, teams, roster and
+    table order as they are, and of each manche the API's number, winner and values."""
+    game, token = games.create_game("classique", ["Ana", "Bob", "Chloé"], first_dealer=0)
+    games.record_manche(game.id, MancheEntry("Ana", {"Bob": ["8H", "KS"], "Chloé": ["3C"]}))
+    games.join_player(game.id, "Dan", "zero", after="Ana")  # Dan sits between Ana and Bob
+    games.record_manche(game.id, MancheEntry("Bob", {"Ana": ["4H"], "Chloé": ["5D"], "Dan": ["7S"]}))
+    with client.session_transaction() as session:
+        session["tokens"] = [[game.id, token]]
+    html = client.get(f"/games/{game.id}").get_data(as_text=True)
+    model = json.loads(html_unescape(re.search(r"id=\"offline-queue\"[^>]*data-model='([^']*)'", html).group(1)))
+    api = client.get(f"/api/v1/games/{game.id}").get_json()
+    for name in ("players", "teams", "roster", "table_order", "after_end"):
+        assert model[name] == api[name], name
+    assert model["table_order"] == ["Ana", "Dan", "Bob", "Chloé"] and model["roster"][0]["name"] == "Dan"
+    assert model["manches"] == [{k: m[k] for k in ("number", "winner", "values")} for m in api["manches"]]
+    assert model["manches"][1] == {"number": 2, "winner": "Bob", "values": {"Ana": 4, "Chloé": 5, "Dan": 7}}
 
 
 def test_a_name_cannot_leave_the_data_attribute(client, games):

@@ -502,7 +502,7 @@ def test_a_damaged_file_gives_the_services_message_and_creates_nothing(app, clie
     game, _ = started_game(games)
     open_games(client, game.id)
     document = games.export_game(game.id)
-    document["totals"]["Bob"] = 61
+    document["game"]["totals"]["Bob"] = 61
     response = import_file(client, json.dumps(document).encode())
     assert response.status_code == 422
     assert "The file is damaged: its totals do not match its rounds." in text(response)

@@ -176,16 +176,20 @@ def test_the_api_joins_and_leaves_and_the_game_file_carries_it(client):
     # Manche 2 without Bob: Dan out, Ana 7♣ 7, Chloé 2♦ 20 → 7 / 3 / 30 / 4
     client.post(f"{url}/manches", json={"winner": "Dan", "hands": {"Ana": ["7C"], "Chloé": ["2D"]}}, headers=auth)
     document = client.get(f"{url}/export").get_json()
-    assert document["totals"] == {"Ana": 7, "Bob": 3, "Chloé": 30, "Dan": 4}
+    assert document["game"]["totals"] == {"Ana": 7, "Bob": 3, "Chloé": 30, "Dan": 4}
     copy = client.post("/api/v1/games/import", json=document)
     assert copy.status_code == 201, copy.get_json()
-    assert copy.get_json()["totals"] == document["totals"] and copy.get_json()["seated"] == ["Ana", "Chloé", "Dan"]
+    assert copy.get_json()["totals"] == document["game"]["totals"] and copy.get_json()["seated"] == [
+        "Ana",
+        "Chloé",
+        "Dan",
+    ]
     # A file written before players could join (no "roster") still imports.
     del document["game"]["roster"]
     del document["game"]["table_order"]
     document["game"]["players"] = ["Ana", "Bob", "Chloé"]
     document["game"]["manches"] = document["game"]["manches"][:1]
-    document["totals"] = {"Ana": 0, "Bob": 3, "Chloé": 10}
+    document["game"]["totals"] = {"Ana": 0, "Bob": 3, "Chloé": 10}
     assert client.post("/api/v1/games/import", json=document).status_code == 201
 
 
