@@ -356,10 +356,8 @@ def test_manches_stored_after_the_end_are_never_counted(games, client):
     assert data["totals"] == {"Ana": 0, "Bob": 73} and data["winners"] == ["Ana"]
     assert [m["number"] for m in data["manches"]] == [1] and [m["number"] for m in data["after_end"]] == [2]
     document = client.get(f"/api/v1/games/{game_id}/export").get_json()
-    assert [m["number"] for m in document["game"]["manches"]] == [1] and document["game"]["totals"] == {
-        "Ana": 0,
-        "Bob": 73,
-    }
+    assert [m["number"] for m in document["game"]["manches"]] == [1]
+    assert document["game"]["totals"] == {"Ana": 0, "Bob": 73}
     copy = client.post("/api/v1/games/import", json=document)
     assert copy.status_code == 201 and copy.get_json()["totals"] == {"Ana": 0, "Bob": 73}
     page = client.get(f"/games/{game_id}", headers={"Accept-Language": "en"}).get_data(as_text=True)
