@@ -3,8 +3,9 @@ and the phone's offline copy. Each adds fields to it; none renames a field or gi
 meaning.
 
 - ``game_fields(game)``: the game as the API answers it (SPEC §4), less what only the server
-  knows (its id, revision and sharing addresses, added by ``views/api.py``): its rules and seats
-  (``rules_fields``, ``seats_fields``), every manche (``manche_fields``: ``points`` is each
+  knows (its id, revision and sharing addresses, added by ``views/api.py``), its keys in the
+  API's order: its rules and players (``rules_fields``), who joined or left (``roster_fields``),
+  who sits where, every manche (``manche_fields``: ``points`` is each
   side's points for that manche, ``typed`` the totals typed instead of cards, ``values`` each
   hand's value), the totals, the standing, who deals and starts next.
 - The game file, ``carte-game/2`` (``game_file.export_document``): ``game_fields`` and what
@@ -22,9 +23,12 @@ from ..core.scorer_data import scorer_data
 
 
 def rules_fields(game) -> dict:
-    """The rules the game is played with: its variant and the settings chosen."""
+    """The game's variant, players (by seat), teams (``{name: [members]}``, listed in the order of
+    their first member's seat, or null) and the settings chosen."""
     return {
         "variant": game.variant.id,
+        "players": list(game.players),
+        "teams": game.teams,
         "options": dict(game.ruleset.options),
         "mode": game.ruleset.mode,
         "table": game.ruleset.table.id,
@@ -43,15 +47,10 @@ def roster_fields(roster: dict) -> list:
 
 
 def seats_fields(players: list, teams: dict | None, roster: dict | None, table_order: list) -> dict:
-    """The players (by seat), the teams (``{name: [members]}``, listed in the order of their first
-    member's seat, or null), who joined or left, and every player in table order (those who left
-    too: the way the deal and the play go round)."""
-    return {
-        "players": list(players),
-        "teams": teams,
-        "roster": roster_fields(roster),
-        "table_order": list(table_order),
-    }
+    """The seats as ``game_fields`` names them: the players and teams (as ``rules_fields``), who
+    joined or left (``roster_fields``), every player in table order (those who left too: the way
+    the deal and the play go round)."""
+    return {"players": list(players), "teams": teams, "roster": roster_fields(roster), "table_order": list(table_order)}
 
 
 def _values(manche) -> dict:
@@ -78,8 +77,9 @@ def game_fields(game) -> dict:
     """The game (a ``GameView``) as the API, the file and the offline copy name it."""
     return {
         **rules_fields(game),
-        **seats_fields(game.players, game.teams, game.roster, game.table_order),
+        "roster": roster_fields(game.roster),
         "seated": game.seated,  # those dealt in the next manche, in table order
+        "table_order": game.table_order,  # every player, those who left too, the way play goes round
         "finish_forbidden": list(game.ruleset.finish_forbidden),
         "manches": [manche_fields(m) for m in game.manches],
         "after_end": [manche_fields(m) for m in game.after_end],  # stored after the end: not counted

@@ -15,11 +15,11 @@
 
   // --- seats: the game's JSON (players by seat, teams, roster, table_order) read once --------
 
-  // The game as the functions below read it: g.seat[name] = [manches before sitting down, manches
-  // played when leaving or null, start] for those who joined or left; g.order, the seats in table
-  // order; g.teams, [[name, [members]], ...] in the order of their first member's seat (as the
-  // game lists them: an object's keys would put a team named "12" first).
-  function read(m) {
+  // The game as the functions below read it: roster[name] = [manches before sitting down, manches
+  // played when leaving or null, start] for those who joined or left; order, the seats in table
+  // order; teams, [[name, [members]], ...] in the order of their first member's seat (as the game
+  // lists them: an object's keys would put a team named "12" first).
+  function readGame(m) {
     var seat = dict(), teamOf = dict(), teams = [];
     m.roster.forEach(function (r) { seat[r.name] = [r.joined_after, r.left_after, r.start_total]; });
     if (m.teams) Object.keys(m.teams).forEach(function (name) { m.teams[name].forEach(function (p) { teamOf[p] = name; }); });
@@ -41,7 +41,7 @@
 
   // Who plays first: the next at the table after the dealer (the first at the table if the dealer is not dealt in).
   function starter(game, number, dealer) {
-    var m = read(game);
+    var m = readGame(game);
     var around = m.order.map(function (seat) { return m.players[seat]; }).filter(function (name) { return plays(m, name, number); });
     var at = around.indexOf(m.players[dealer]);
     return at === -1 ? around[0] : around[(at + 1) % around.length];
@@ -136,7 +136,7 @@
   // manches: [{number, winner: a player or null, values: {player: hand value}}, ...] (the game's
   // own: game.manches.concat(game.after_end), then those waiting on this phone)
   function playThrough(game, manches) {
-    var m = read(game), sides = sidesAt(m, m.players).names, running = dict(), counted = 0, dealers = [], all = [];
+    var m = readGame(game), sides = sidesAt(m, m.players).names, running = dict(), counted = 0, dealers = [], all = [];
     var previous = null, loser = null;
     sides.forEach(function (side) { running[side] = 0; });
 

@@ -223,6 +223,20 @@ def test_export_document(client):
     assert_error(client.get("/api/v1/games/nope/export"), 404, "not_found")
 
 
+def test_the_game_keeps_its_keys_in_the_order_it_always_had(client):
+    """The API's game, built in models/services/game_json.py, answers its keys in the order it
+    answered them before there was one shape (a client comparing answers byte for byte sees none)."""
+    game, _ = played_les_huit(client)
+    answer = get_game(client, game)
+    assert list(answer) == [
+        "id", "variant", "players", "teams", "options", "mode", "table", "target", "rounds", "roster", "seated",
+        "table_order", "finish_forbidden", "manches", "after_end", "totals", "ranking", "status", "winners",
+        "dealer", "starter", "cards_to_deal", "revision", "share_url", "share_qr_url",
+    ]  # fmt: skip
+    manche = ["number", "winner", "blocked", "last_card", "dealer", "hands", "typed", "values", "points"]
+    assert all(list(m) == manche for m in answer["manches"])
+
+
 def test_import_rebuilds_the_game_with_a_new_id_and_token(client):
     game, auth = played_les_huit(client)
     doc = client.get(f"/api/v1/games/{game['id']}/export").get_json()
