@@ -108,7 +108,7 @@ def offline_fields(game) -> dict:
     """The game as the page hands it to the phone: ``scorer_fields`` and each stored manche's
     version, as its correction page carries it (the phone keeps that page again when it changed)."""
     seats = seats_fields(game.players, game.teams, game.roster, game.table_order)
-    shown = [*game.manches, *game.after_end]
+    versions = game.rows.manche_versions()
     return {
         **scorer_fields(
             game.ruleset,
@@ -117,5 +117,5 @@ def offline_fields(game) -> dict:
             [scorer_manche(m) for m in game.manches],
             [scorer_manche(m) for m in game.after_end],
         ),
-        "versions": [game.rows.manche_version(m.number) for m in shown],
+        "versions": [versions[m.number] for m in [*game.manches, *game.after_end]],
     }

@@ -98,9 +98,14 @@ class GameRows:
         it changes when that manche does, and only then. An edit form carries it, so that two
         phones correcting the same manche find out (issue 24)."""
         found = next((m for m in self.manches if m[1] == number), None)
-        if found is None:
-            return None
-        stored = (found[2], bool(found[3]), found[4], tuple(tuple(hand) for hand in self.hands.get(found[0], ())))
+        return None if found is None else self._version(found)
+
+    def manche_versions(self) -> dict[int, str]:
+        """Every manche's ``manche_version`` by its number, in one pass (the offline copy's)."""
+        return {m[1]: self._version(m) for m in self.manches}
+
+    def _version(self, manche: tuple) -> str:
+        stored = (manche[2], bool(manche[3]), manche[4], tuple(tuple(hand) for hand in self.hands.get(manche[0], ())))
         return hashlib.sha256(repr(stored).encode()).hexdigest()[:16]
 
     def with_game(self, **columns) -> GameRows:
