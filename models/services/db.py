@@ -278,7 +278,7 @@ def begin_immediate(begin, lock_timeout: float) -> None:
         try:
             begin()
             return
-        except OperationalError as error:
+        except (OperationalError, sqlite3.OperationalError) as error:  # SQLAlchemy's, or the driver's own
             if not is_busy(error) or time.monotonic() > deadline:
                 raise
         time.sleep(WRITE_LOCK_POLL)

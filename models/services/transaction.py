@@ -113,7 +113,10 @@ def transaction(database: Database):
     connection = database.writer.raw_connection()
     try:
         if database.is_sqlite:
-            begin_immediate(lambda: _begin(database, connection), database.lock_timeout)
+            try:  # the driver's "busy" asked again and again as it is: made SQLAlchemy's error once, if at all
+                begin_immediate(lambda: _begin(database, connection), database.lock_timeout)
+            except database.writer.dialect.loaded_dbapi.Error as error:
+                raise as_sqlalchemy("BEGIN IMMEDIATE", (), error, database) from error
         yield Transaction(database, connection)
         try:
             connection.commit()
@@ -135,7 +138,5 @@ def _begin(database: Database, connection) -> None:
         for listener in database.writer.dispatch.before_cursor_execute:
             listener(None, cursor, "BEGIN IMMEDIATE", (), None, False)
         cursor.execute("BEGIN IMMEDIATE")
-    except database.writer.dialect.loaded_dbapi.Error as error:
-        raise as_sqlalchemy("BEGIN IMMEDIATE", (), error, database) from error
     finally:
         cursor.close()
