@@ -38,6 +38,7 @@ from bench.serve import SECRET_KEY, cpu_seconds, gunicorn  # noqa: E402
 DURATION = os.environ.get("BENCH_SECONDS", "8")
 CONNECTIONS = os.environ.get("BENCH_CONNECTIONS", "16")
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "1"))
+ONLY = os.environ.get("BENCH_ONLY", "")  # "writes": the manche writes' row alone
 WRITE_SECONDS = 5
 ADMIN = "bench-admin-token"
 PHONE = {"Accept-Encoding": "br", "Accept-Language": "fr-FR,fr;q=0.9"}
@@ -220,6 +221,8 @@ def measure(data: dict, url: str, tiny_url: str) -> list[tuple]:
             rows.append((label, result, "page", target, before, after))
             return rounds
 
+        if ONLY == "writes":
+            return [writes(url, data, base, floor)]
         game_30, _ = data["game_30"]
         page("shared view (watcher)", f"/s/{data['share']['game_30']}", "watcher", "≤ 1.5×")
         owner_rounds = page("game page (owner)", f"/games/{game_30}", "owner", "≤ 1.5×")
