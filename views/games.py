@@ -234,8 +234,6 @@ def game_page(game_id):
     shown = whole_number(asked.get("shown", ""), 1, last - 1) if notice and notice[0] == "saved" else None
     share_open = bool(asked.get("share"))
     remember_opened(game_id)  # the session only: no query
-    if editable:
-        phone_id()  # made here, with the page, not later by its event stream (views/live.py)
     live.back_from_entry(game_id)  # one statement, only after this phone entered a manche
 
     here_args = {**({notice[0]: notice[1]} if notice else {}), **({"share": 1} if share_open else {})}

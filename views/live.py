@@ -120,9 +120,9 @@ def game_events(game_id):
     level = game_level(game_id)
     entering = whole_number(request.args.get("entering", ""), 1, 10_000)
     parts = frozenset((SCORES, PLAYERS, INVITES) if level == Level.OWNER else (SCORES, PLAYERS))
-    # A phone that may write has its id (made with its rights, or by its game page); one that may
-    # not enters no manche, and its stream writes nothing to the session: that answer's cookie,
-    # arriving after the next page's, would take away what the next page remembered.
+    # A phone that may write has its id (made with its rights; a cookie from before phones had ids
+    # gets it here, once); one that may not enters no manche, and its stream writes nothing to the
+    # session: that answer's cookie, arriving after the next page's, would undo what that page kept.
     phone = phone_id() if level >= Level.SCOREKEEPER else session.get("phone")
     viewer = Viewer(game_id, False, level, session_token(game_id), phone, entering, parts)
     return event_stream(viewer)

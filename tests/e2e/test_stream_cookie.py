@@ -5,6 +5,9 @@ away what the next page remembered."""
 
 from __future__ import annotations
 
+NEW_GAME_FORM = {"variant": "classique", "shown_variant": "classique", "players": ["Ana", "Bob"], "end": "target",
+                 "first_dealer": "0"}  # fmt: skip
+
 
 def open_stream(client, game):
     return client.get(f"/games/{game.id}/events?since={game.revision}", buffered=False)
@@ -22,16 +25,15 @@ def test_the_stream_of_a_phone_that_may_not_write_sets_no_cookie(client, games):
         stream.close()
 
 
-def test_a_phone_that_may_write_has_its_id_from_its_game_page(client, games):
-    """A cookie from before phones had ids (the edit token, no id): the game page makes the id,
-    so that its stream has nothing to write."""
-    game, token = games.create_game("classique", ["Ana", "Bob"], first_dealer=0)
-    with client.session_transaction() as session:
-        session["tokens"] = [[game.id, token]]
-    assert client.get(f"/games/{game.id}").status_code == 200
+def test_the_stream_of_a_phone_that_created_its_game_sets_no_cookie(client):
+    """A phone that may write got its id with its rights (here: it created the game through the
+    form), so its stream has nothing to write either."""
+    created = client.post("/games", data=NEW_GAME_FORM)
+    assert created.status_code == 303
+    game_id = created.headers["Location"].rsplit("/", 1)[1]
     with client.session_transaction() as session:
         assert isinstance(session.get("phone"), str)
-    stream = open_stream(client, game)
+    stream = client.get(f"/games/{game_id}/events?since=1", buffered=False)
     try:
         assert stream.status_code == 200 and "Set-Cookie" not in stream.headers
     finally:
