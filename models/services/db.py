@@ -285,6 +285,47 @@ def begin_immediate(begin, lock_timeout: float) -> None:
 
 
 LOOKUP_POOL = 2  # connections held per process for lookups (a lookup holds one for microseconds)
+WRITERS_HELD = 4  # connections held per process for SQLite's writes (a write waiting for the lock holds one)
+
+
+def announce(engine: Engine, cursor, sql: str, params, many: bool = False) -> None:
+    """Hand a statement about to run on a DBAPI cursor to ``engine``'s ``before_cursor_execute``
+    listeners, as SQLAlchemy hands them its own (the tests that count statements listen there)."""
+    for listener in engine.dispatch.before_cursor_execute:
+        listener(None, cursor, sql, params, None, many)
+
+
+class Held:
+    """Connections of ``engine`` held checked out between two uses, ``size`` at most: going
+    through the pool — its checkout, its return and the rollback it resets a connection with —
+    cost more than a short statement (issue 29: 18 µs of a stored page's 170 on SQLite; 75 µs of
+    a manche's write). ``take`` gives a held one, else one from the pool; ``give_back`` holds it
+    again (a connection found broken is closed instead, never given back)."""
+
+    def __init__(self, engine: Engine, size: int):
+        self.engine = engine
+        self.size = size
+        self.connections: list = []
+
+    def take(self):
+        try:
+            return self.connections.pop()
+        except IndexError:
+            return self.engine.raw_connection()
+
+    def give_back(self, connection) -> None:
+        if len(self.connections) < self.size:
+            self.connections.append(connection)
+        else:
+            connection.close()
+
+    def let_go(self) -> None:
+        """Every held connection back to the pool."""
+        while self.connections:
+            try:
+                self.connections.pop().close()
+            except IndexError:
+                break
 
 
 class Database:
@@ -320,7 +361,10 @@ class Database:
             **kwargs,
         )
         self.placeholder = "?" if self.is_sqlite else "%s"
-        self.kept: list = []  # lookup connections held between lookups (``_connection``)
+        self.held_lookups = Held(self.lookups, LOOKUP_POOL)
+        # A write's connection (models/services/transaction.py) is held too on SQLite; on
+        # PostgreSQL it comes from the pool, which pings it first (a server restart drops them).
+        self.held_writers = Held(self.writer, WRITERS_HELD if self.is_sqlite else 0)
 
     def lookup(self, sql: str, *params):
         """The first row of a small read-only statement (``?`` for each parameter), or None. No
@@ -337,15 +381,13 @@ class Database:
     def _ask(self, sql: str, params: tuple, fetch):
         if self.placeholder != "?":
             sql = sql.replace("?", self.placeholder)
-        listeners = self.lookups.dispatch.before_cursor_execute  # those who count statements see lookups too
         dbapi = self.lookups.dialect.loaded_dbapi
         for attempt in (1, 2):
-            connection = self._connection()
+            connection = self.held_lookups.take()
             kept = True
             try:
                 cursor = connection.cursor()
-                for listener in listeners:
-                    listener(None, cursor, sql, params, None, False)
+                announce(self.lookups, cursor, sql, params)  # those who count statements see lookups too
                 cursor.execute(sql, params)
                 rows = fetch(cursor)
                 cursor.close()
@@ -355,34 +397,22 @@ class Database:
                 if dropped:
                     kept = False
                     connection.invalidate()
-                    self._let_go()  # the others were opened before the drop too
+                    self.held_lookups.let_go()  # the others were opened before the drop too
+                    self.lookups.dispose()
                 if attempt == 2 or not dropped:
                     raise DBAPIError.instance(
                         sql, params, error, dbapi.Error, connection_invalidated=dropped
                     ) from error
             finally:
-                if kept and len(self.kept) < LOOKUP_POOL:
-                    self.kept.append(connection)
+                if kept:
+                    self.held_lookups.give_back(connection)
                 else:
                     connection.close()
 
-    def _connection(self):
-        """A connection for a lookup: one kept from the last lookups (taken from the pool once and
-        held: going through the pool for each lookup cost more than the statement itself — 18 µs
-        of a stored page's 170 on SQLite, issue 29), else one from the pool."""
-        try:
-            return self.kept.pop()
-        except IndexError:
-            return self.lookups.raw_connection()
-
-    def _let_go(self) -> None:
-        """Every connection kept for lookups goes back to the pool, and the pool lets them go."""
-        while self.kept:
-            try:
-                self.kept.pop().close()
-            except IndexError:
-                break
-        self.lookups.dispose()
+    @property
+    def kept(self) -> list:
+        """The connections held for lookups now."""
+        return self.held_lookups.connections
 
     is_busy = staticmethod(is_busy)  # for the web layer, which never imports this module
 
@@ -391,7 +421,8 @@ class Database:
         return [self.reader, self.writer, self.lookups]
 
     def dispose(self) -> None:
-        self._let_go()
+        self.held_lookups.let_go()
+        self.held_writers.let_go()
         for engine in self.engines:
             engine.dispose()
 

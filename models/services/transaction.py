@@ -9,8 +9,8 @@ written once, with SQLAlchemy: ``models/services/undo.py``, ``keys.py``, ``games
 compiled once per database and set of parameters, and executed as they are on a pooled DBAPI
 connection:
 
-- ``transaction(database)`` takes a connection from the writer's pool (pinged first on
-  PostgreSQL, as the pool does), begins — on SQLite with ``BEGIN IMMEDIATE``, waited for as every
+- ``transaction(database)`` takes a connection held for writes (``Database.held_writers``: on
+  SQLite one held from the last write; on PostgreSQL one from the pool, pinged first), begins — on SQLite with ``BEGIN IMMEDIATE``, waited for as every
   write waits (``db.begin_immediate``) — and commits when the block ends, or rolls back.
 - ``Transaction.execute(statement, params)`` runs a statement with one set of parameters (a dict,
   or a list of one) or many (``executemany``), its parameters converted by their columns' types
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.dml import Insert
 
-from .db import Database, begin_immediate
+from .db import Database, announce, begin_immediate
 
 
 @dataclass(frozen=True)
@@ -90,53 +90,65 @@ class Transaction:
             converted.append(tuple(row[name] for name in made.names) if made.names else row)
         cursor = self.connection.cursor()
         try:
-            for listener in self.database.writer.dispatch.before_cursor_execute:
-                listener(None, cursor, made.sql, converted if many else converted[0], None, many)
-            if many:
-                cursor.executemany(made.sql, converted)
-                return Done(cursor.rowcount, None)
-            cursor.execute(made.sql, converted[0])
-            return Done(cursor.rowcount, cursor.fetchone() if cursor.description else None)
-        except self.database.writer.dialect.loaded_dbapi.Error as error:
-            raise as_sqlalchemy(made.sql, converted, error, self.database) from error
+            with DriverErrors(self.database, made.sql, converted):
+                announce(self.database.writer, cursor, made.sql, converted if many else converted[0], many)
+                if many:
+                    cursor.executemany(made.sql, converted)
+                    return Done(cursor.rowcount, None)
+                cursor.execute(made.sql, converted[0])
+                return Done(cursor.rowcount, cursor.fetchone() if cursor.description else None)
         finally:
             cursor.close()
 
 
-def as_sqlalchemy(sql: str, params, error: Exception, database: Database) -> DBAPIError:
-    return DBAPIError.instance(sql, params, error, database.writer.dialect.loaded_dbapi.Error)
+class DriverErrors:
+    """Within it, the driver's errors become SQLAlchemy's own (``IntegrityError``,
+    ``OperationalError``…), as a statement run by SQLAlchemy raises them: the error pages and
+    ``is_busy`` know those."""
+
+    def __init__(self, database: Database, sql: str, params=()):
+        self.database, self.sql, self.params = database, sql, params
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, _traceback):
+        dbapi_error = self.database.writer.dialect.loaded_dbapi.Error
+        if isinstance(error, dbapi_error):
+            raise DBAPIError.instance(self.sql, self.params, error, dbapi_error) from error
+        return False
 
 
 @contextmanager
 def transaction(database: Database):
     """One write transaction (see the module's text): commits when the block ends, else rolls back."""
-    connection = database.writer.raw_connection()
+    connection = database.held_writers.take()
+    usable = True
     try:
         if database.is_sqlite:
-            try:  # the driver's "busy" asked again and again as it is: made SQLAlchemy's error once, if at all
+            with DriverErrors(database, "BEGIN IMMEDIATE"):  # the driver's "busy" asked again as it is
                 begin_immediate(lambda: _begin(database, connection), database.lock_timeout)
-            except database.writer.dialect.loaded_dbapi.Error as error:
-                raise as_sqlalchemy("BEGIN IMMEDIATE", (), error, database) from error
         yield Transaction(database, connection)
-        try:
+        with DriverErrors(database, "COMMIT"):
             connection.commit()
-        except database.writer.dialect.loaded_dbapi.Error as error:
-            raise as_sqlalchemy("COMMIT", (), error, database) from error
     except BaseException:
         try:
             connection.rollback()
         except Exception:  # the connection is gone: it is let go below, the first error goes up
+            usable = False
             connection.invalidate()
         raise
     finally:
-        connection.close()
+        if usable:
+            database.held_writers.give_back(connection)
+        else:
+            connection.close()
 
 
 def _begin(database: Database, connection) -> None:
     cursor = connection.cursor()
     try:
-        for listener in database.writer.dispatch.before_cursor_execute:
-            listener(None, cursor, "BEGIN IMMEDIATE", (), None, False)
+        announce(database.writer, cursor, "BEGIN IMMEDIATE", ())
         cursor.execute("BEGIN IMMEDIATE")
     finally:
         cursor.close()
