@@ -185,26 +185,28 @@ def check_deck(hands, deck: Deck) -> None:
             count=jokers,
             limit=deck.jokers,
         )
-    for card, count in sorted(by_card.items()):
-        if count > deck.copies_of_card():
-            raise TooManyCopies(
-                Nn_(
-                    "%(card)s entered %(count)s times, but the deck holds only %(limit)s copy of it.",
-                    "%(card)s entered %(count)s times, but the deck holds only %(limit)s copies of it.",
-                ),
-                plural_by="limit",
-                forms={"card": "the"},
-                token=format_card(card),
-                card=card,
-                count=count,
-                limit=deck.copies_of_card(),
-            )
+    card_limit, rank_limit = deck.copies_of_card(), deck.copies_of_rank()
+    over = [item for item in by_card.items() if item[1] > card_limit]  # sorted only when there are some
+    if over:
+        card, count = min(over)
+        raise TooManyCopies(
+            Nn_(
+                "%(card)s entered %(count)s times, but the deck holds only %(limit)s copy of it.",
+                "%(card)s entered %(count)s times, but the deck holds only %(limit)s copies of it.",
+            ),
+            plural_by="limit",
+            forms={"card": "the"},
+            token=format_card(card),
+            card=card,
+            count=count,
+            limit=card_limit,
+        )
     for rank in RANKS:
-        if by_rank[rank] > deck.copies_of_rank():
+        if by_rank[rank] > rank_limit:
             raise TooManyCopies(
                 N_("%(count)s cards of rank %(rank)s entered, but the deck holds only %(limit)s."),
                 token=rank,
                 rank=Card(rank),
                 count=by_rank[rank],
-                limit=deck.copies_of_rank(),
+                limit=rank_limit,
             )

@@ -456,12 +456,17 @@ def standing(ruleset: Ruleset, game_totals: dict, manches_played: int, gone=()) 
         if index == 0 or total != ordered[index - 1][1] or side in gone:
             place = index + 1
         ranking.append((place, side, total))
-    if ruleset.rounds:
-        finished = manches_played >= ruleset.rounds
-    else:
-        finished = manches_played > 0 and any(t >= ruleset.target for t in game_totals.values())
+    finished = is_over(ruleset, game_totals, manches_played)
     winners = [side for place, side, _ in ranking if place == 1 and side not in gone] if finished else []
     return Standing(finished, winners, ranking)
+
+
+def is_over(ruleset: Ruleset, game_totals: dict, manches_played: int) -> bool:
+    """Whether the game is over (``standing``'s first answer, without the ranking): with a target,
+    once a total reaches it (≥) after a manche; with a number of manches, after the last."""
+    if ruleset.rounds:
+        return manches_played >= ruleset.rounds
+    return manches_played > 0 and any(t >= ruleset.target for t in game_totals.values())
 
 
 def manche_loser(players: list[str], values: dict, dealer: int = -1, order=None) -> int | None:
@@ -555,14 +560,14 @@ def play_through(
         seat = previous = _dealer(ruleset, table, first_dealer, number, previous, loser)
         points_of.append(points)
         dealers.append(seat)
-        if counted < number - 1 or (counted and standing(ruleset, running, counted).finished):
+        if counted < number - 1 or (counted and is_over(ruleset, running, counted)):
             continue
         counted = number
         running = _sit_down(roster, running, number)
         loser = manche_loser(players, values, seat, order) if values else seat
         running = {side: running[side] + points.get(side, 0) for side in sides}
         progression.append(running)
-    if not standing(ruleset, running, counted).finished:
+    if not is_over(ruleset, running, counted):
         running = _sit_down(roster, running, counted + 1)  # a newcomer who joined after the last manche counts from now
     gone = {name for name, seat in roster.items() if seat.left is not None and seat.left <= counted}
     final = standing(ruleset, running, counted, gone)
