@@ -13,7 +13,7 @@ from models.services import house as house_module
 from models.services.game_json import game_fields
 from models.services.games import MancheEntry
 
-from .jsontext import refuse_unencodable
+from .jsontext import may_hold_surrogate, refuse_unencodable
 from .kit import games, house, lang, registry
 from .links import public_base
 from .openapi import DOCUMENT
@@ -44,7 +44,8 @@ def json_body() -> dict:
         data = None
     if not isinstance(data, dict):
         raise ValidationError(N_("The body must be a JSON object."))
-    refuse_unencodable(data)
+    if may_hold_surrogate(request.get_data()):  # the body get_json read, kept
+        refuse_unencodable(data)
     return data
 
 

@@ -24,6 +24,20 @@ def refuse_unencodable(document, field: str | None = None) -> None:
         )
 
 
+def may_hold_surrogate(raw: bytes) -> bool:
+    """Whether JSON text ``raw`` can decode into a lone surrogate at all: only through a ``\\u``
+    escape, or through bytes that are not plain UTF-8 (``json.loads`` decodes bytes with
+    "surrogatepass", and UTF-16 or UTF-32 text holds NUL bytes). Plain UTF-8 without an escape — a
+    phone's manche, every time — needs no walk through the document (issue 29)."""
+    if b"\\u" in raw or b"\x00" in raw:
+        return True
+    try:
+        raw.decode("utf-8")  # strict: an encoded surrogate is refused
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
 def surrogate_in(document) -> str | None:
     """Where the decoded JSON document holds a lone surrogate (the JSON escape for U+D800 alone is
     one; a pair is decoded into its character): the dotted path of clean keys up to it ("" at the

@@ -203,6 +203,25 @@ def test_a_lone_surrogate_in_a_manche_body_is_a_422(client, games):
 
 
 @pytest.mark.parametrize(
+    "raw",
+    [
+        # no escape: the surrogate's own bytes, which json.loads decodes with "surrogatepass"
+        b'{"winner": "Ana", "hands": {"Bob": ["KS"], "Chlo\xed\xb3\xa9": ["3C"]}}',
+        # UTF-16 text, in which a lone surrogate is two bytes like any other character's
+        '{"winner": "Ana", "hands": {"Bob": ["KS"], "Chlo\udce9": ["3C"]}}'.encode("utf-16-le", "surrogatepass"),
+    ],
+)
+def test_a_lone_surrogate_without_an_escape_is_a_422_too(client, games, raw):
+    """The walk through the document is skipped only for plain UTF-8 without a \\u escape
+    (``jsontext.may_hold_surrogate``, issue 29): a surrogate written any other way is still found."""
+    game = new_game(client)
+    auth = {"Authorization": f"Bearer {game['edit_token']}", "Content-Type": "application/json"}
+    r = client.post(f"/api/v1/games/{game['id']}/manches", data=raw, headers=auth)
+    assert r.status_code == 422 and r.get_json()["error"]["field"] == "hands"
+    assert games.get(game["id"]).manches == []
+
+
+@pytest.mark.parametrize(
     "path, document",
     [("/games/import", '{"format": "carte-game/1", "game": {"variant": "\\ud800", "players": ["Ana", "Bob"]}}'),
      ("/variants/import", '{"format": "carte-variant/1", "variant": {"base": "classique", "name": "\\ud800"}}')],
