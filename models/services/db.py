@@ -61,10 +61,11 @@ class Game(SQLModel, table=True):
 class Player(SQLModel, table=True):
     __tablename__ = "player"
     # ix_player_name: the names suggested and a player's games are found through it (migration 0005).
+    # A game's players are found through the unique constraint's index (game_id first: 0009).
     __table_args__ = (UniqueConstraint("game_id", "seat"), Index("ix_player_name", "name"))
 
     id: int | None = Field(default=None, primary_key=True)
-    game_id: str = Field(foreign_key="game.id", index=True, max_length=32, ondelete="CASCADE")
+    game_id: str = Field(foreign_key="game.id", max_length=32, ondelete="CASCADE")
     seat: int
     name: str = Field(max_length=40)
     team: str | None = Field(default=None, max_length=90)
@@ -81,10 +82,12 @@ class Player(SQLModel, table=True):
 
 class Manche(SQLModel, table=True):
     __tablename__ = "manche"
+    # A game's manches are found through the unique constraint's index (game_id first): no index of
+    # game_id alone, one page fewer to write for every manche recorded (issue 29, migration 0009).
     __table_args__ = (UniqueConstraint("game_id", "number"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    game_id: str = Field(foreign_key="game.id", index=True, max_length=32, ondelete="CASCADE")
+    game_id: str = Field(foreign_key="game.id", max_length=32, ondelete="CASCADE")
     number: int
     winner_seat: int | None = None
     blocked: bool = False
@@ -94,10 +97,10 @@ class Manche(SQLModel, table=True):
 
 class Hand(SQLModel, table=True):
     __tablename__ = "hand"
-    __table_args__ = (UniqueConstraint("manche_id", "seat"),)
+    __table_args__ = (UniqueConstraint("manche_id", "seat"),)  # its index finds a manche's hands (0009)
 
     id: int | None = Field(default=None, primary_key=True)
-    manche_id: int = Field(foreign_key="manche.id", index=True, ondelete="CASCADE")
+    manche_id: int = Field(foreign_key="manche.id", ondelete="CASCADE")
     seat: int
     cards: str | None = Field(default=None, sa_column=Column(Text, nullable=True))  # canonical text, or None
     typed: int | None = None  # a total typed instead of cards
@@ -154,10 +157,10 @@ class IdempotencyRecord(SQLModel, table=True):
     (issue 27, migration 0006)."""
 
     __tablename__ = "idempotency"
-    __table_args__ = (UniqueConstraint("game_id", "key"),)
+    __table_args__ = (UniqueConstraint("game_id", "key"),)  # its index finds a game's keys (0009)
 
     id: int | None = Field(default=None, primary_key=True)
-    game_id: str = Field(foreign_key="game.id", index=True, max_length=32, ondelete="CASCADE")
+    game_id: str = Field(foreign_key="game.id", max_length=32, ondelete="CASCADE")
     key: str = Field(max_length=128)
     manche_number: int
     gone_revision: int | None = None
