@@ -15,9 +15,10 @@ from sqlmodel import Session
 
 from ..core import scoring
 from ..core.cards import format_cards
-from ..core.errors import N_, Conflict, NotFound, ValidationError
+from ..core.errors import N_, Conflict, DomainError, GameFinished, NotFound, ValidationError
 from ..core.names import InvalidName, clean_name
-from ..core.variant import Ruleset
+from ..core.scoring import MancheEntry, score_entry
+from ..core.variant import MAX_MANCHES, Ruleset
 from .db import UndoRecord, utcnow
 from .game_view import GameRows, GameView
 
@@ -161,6 +162,52 @@ def precondition(value) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100_000:
         raise ValidationError(N_("The round number is a whole number."), field="number")
     return value
+
+
+@dataclass(frozen=True)
+class PlannedManche:
+    """The next manche of a game as read, checked and scored: its number, what is stored of it
+    (``stored_manche``), and when the game ended if it ends with it (else None)."""
+
+    number: int
+    columns: dict
+    hands: list
+    finished_at: object
+    game_columns: dict  # what the revision's bump sets too: the end, only when it moves (issue 29: the
+    # list's index holds it, and setting it unchanged would write that index's page again)
+
+
+def plan_manche(current: GameView, entry: MancheEntry, number, now) -> PlannedManche:
+    """The manche ``entry`` as the next one of ``current`` (``number``, when given, must be its
+    number: else ``conflict``), scored by the core; refused on a finished game or past the most
+    manches a game holds."""
+    expected = current.next_number
+    if number is not None and precondition(number) != expected:
+        raise Conflict(
+            N_("Round %(number)s is already recorded; the next one is %(next)s."),
+            field="number",
+            number=number,
+            next=expected,
+        )
+    if current.standing.finished:
+        raise GameFinished(N_("The game is over: no more rounds can be added."))
+    if expected > MAX_MANCHES:
+        raise ValidationError(N_("A game has at most %(max)s rounds."), max=MAX_MANCHES)
+    score = score_entry(current.ruleset, current.seated, current.teams, entry)
+    columns, hands = stored_manche(current.players, score)
+    totals = {side: current.totals[side] + score.points.get(side, 0) for side in current.sides}
+    finished_at = (current.finished_at or now) if scoring.is_over(current.ruleset, totals, expected) else None
+    moved = {"finished_at": finished_at} if finished_at != current.finished_at else {}
+    return PlannedManche(expected, columns, hands, finished_at, moved)
+
+
+def scored_in_file(ruleset: Ruleset, seated: list, teams, entry: MancheEntry, index: int) -> scoring.MancheScore:
+    """One manche of an imported file scored, a fault named by where it sits in the file."""
+    try:
+        return score_entry(ruleset, seated, teams, entry)
+    except DomainError as e:
+        e.field = f"game.manches.{index}.{e.field}" if e.field else f"game.manches.{index}"
+        raise
 
 
 def checked_key(key) -> str | None:

@@ -27,10 +27,10 @@ from sqlalchemy.sql.dml import Update
 from sqlmodel import Session
 
 from ..core import scoring
-from ..core.errors import N_, Conflict, DomainError, EditCollision, GameFinished, NotFound, ValidationError
+from ..core.errors import N_, Conflict, EditCollision, GameFinished, NotFound, ValidationError
 from ..core.names import clean_name
 from ..core.scoring import MancheEntry, score_entry
-from ..core.variant import MAX_MANCHES, resolve
+from ..core.variant import resolve
 from . import keys
 from .db import Database, Game, Hand, Invite, Manche, Player, UndoRecord, token_hash, utcnow
 from .game_file import export_document, read_document, read_order
@@ -44,7 +44,8 @@ from .game_input import (
     existing_number,
     hand_rows,
     keep_for_undo,
-    precondition,
+    plan_manche,
+    scored_in_file,
     seat_columns,
     stored_manche,
     stored_row,
@@ -77,6 +78,10 @@ class Recorded:
 
 class _Stale(Exception):
     """The game changed since it was read: read it again and retry."""
+
+
+class _Replayed(Exception):
+    """A write found, once caught up, that its key had recorded it already (``args[0]``)."""
 
 
 @functools.cache
@@ -261,7 +266,9 @@ class GameService:
         new = self._imported_game(settings)
         roster = new.roster
         ruleset, players, teams = new.ruleset, new.players, new.teams
-        scores = [_scored(ruleset, scoring.seated(players, roster, i + 1), teams, e, i) for i, e in enumerate(entries)]
+        scores = [
+            scored_in_file(ruleset, scoring.seated(players, roster, i + 1), teams, e, i) for i, e in enumerate(entries)
+        ]
         # The totals, the end and the newcomers' starts are the core's (``play_through``), as every page shows them.
         progress = scoring.play_through(
             ruleset,
@@ -343,55 +350,53 @@ class GameService:
 
         ``number``, when given, must be the next manche's number (else ``conflict``): two phones
         recording the same manche record it once. ``key`` (an Idempotency-Key or a form nonce)
-        makes a retry answer as the first time instead of recording twice.
+        makes a retry answer as the first time instead of recording twice. The writes of one game
+        in this process take their turn (``LatestViews.turn``).
         """
         key = checked_key(key)
+        with self.latest.turn(game.id if isinstance(game, GameView) else checked_id(game)):
+            return self._record(game, entry, number, key)
+
+    def _record(self, game, entry: MancheEntry, number, key) -> Recorded:
         current = self._loaded(game)
         self.purge.maybe(self.db)
-        for _attempt in range(MAX_ATTEMPTS):
+        if key and (done := keys.found(self.db, current.id, key)) is not None:
+            return self._replay(current, done)
+        planned = plan_manche(current, entry, number, utcnow())
+        try:
+            with transaction(self.db) as session:  # on the DBAPI connection: no ORM, no Core objects
+                for _attempt in range(MAX_ATTEMPTS):
+                    try:
+                        self._bump(session, current.id, current.revision, appended=True, **planned.game_columns)
+                        break
+                    except _Stale:
+                        # Another write went through while this one waited for the lock, now held:
+                        # catch up (one statement) and plan again here rather than wait for it again
+                        # (issue 29: one write in five did, two workers writing to the same games).
+                        current = self._loaded(current.id)
+                        if key and (done := keys.found(self.db, current.id, key)) is not None:
+                            raise _Replayed(done) from None
+                        planned = plan_manche(current, entry, number, utcnow())
+                else:
+                    raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now."))
+                if key:
+                    keys.keep(session, current.id, key, planned.number)
+                row = {**planned.columns, "game_id": current.id, "number": planned.number, "created_at": utcnow()}
+                manche_id = session.execute(NEW_MANCHE, [row]).scalar_one()
+                session.execute(NEW_HANDS, hand_rows(manche_id, planned.hands))
+        except _Replayed as replayed:
+            return self._replay(current, replayed.args[0])
+        except IntegrityError:
             if key and (done := keys.found(self.db, current.id, key)) is not None:
-                return self._replay(current, done)
-            expected = current.next_number
-            if number is not None and precondition(number) != expected:
-                raise Conflict(
-                    N_("Round %(number)s is already recorded; the next one is %(next)s."),
-                    field="number",
-                    number=number,
-                    next=expected,
-                )
-            if current.standing.finished:
-                raise GameFinished(N_("The game is over: no more rounds can be added."))
-            if expected > MAX_MANCHES:
-                raise ValidationError(N_("A game has at most %(max)s rounds."), max=MAX_MANCHES)
-            score = score_entry(current.ruleset, current.seated, current.teams, entry)
-            columns, hands = stored_manche(current.players, score)
-            totals = {side: current.totals[side] + score.points.get(side, 0) for side in current.sides}
-            finished = scoring.standing(current.ruleset, totals, len(current.manches) + 1).finished
-            now = utcnow()
-            finished_at = (current.finished_at or now) if finished else None
-            try:
-                with transaction(self.db) as session:  # on the DBAPI connection: no ORM, no Core objects
-                    self._bump(session, current.id, current.revision, appended=True, finished_at=finished_at)
-                    if key:
-                        keys.keep(session, current.id, key, expected)
-                    manche_id = session.execute(
-                        NEW_MANCHE, [{**columns, "game_id": current.id, "number": expected, "created_at": now}]
-                    ).scalar_one()
-                    session.execute(NEW_HANDS, hand_rows(manche_id, hands))
-            except _Stale:  # another write went through: what it added (three statements), or the game again
-                current = self._loaded(current.id)
-                continue
-            except IntegrityError:
-                if key and (done := keys.found(self.db, current.id, key)) is not None:
-                    return self._replay(self.get(current.id), done)
-                raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now.")) from None
-            manche = (manche_id, expected, columns["winner_seat"], columns["blocked"], columns["last_card"])
-            rows = current.rows.with_manche(manche, hands).with_game(
-                revision=current.revision + 1, finished_at=finished_at
-            )
-            view = self.latest.remember(extend_view(current, rows))  # from the view's progress: no replay
-            return Recorded(expected, view.manches[-1].points, view.totals, view.standing, False, view)
-        raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now."))
+                return self._replay(self.get(current.id), done)
+            raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now.")) from None
+        columns = planned.columns
+        manche = (manche_id, planned.number, columns["winner_seat"], columns["blocked"], columns["last_card"])
+        rows = current.rows.with_manche(manche, planned.hands).with_game(
+            revision=current.revision + 1, finished_at=planned.finished_at
+        )
+        view = self.latest.remember(extend_view(current, rows))  # from the view's progress: no replay
+        return Recorded(planned.number, view.manches[-1].points, view.totals, view.standing, False, view)
 
     def edit_manche(self, game, number, entry: MancheEntry, version: str | None = None, key=None) -> GameView:
         """Replace a recorded manche; everything after it is recomputed (a finished game may reopen).
@@ -589,12 +594,3 @@ class GameService:
         after = game.progression[number - 1]
         standing = scoring.standing(game.ruleset, after, number)
         return Recorded(number, game.manches[number - 1].points, after, standing, True, game)
-
-
-def _scored(ruleset, seated: list, teams, entry, index: int):
-    """One imported manche scored, a fault named by where it sits in the file."""
-    try:
-        return score_entry(ruleset, seated, teams, entry)
-    except DomainError as e:
-        e.field = f"game.manches.{index}.{e.field}" if e.field else f"game.manches.{index}"
-        raise

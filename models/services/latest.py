@@ -13,6 +13,9 @@ change to a game bumps its revision (the shared view's ETag and the page cache r
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
+
 from .db import Database, Game
 from .game_view import GameView, extend_view
 from .lru import LRU
@@ -49,6 +52,28 @@ def view_bytes(view: GameView) -> int:
 class LatestViews:
     def __init__(self, size: int = GAMES_KEPT, max_bytes: int = VIEWS_BYTES):
         self.views = LRU(size, max_bytes, view_bytes)
+        self.turns_lock = threading.Lock()
+        self.turns: dict[str, list] = {}  # game id -> [its lock, how many writes hold or wait for it]
+
+    @contextmanager
+    def turn(self, game_id: str):
+        """One manche recorded at a time per game in this process (issue 29): two phones saving
+        the same game at once in one worker no longer both plan on the view kept before either
+        wrote — the second waits (a pause of that request alone under gevent), then finds the view
+        the first one kept, at the revision the database holds. Without it the second found the
+        revision moved once it had the database's lock (one write in five, two workers writing to
+        the same 8 games), and planned again holding it."""
+        with self.turns_lock:
+            entry = self.turns.setdefault(game_id, [threading.Lock(), 0])
+            entry[1] += 1
+        try:
+            with entry[0]:
+                yield
+        finally:
+            with self.turns_lock:
+                entry[1] -= 1
+                if not entry[1]:
+                    del self.turns[game_id]
 
     def remember(self, view: GameView) -> GameView:
         return self.views.put(view.id, view)

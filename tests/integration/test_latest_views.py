@@ -4,6 +4,10 @@ the same game each see the other's manches, and a kept view spares the read of t
 
 from __future__ import annotations
 
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from sqlalchemy import event
 
@@ -161,3 +165,75 @@ def test_a_view_answered_by_create_game_can_be_written_from(workers):
     service.create_invite(game.id)  # the revision moves, nothing else
     # Ana out twice; Bob 3 + 3, Chloé 10 + 10 (SPEC §2)
     assert service.record_manche(game.id, BOB_3).totals == {"Ana": 0, "Bob": 6, "Chloé": 20}
+
+
+def test_a_write_overtaken_while_it_waited_for_the_lock_catches_up_under_it(workers):
+    """Another worker's manche committed between this write's look at the game and its lock: the
+    revision compared in the bump fails, and the write — holding the lock, so nothing else can move
+    — catches up and plans again inside the same transaction (issue 29), instead of letting go of
+    the lock and waiting for it again. One BEGIN, no ROLLBACK; the overtaken entry becomes the
+    next manche, scored on the game as it now stands."""
+    first, second = workers(), workers()
+    game, _ = first.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
+    first.record_manche(game.id, BOB_3)  # the first keeps its view at revision 1
+    seen: list[str] = []
+    overtake_at = "BEGIN IMMEDIATE" if first.db.is_sqlite else "UPDATE game SET"
+    done = []
+
+    def overtaker(_conn, _cursor, statement, *_args):
+        seen.append(" ".join(statement.split()))
+        if statement.startswith(overtake_at) and not done:
+            done.append(1)
+            second.record_manche(game.id, BOB_K2)  # manche 2, committed before the first's bump
+
+    event.listen(first.db.writer, "before_cursor_execute", overtaker)
+    try:
+        third = first.record_manche(game.id, BOB_3)
+    finally:
+        event.remove(first.db.writer, "before_cursor_execute", overtaker)
+    assert done and third.number == 3
+    assert sum(s.startswith("UPDATE game SET") for s in seen) == 2  # compared (stale), then bumped
+    assert seen.count("BEGIN IMMEDIATE") == (1 if first.db.is_sqlite else 0)
+    assert not any(s.startswith("ROLLBACK") for s in seen)
+    # Ana out each time (SPEC §2): Bob 3 + 30 + 3, Chloé 10 + 3 + 10
+    assert third.totals == {"Ana": 0, "Bob": 36, "Chloé": 23} == second.get(game.id).totals
+    assert [m.number for m in second.get(game.id).manches] == [1, 2, 3]
+
+
+def test_two_writes_of_one_game_in_one_worker_take_turns(workers):
+    """Two phones saving the same game at once, both answered by one worker (issue 29): the second
+    waits for the first's turn to end (``LatestViews.turn``), then plans on the view the first kept
+    — its one bump goes through, no revision found moved. Without the turn it planned on the view
+    from before the first's manche and found the revision moved once it had the lock."""
+    service = workers()
+    game, _ = service.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
+    service.record_manche(game.id, BOB_3)  # manche 1; the view is kept
+    inside, release = threading.Event(), threading.Event()
+    bumps: list[str] = []
+
+    def hold_the_first(_conn, _cursor, statement, *_args):
+        if statement.startswith("UPDATE game SET"):
+            bumps.append(statement)
+            if len(bumps) == 1:
+                inside.set()
+                release.wait(10)
+
+    event.listen(service.db.writer, "before_cursor_execute", hold_the_first)
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            first = pool.submit(service.record_manche, game.id, BOB_K2)
+            assert inside.wait(10)
+            second = pool.submit(service.record_manche, game.id, BOB_3)
+            deadline = time.monotonic() + 10
+            while service.latest.turns[game.id][1] < 2:  # the second waits for its turn
+                assert time.monotonic() < deadline
+                time.sleep(0.001)
+            release.set()
+            assert first.result(10).number == 2 and second.result(10).number == 3
+    finally:
+        release.set()
+        event.remove(service.db.writer, "before_cursor_execute", hold_the_first)
+    assert len(bumps) == 2  # one each: none found the revision moved
+    assert game.id not in service.latest.turns  # nobody holds or waits for the turn any more
+    # Ana out each time (SPEC §2): Bob 3 + 30 + 3, Chloé 10 + 3 + 10
+    assert second.result().totals == {"Ana": 0, "Bob": 36, "Chloé": 23}
