@@ -494,7 +494,7 @@ class Progress:
     totals: dict
     standing: Standing
     next_dealer: int
-    loser: int | None = None  # the seat that lost the last manche that counts (it deals next if "the loser deals")
+    loser: int | None = None  # where the loser deals: the seat that lost the last manche that counts (else None)
 
 
 def _dealer(ruleset: Ruleset, table: tuple, first_dealer: int, number: int, previous, loser) -> int:
@@ -564,7 +564,8 @@ def play_through(
             continue
         counted = number
         running = _sit_down(roster, running, number)
-        loser = manche_loser(players, values, seat, order) if values else seat
+        if ruleset.loser_deals:  # who lost matters only where the loser deals
+            loser = manche_loser(players, values, seat, order) if values else seat
         running = {side: running[side] + points.get(side, 0) for side in sides}
         progression.append(running)
     if not is_over(ruleset, running, counted):
