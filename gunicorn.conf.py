@@ -44,3 +44,36 @@ def post_worker_init(worker):
         feed.close()
 
     threading.Thread(target=watch, name="carte-stop", daemon=True).start()
+
+
+def _answers_in_one_write():
+    """gunicorn 27 writes an answer's headers, then its body: two system calls per answer, each
+    a wake-up of the phone's connection. An answer whose body comes in one piece of the length it
+    declares (every page, every JSON answer) goes out in one write (issue 29); anything else — a
+    stream, a file, a body cut in pieces, an answer without a body — as gunicorn writes it."""
+    from gunicorn import util
+    from gunicorn.http import wsgi
+
+    write = wsgi.Response.write
+
+    def write_once(self, data):
+        if (
+            self.headers_sent
+            or self.chunked
+            or not isinstance(data, bytes)
+            or self.response_length != len(data)
+            or getattr(self, "_omits_body", True)
+        ):
+            return write(self, data)
+        head = self.default_headers()
+        head.extend(f"{name}: {value}\r\n" for name, value in self.headers)
+        head.append("\r\n")
+        util.write(self.sock, "".join(head).encode("latin-1") + data)
+        self.headers_sent = True
+        self.sent += len(data)
+        return None
+
+    wsgi.Response.write = write_once
+
+
+_answers_in_one_write()
