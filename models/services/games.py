@@ -4,8 +4,9 @@ scorekeepers — one transaction each.
 A write reads the game once (its caller usually has it already: the view it checked the form
 against), checks and scores the manche in memory with the pure core, then writes in one short
 transaction: the game's revision is compared and bumped in one statement (``UPDATE … WHERE
-revision = ?``: a write in between means "read again and retry"), the rows are inserted in
-batches, and the write lock is held for those statements alone. It answers with what its caller
+revision = ?``: a write in between means "read again and retry" — a manche recorded reads what
+was added and plans again within its transaction), the rows are inserted in batches, and the
+write lock is held for those statements alone. It answers with what its caller
 needs — the recorded manche, the new totals and standing, the game as it now stands — built from
 what it has just written (``GameRows.with_manche``), never by reading it back.
 
