@@ -412,11 +412,6 @@ class Database:
                 else:
                     connection.close()
 
-    @property
-    def kept(self) -> list:
-        """The connections held for lookups now."""
-        return self.held_lookups.connections
-
     is_busy = staticmethod(is_busy)  # for the web layer, which never imports this module
 
     @property

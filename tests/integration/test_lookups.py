@@ -125,9 +125,9 @@ def test_lookups_hold_their_connection_between_them(database_url):
     try:
         for _ in range(5):
             assert database.lookup("SELECT 1") == (1,)
-        assert len(checkouts) == 1 and len(database.kept) == 1
+        assert len(checkouts) == 1 and len(database.held_lookups.connections) == 1
         database.dispose()
-        assert database.kept == []
+        assert database.held_lookups.connections == []
         assert database.lookup("SELECT 2") == (2,)
         assert len(checkouts) == 2
     finally:
