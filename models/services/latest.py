@@ -110,6 +110,9 @@ class LatestViews:
 
 
 def _finished_at(database: Database, value):
-    """A game's end as the ORM reads it (SQLite gives its text)."""
-    parse = FINISHED_AT.type.result_processor(database.lookups.dialect, None)
+    """A game's end as the ORM reads it (SQLite gives its text). The column's type as the
+    dialect has it: the generic one leaves SQLite's text as it is (a game another worker ended
+    was a 500 here)."""
+    dialect = database.lookups.dialect
+    parse = FINISHED_AT.type.dialect_impl(dialect).result_processor(dialect, None)
     return parse(value) if parse and value is not None else value

@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from sqlalchemy import event
 
+from models.core.errors import GameFinished
 from models.core.rules import catalog
 from models.services.db import Database
 from models.services.games import GameService, MancheEntry
@@ -117,6 +118,23 @@ def test_a_kept_view_reads_only_the_manches_another_worker_added(workers):
     assert not any("FROM player" in s for s in reads), reads  # not the whole game again
     # one statement: the game's revision with the manches added after the view's last one and their hands
     assert len(reads) == 1 and "manche.number >" in reads[0] and "LEFT JOIN hand" in reads[0], reads
+
+
+def test_a_game_another_worker_ended_is_caught_up_with_its_end(workers):
+    """A game played in 2 manches (SPEC §2: with a number of manches, the game ends after the
+    last) ended by another worker: the kept view is brought up to date with the game's end as the
+    database holds it (on SQLite, text read back as a date: it was a 500 here), and the next manche
+    is refused as on a game read whole."""
+    first, second = workers(), workers()
+    game, _ = first.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=2, first_dealer=0)
+    first.record_manche(game.id, BOB_3)  # the first keeps its view of a game still played
+    ended = second.record_manche(game.id, BOB_K2)
+    assert ended.standing.finished
+    with pytest.raises(GameFinished):
+        first.record_manche(game.id, BOB_3)
+    caught_up = first.latest.current(first.db, game.id)
+    assert caught_up.finished_at == second.get(game.id).finished_at == ended.game.finished_at
+    assert caught_up == second.get(game.id)
 
 
 def test_a_kept_view_is_read_whole_after_an_edit_elsewhere(workers):
