@@ -167,7 +167,8 @@ def precondition(value) -> int:
 @dataclass(frozen=True)
 class PlannedManche:
     """The next manche of a game as read, checked and scored: its number, what is stored of it
-    (``stored_manche``), and when the game ended if it ends with it (else None)."""
+    (``stored_manche``), and when the game ended if it ends with it (else None); its points by side
+    and the totals after it (which decide the end)."""
 
     number: int
     columns: dict
@@ -175,6 +176,8 @@ class PlannedManche:
     finished_at: object
     game_columns: dict  # what the revision's bump sets too: the end, only when it moves (issue 29: the
     # list's index holds it, and setting it unchanged would write that index's page again)
+    points: dict
+    totals: dict
 
 
 def plan_manche(current: GameView, entry: MancheEntry, number, now) -> PlannedManche:
@@ -198,7 +201,7 @@ def plan_manche(current: GameView, entry: MancheEntry, number, now) -> PlannedMa
     totals = {side: current.totals[side] + score.points.get(side, 0) for side in current.sides}
     finished_at = (current.finished_at or now) if scoring.is_over(current.ruleset, totals, expected) else None
     moved = {"finished_at": finished_at} if finished_at != current.finished_at else {}
-    return PlannedManche(expected, columns, hands, finished_at, moved)
+    return PlannedManche(expected, columns, hands, finished_at, moved, score.points, totals)
 
 
 def scored_in_file(ruleset: Ruleset, seated: list, teams, entry: MancheEntry, index: int) -> scoring.MancheScore:

@@ -180,6 +180,13 @@ class GameView:
     progress: scoring.Progress | None = field(default=None, repr=False, compare=False)  # what play_through found
 
     @property
+    def goes_on(self) -> bool:
+        """Whether manches added after the last one are played on from this view's progress
+        (``extend_view``; their points and the totals are the core's, nothing else moves): nobody
+        joined or left (a newcomer's start is placed by a full pass), no manche after the end."""
+        return not (self.roster or self.after_end or self.progress is None)
+
+    @property
     def seated(self) -> list:
         """The players dealt in the next manche, in table order."""
         return scoring.seated(self.players, self.roster, self.next_number, self.order)
@@ -412,7 +419,7 @@ def extend_view(view: GameView, rows: GameRows) -> GameView:
     where going on does not hold (somebody joined or left, a manche after the end, other manches
     before), it is built whole."""
     before = view.rows.manches
-    if view.roster or view.after_end or view.progress is None or rows.manches[: len(before)] != before:
+    if not view.goes_on or rows.manches[: len(before)] != before:
         return build_view(rows, view.ruleset)
     players = view.players
     results, shown = _shown(rows, players, rows.manches[len(before) :])

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import json
 import secrets
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -51,9 +51,10 @@ from .game_input import (
     stored_manche,
     stored_row,
 )
-from .game_view import GameRows, GameView, build_view, extend_view, game_row, game_rows, load_rows
+from .game_view import GameRows, GameView, build_view, game_row, game_rows, load_rows
 from .ids import checked_id, new_id
 from .latest import LatestViews
+from .recorded import Recorded, replayed, written
 from .registry import Registry
 from .seats import join_plan, leave_plan
 from .transaction import transaction
@@ -62,19 +63,6 @@ from .undo import NEW_HANDS, NEW_MANCHE, changed, plan_undo, replace_manche, und
 __all__ = ["GameService", "MancheEntry", "Recorded"]
 
 MAX_ATTEMPTS = 100  # each retry of a write means another write to the same game went through
-
-
-@dataclass(frozen=True)
-class Recorded:
-    """What recording a manche answers: its number, its points, the totals and the standing after
-    it, whether it was a retry of a manche already recorded, and the game as it now stands."""
-
-    number: int
-    points: dict
-    totals: dict
-    standing: scoring.Standing
-    replayed: bool
-    game: GameView
 
 
 class _Stale(Exception):
@@ -391,13 +379,7 @@ class GameService:
             if key and (done := keys.found(self.db, current.id, key)) is not None:
                 return self._replay(self.get(current.id), done)
             raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now.")) from None
-        columns = planned.columns
-        manche = (manche_id, planned.number, columns["winner_seat"], columns["blocked"], columns["last_card"])
-        rows = current.rows.with_manche(manche, planned.hands).with_game(
-            revision=current.revision + 1, finished_at=planned.finished_at
-        )
-        view = self.latest.remember(extend_view(current, rows))  # from the view's progress: no replay
-        return Recorded(planned.number, view.manches[-1].points, view.totals, view.standing, False, view)
+        return written(self.latest, current, planned, manche_id)
 
     def edit_manche(self, game, number, entry: MancheEntry, version: str | None = None, key=None) -> GameView:
         """Replace a recorded manche; everything after it is recomputed (a finished game may reopen).
@@ -590,8 +572,4 @@ class GameService:
         number = keys.check_not_gone(record)
         if number > len(game.rows.manches):  # recorded after this view was read
             game = self.get(game.id)
-        if number > len(game.manches):  # after the end: answered as the game stands
-            return Recorded(number, {}, game.totals, game.standing, True, game)
-        after = game.progression[number - 1]
-        standing = scoring.standing(game.ruleset, after, number)
-        return Recorded(number, game.manches[number - 1].points, after, standing, True, game)
+        return replayed(game, number)

@@ -78,6 +78,14 @@ class LatestViews:
     def remember(self, view: GameView) -> GameView:
         return self.views.put(view.id, view)
 
+    def advance(self, view: GameView) -> GameView:
+        """Keep ``view`` (the game once a write went through, built after it) unless the view
+        kept of the game is as recent (a later write of this process kept its own meanwhile)."""
+        kept = self.views.get(view.id)
+        if kept is None or kept.revision < view.revision:
+            self.remember(view)
+        return view
+
     def current(self, database: Database, game_id: str) -> GameView | None:
         """The view kept for ``game_id`` if the game is still at its revision, or brought up to
         date when manches were only added since (or its revision moved without a change to what
@@ -94,7 +102,7 @@ class LatestViews:
         revision, reshaped, finished_at = found[0][:3]
         if revision == view.revision:
             return view
-        if reshaped != view.rows.game["reshaped"] or view.roster or view.after_end:
+        if reshaped != view.rows.game["reshaped"] or not view.goes_on:
             return None
         manches: dict = {}
         hands: dict = {}
