@@ -46,6 +46,13 @@ class Card:
 
 def parse_card(token: str) -> Card:
     """Parse one token (``8H``, ``10♠``, ``qs``, ``JK``, ``Joker``, ``K``) into a Card."""
+    return _card_of(token) if isinstance(token, str) else _card_of.__wrapped__(token)
+
+
+@lru_cache(maxsize=1024)
+def _card_of(token) -> Card:
+    """``parse_card``, each token parsed once per worker (a Card is immutable; a token that is
+    not a card raises every time: errors are not kept)."""
     raw = token
     text = str(token).translate(_INVISIBLE).strip().upper()
     if not text:
@@ -166,18 +173,12 @@ def check_deck(hands, deck: Deck) -> None:
     jokers are limited to the deck's jokers, and refused in a deck that has none, like the ranks
     taken out of the deck.
     """
-    by_card: Counter = Counter()
-    by_rank: Counter = Counter()
-    jokers = 0
-    for hand in hands:
-        for card in hand:
-            refuse_missing(card, deck)
-            if card.is_joker:
-                jokers += 1
-                continue
-            by_rank[card.rank] += 1
-            if card.suit:
-                by_card[card] += 1
+    cards = [card for hand in hands for card in hand]
+    for card in cards:
+        refuse_missing(card, deck)
+    by_rank = Counter(card.rank for card in cards)  # counted in C (issue 29)
+    jokers = by_rank.pop(JOKER, 0)
+    by_card = Counter(card for card in cards if card.suit)  # a joker has no suit
     if jokers > deck.jokers:
         raise TooManyCopies(
             N_("%(count)s Jokers entered, but the deck holds only %(limit)s."),
@@ -201,12 +202,13 @@ def check_deck(hands, deck: Deck) -> None:
             count=count,
             limit=card_limit,
         )
-    for rank in RANKS:
-        if by_rank[rank] > rank_limit:
-            raise TooManyCopies(
-                N_("%(count)s cards of rank %(rank)s entered, but the deck holds only %(limit)s."),
-                token=rank,
-                rank=Card(rank),
-                count=by_rank[rank],
-                limit=rank_limit,
-            )
+    over_ranks = [rank for rank, count in by_rank.items() if count > rank_limit]
+    if over_ranks:
+        rank = min(over_ranks, key=RANKS.index)  # the first in the order of ranks
+        raise TooManyCopies(
+            N_("%(count)s cards of rank %(rank)s entered, but the deck holds only %(limit)s."),
+            token=rank,
+            rank=Card(rank),
+            count=by_rank[rank],
+            limit=rank_limit,
+        )

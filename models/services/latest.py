@@ -13,6 +13,7 @@ change to a game bumps its revision (the shared view's ETag and the page cache r
 
 from __future__ import annotations
 
+import functools
 import threading
 from contextlib import contextmanager
 
@@ -118,9 +119,13 @@ class LatestViews:
 
 
 def _finished_at(database: Database, value):
-    """A game's end as the ORM reads it (SQLite gives its text). The column's type as the
-    dialect has it: the generic one leaves SQLite's text as it is (a game another worker ended
-    was a 500 here)."""
-    dialect = database.lookups.dialect
-    parse = FINISHED_AT.type.dialect_impl(dialect).result_processor(dialect, None)
+    """A game's end as the ORM reads it (SQLite gives its text)."""
+    parse = _end_reader(database.lookups.dialect)
     return parse(value) if parse and value is not None else value
+
+
+@functools.lru_cache(maxsize=8)
+def _end_reader(dialect):
+    """How the dialect reads the column of a game's end: with the type as the dialect has it (the
+    generic one leaves SQLite's text as it is: a game another worker ended was a 500 here)."""
+    return FINISHED_AT.type.dialect_impl(dialect).result_processor(dialect, None)
