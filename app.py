@@ -54,7 +54,7 @@ from views import (
     share,
     table,
 )
-from views.carteflask import CarteFlask, add_known, checked
+from views.carteflask import CarteFlask, add_known, checked, has_header
 
 LANGUAGES = ("fr", "en")
 ROOT = Path(__file__).parent
@@ -131,7 +131,7 @@ def security_headers(response):
     """No inline script, no third-party origin, no framing, no MIME sniffing, a referrer policy
     (set here only: one look at the headers, then added together)."""
     headers = response.headers
-    if "X-Content-Type-Options" in headers:
+    if has_header(headers, "X-Content-Type-Options"):
         return response
     if request.endpoint == "static" and response.mimetype != "image/svg+xml":
         headers["X-Content-Type-Options"] = "nosniff"

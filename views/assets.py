@@ -20,6 +20,8 @@ from flask import Flask, abort, request
 from werkzeug.security import safe_join
 from werkzeug.wrappers import Response
 
+from .carteflask import has_header
+
 COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/svg+xml", "application/manifest+json")
 MIN_SIZE = 600
 YEAR = 365 * 24 * 3600
@@ -103,7 +105,7 @@ def init_app(app: Flask) -> None:
             or response.is_streamed  # an event stream is sent as it goes, never held to be compressed
             or response.status_code < 200
             or response.status_code in (204, 304)
-            or "Content-Encoding" in response.headers
+            or has_header(response.headers, "Content-Encoding")
             or not (response.mimetype or "").startswith(COMPRESSIBLE)
         ):
             return response

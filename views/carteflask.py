@@ -14,6 +14,12 @@ does around it is a good part of that. Two of its steps give the same answer eve
   headers of a stored page (``views/pagecache.py``) and the security headers of every document
   (``app.security_headers``) are this app's own constants, checked once when they are made
   (``checked``) and added as they are (``known_headers``, ``add_known``).
+- Asking for what is not there: Werkzeug answers ``args.get(name)``, ``cookies.get(name)`` and
+  ``name in response.headers`` by raising an exception and catching it when ``name`` is missing
+  (a microsecond each: its ``BadRequestKeyError`` is an HTTP error). A phone asks that way for
+  what it usually lacks: the language cookie, a list's page number, a header no hook has added yet.
+  The request's arguments and cookies answer a missing name without raising (``Lookups``), and
+  the hooks look for a header with ``has_header``.
 """
 
 from __future__ import annotations
@@ -28,12 +34,23 @@ COOKIE_HEADERS = 1024  # distinct Cookie headers kept per worker (a cookie is at
 SYNCED = 4096  # the most functions whose answer is kept (the app registers a few hundred)
 
 
+class Lookups(ImmutableMultiDict):
+    """The request's arguments or cookies: ``get`` of a missing name answers its default at once."""
+
+    def get(self, key, default=None, type=None):  # noqa: A002 (Werkzeug's signature)
+        if key not in self:
+            return default
+        return super().get(key, default, type)
+
+
 @lru_cache(maxsize=COOKIE_HEADERS)
 def parsed_cookies(header: str) -> ImmutableMultiDict:
-    return parse_cookie(header, cls=ImmutableMultiDict)
+    return parse_cookie(header, cls=Lookups)
 
 
 class CarteRequest(Request):
+    parameter_storage_class = Lookups
+
     @cached_property
     def cookies(self) -> ImmutableMultiDict:
         return parsed_cookies(self.environ.get("HTTP_COOKIE", ""))
@@ -65,6 +82,15 @@ def known_headers(pairs: tuple[tuple[str, str], ...]) -> Headers:
     headers = Headers()
     headers._list = list(pairs)  # what Headers(pairs) holds once it has checked them again
     return headers
+
+
+def has_header(headers: Headers, name: str) -> bool:
+    """Whether ``headers`` holds ``name`` (in any case), as ``name in headers`` says without raising."""
+    name = name.lower()
+    for key, _ in headers._list:
+        if key.lower() == name:
+            return True
+    return False
 
 
 def add_known(headers: Headers, pairs: tuple[tuple[str, str], ...]) -> None:
