@@ -21,4 +21,5 @@ _.name_inputs  # read by templates/games/new.html
 _.sits_after  # read by templates/games/_notice.html
 _.split_counters_warning  # called by gunicorn.conf.py's when_ready hook
 _.request_class  # CarteFlask.request_class: Flask makes each request of it
+_.parameter_storage_class  # CarteRequest.parameter_storage_class: Werkzeug makes the arguments of it
 _.sort_keys  # app.json.sort_keys: Flask's JSON provider setting
