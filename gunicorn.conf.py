@@ -7,6 +7,8 @@
   stop, so that its streams end within the graceful timeout.
 - A warning at start-up when the rate limits would be counted apart by several worker processes
   (see README).
+- A worker serves its connections in turn (``post_request``), and its cycle collector is set for
+  a server (``post_worker_init``); an answer goes out in one write (``_answers_in_one_write``).
 
 Every setting can still be given on the command line (``-w 3``, ``-k sync``…), which wins.
 """
