@@ -1,7 +1,7 @@
-"""Flask as this app runs it: three costs Flask pays on every request, paid once (issue 29).
+"""Flask as this app runs it: costs Flask and Werkzeug pay on every request, paid once (issue 29).
 
 A page already built is answered in about a hundred microseconds of Python; what Flask itself
-does around it is a good part of that. Two of its steps give the same answer every time:
+does around it is a good part of that:
 
 - ``ensure_sync``: before calling each view and each request hook (ten a request here), Flask asks
   ``inspect`` whether the function is a coroutine. The answer for a given function never changes,
