@@ -65,7 +65,7 @@ def wrk(url: str, script: str | None = None, headers: dict | None = None, second
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     return {"p50": ms("50%"), "p99": ms("99%"), "rps": rps, "requests": requests,
             "errors": int(non2xx.group(1)) if non2xx else 0, "cpu_us": cpu / max(requests, 1) * 1e6,
-            "mean": int(CONNECTIONS) / max(rps, 1e-9) * 1000}  # fmt: skip
+            "mean_ms": int(CONNECTIONS) / max(rps, 1e-9) * 1000}  # fmt: skip
 
 
 def lua_post(path: str, body: dict | None, games: list | None = None, answers: str | None = None) -> str:
@@ -310,7 +310,9 @@ def table(rows: list[tuple]) -> str:
             f"| {label} | {r['p50']:.2f} | {r['p99']:.2f} | {r['rps']:,.0f} | {r['errors']} | {refs} | {ratio} "
             f"| {target} | {cpu} |"
         )
-    unfair = sorted({label for label, *results in rows for r in (results[0], *results[3:]) if not served_in_turn(r)})
+    unfair = sorted(
+        {label for label, r, _kind, _target, before, after in rows if not all(map(served_in_turn, (r, before, after)))}
+    )
     if unfair:
         lines.append(
             "\n**wrk's latencies do not hold in this run** (a p50 under half of connections ÷ requests a second: "
@@ -325,7 +327,7 @@ def served_in_turn(result: dict) -> bool:
     the p50 is near the mean latency, connections ÷ requests a second (Little's law). Far below
     it, most requests were quick and a few waited very long — the waits wrk's correction for
     coordinated omission turns into made-up samples (bench/README.md)."""
-    return result["p50"] >= result["mean"] / 2
+    return result["p50"] >= result["mean_ms"] / 2
 
 
 def main():
