@@ -94,3 +94,17 @@ def phone(browser, live_server):
     yield open_phone
     for context in contexts:
         context.close()
+
+
+# htmx's SSE extension says when a page's event stream is open (EventSource's open: the server
+# answered, so it listens to the game from then on). Waiting for the element and htmx alone left
+# a write made at once to land before the server listened: the page then caught up from its
+# revision, its parts but not the sentence said of a change it never heard (issue 29).
+SAYS_WHEN_LISTENING = "document.addEventListener('htmx:sseOpen', () => { window.listening = true; })"
+
+
+def open_listening(page, url: str) -> None:
+    """``page`` opened at ``url`` and waited for until its event stream is open."""
+    page.add_init_script(SAYS_WHEN_LISTENING)
+    page.goto(url)
+    page.wait_for_function("() => window.listening === true")

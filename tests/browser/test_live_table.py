@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, open_listening
 from .test_games_flow import choose_winner, tap, type_total
 
 THREE = ["Ana", "Bob", "Chloé"]
@@ -81,13 +81,11 @@ def the_table(phone, base: str, game, owner_token: str, invite_token: str):
     invite (named Chloé by it), a watcher on the shared view: each listening to the game."""
     owner = phone()
     owner_page = owner.new_page()
-    owner_page.goto(f"{base}/join/{game.id}/{owner_token}")
+    open_listening(owner_page, f"{base}/join/{game.id}/{owner_token}")
     keeper_page = phone().new_page()
-    keeper_page.goto(f"{base}/join/{game.id}/{invite_token}?name=Chloé")
+    open_listening(keeper_page, f"{base}/join/{game.id}/{invite_token}?name=Chloé")
     watcher = phone().new_page()
-    watcher.goto(f"{base}/s/{game.share_id}")
-    for page in (owner_page, keeper_page, watcher):
-        page.wait_for_function("() => document.querySelector('[sse-connect]') && window.htmx")
+    open_listening(watcher, f"{base}/s/{game.share_id}")
     return owner, owner_page, keeper_page, watcher
 
 

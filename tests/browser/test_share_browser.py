@@ -15,6 +15,8 @@ from playwright.sync_api import expect
 
 from models.services.games import MancheEntry
 
+from .conftest import open_listening
+
 pytestmark = pytest.mark.skipif(
     not (shutil.which("zbarimg") and shutil.which("rsvg-convert")), reason="zbar-tools and librsvg2-bin needed"
 )
@@ -114,10 +116,9 @@ def test_the_shared_view_follows_the_game_by_its_stream_and_stops_at_the_end(liv
     page.on("response", lambda r: fetched.append(r.status) if r.url.endswith("/live") else None)
     page.on("request", lambda r: streams.append(r.url) if "/events" in r.url else None)
     page.add_init_script("document.addEventListener('htmx:sseClose', e => { window.sseClosed = e.detail.type; })")
-    page.goto(f"{live_server.url}/s/{game.share_id}")
+    open_listening(page, f"{live_server.url}/s/{game.share_id}")
     bob = page.locator('#scoreboard tr[data-side="Bob"] .total')
     expect(bob).to_have_text("0")
-    page.wait_for_function("() => document.querySelector('[sse-connect]') && window.htmx")
 
     # Recorded elsewhere (another phone): Bob K♥ 8♠ = 60, Chloé 3♣ = 3.
     games.record_manche(game.id, MancheEntry("Ana", {"Bob": ["KH", "8S"], "Chloé": ["3C"]}))
