@@ -68,9 +68,10 @@ LOCALES = {language: Locale.parse(language) for language in LANGUAGES}
 
 def select_locale() -> Locale:
     """The user's language: their explicit choice (cookie), else the browser's, else French."""
-    chosen = request.cookies.get("lang")
+    asked = request._get_current_object()  # read through the proxy once (views/kit.py)
+    chosen = asked.cookies.get("lang")
     if chosen not in LANGUAGES:
-        chosen = browser_language(request.headers.get("Accept-Language", ""))
+        chosen = browser_language(asked.headers.get("Accept-Language", ""))
     return LOCALES[chosen]
 
 
@@ -133,11 +134,12 @@ def security_headers(response):
     headers = response.headers
     if has_header(headers, "X-Content-Type-Options"):
         return response
-    if request.endpoint == "static" and response.mimetype != "image/svg+xml":
+    asked = request._get_current_object()  # read through the proxy once (views/kit.py)
+    if asked.endpoint == "static" and response.mimetype != "image/svg+xml":
         headers["X-Content-Type-Options"] = "nosniff"
         return response  # CSS, JS and images run no document: the policy headers would only cost bytes
     add_known(headers, DOCUMENT_HEADERS)
-    if request.is_secure:
+    if asked.is_secure:
         headers["Strict-Transport-Security"] = "max-age=31536000"
     return response
 
@@ -146,7 +148,8 @@ def check_host() -> None:
     """The Host header must be a name URLs can be built from (links and QR codes are): a label of
     more than 63 characters, an empty label or characters no host name has are a 400, checked
     before anything else reads the request."""
-    if request_ctx.url_adapter is None or not request.host:
+    context = request_ctx._get_current_object()  # read through the proxy once (views/kit.py)
+    if context.url_adapter is None or not context.request.host:
         raise BadHost()
 
 

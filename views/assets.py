@@ -99,8 +99,9 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def compress(response):
+        asked = request._get_current_object()  # read through the proxy once (views/kit.py)
         if (
-            request.endpoint == "static"
+            asked.endpoint == "static"
             or response.direct_passthrough
             or response.is_streamed  # an event stream is sent as it goes, never held to be compressed
             or response.status_code < 200
@@ -112,7 +113,7 @@ def init_app(app: Flask) -> None:
         body = response.get_data()
         if len(body) < MIN_SIZE:
             return response
-        accepted = request.accept_encodings
+        accepted = asked.accept_encodings
         if accepted["br"]:
             response.set_data(brotli.compress(body, quality=5))
             response.headers["Content-Encoding"] = "br"

@@ -55,12 +55,13 @@ def own_hosts() -> set[str]:
 
 def from_elsewhere() -> bool:
     """Whether this request is a write a browser sent from a page of another origin."""
-    if request.method in SAFE_METHODS or request.blueprint == "api":
+    asked = request._get_current_object()  # read through the proxy once (views/kit.py)
+    if asked.method in SAFE_METHODS or asked.blueprint == "api":
         return False
-    site = request.headers.get("Sec-Fetch-Site")
+    site = asked.headers.get("Sec-Fetch-Site")
     if site is not None:
         return site not in SAME_ORIGIN_SITES
-    origin = request.headers.get("Origin")
+    origin = asked.headers.get("Origin")
     if origin is None:
         return False
     return origin == "null" or host(urlsplit(origin).netloc) not in own_hosts()

@@ -63,13 +63,15 @@ def interface_addresses() -> list[str]:
 
 def public_base() -> tuple[str, bool]:
     """(base URL other phones can use, whether it is only reachable from this machine)."""
-    configured = current_app.config.get("PUBLIC_URL")
+    config = current_app._get_current_object().config  # read through the proxy once (views/kit.py)
+    configured = config.get("PUBLIC_URL")
     if configured:
         return configured.rstrip("/"), False
-    here = f"{request.scheme}://{request.host}"  # what request.host_url says, without its IRI decoding
+    asked = request._get_current_object()
+    here = f"{asked.scheme}://{asked.host}"  # what request.host_url says, without its IRI decoding
     scheme, port, local = where(here)
     if local:
-        addresses = current_app.config.get("LAN_ADDRESSES")
+        addresses = config.get("LAN_ADDRESSES")
         if addresses is None:
             addresses = lan_addresses()
         if addresses:

@@ -107,23 +107,26 @@ class PageCache:
                 self.bytes -= dropped.size
 
 
-def cache() -> PageCache:
-    extensions = current_app.extensions
+def cache(app=None) -> PageCache:
+    app = app or current_app._get_current_object()  # read through the proxy once (views/kit.py)
+    extensions = app.extensions
     if "page_cache" not in extensions:
-        extensions["page_cache"] = PageCache(int(current_app.config.get("PAGE_CACHE_BYTES", DEFAULT_BYTES)))
+        extensions["page_cache"] = PageCache(int(app.config.get("PAGE_CACHE_BYTES", DEFAULT_BYTES)))
     return extensions["page_cache"]
 
 
 def cached_page(key: tuple, render):
     """The response for ``key`` (which must hold the game's revision and everything else the page
     depends on), rendered by ``render()`` on a miss."""
-    if current_app.config.get("PAGE_CACHE", True) is False:
-        return current_app.response_class(render(), mimetype="text/html")
-    page = cache().get(key)
+    app = current_app._get_current_object()  # read through the proxy once (views/kit.py)
+    if app.config.get("PAGE_CACHE", True) is False:
+        return app.response_class(render(), mimetype="text/html")
+    pages = cache(app)
+    page = pages.get(key)
     if page is None:
         page = StoredPage.of(render())
-        cache().put(key, page)
-    return stored_response(page)
+        pages.put(key, page)
+    return stored_response(page, app)
 
 
 @lru_cache(maxsize=64)
@@ -133,12 +136,14 @@ def preferred_encoding(header: str) -> str | None:
     return "br" if accepted["br"] else "gzip" if accepted["gzip"] else None
 
 
-def stored_response(page: StoredPage):
+def stored_response(page: StoredPage, app=None):
     """The stored bytes in the encoding the client prefers (brotli, then gzip), sent as they are;
     304 when the client holds them already."""
-    environ = request.environ
-    if "HTTP_IF_NONE_MATCH" in environ and request.if_none_match.contains_weak(page.etag):
-        return current_app.response_class(status=304, headers=known_headers(page.headers[304]))
+    app = app or current_app._get_current_object()  # read through the proxy once (views/kit.py)
+    asked = request._get_current_object()
+    environ = asked.environ
+    if "HTTP_IF_NONE_MATCH" in environ and asked.if_none_match.contains_weak(page.etag):
+        return app.response_class(status=304, headers=known_headers(page.headers[304]))
     encoding = preferred_encoding(environ.get("HTTP_ACCEPT_ENCODING", ""))
     body = page.br if encoding == "br" else page.gzip if encoding == "gzip" else gzip.decompress(page.gzip)
-    return current_app.response_class(body, headers=known_headers(page.headers[encoding]))
+    return app.response_class(body, headers=known_headers(page.headers[encoding]))
