@@ -20,6 +20,9 @@ does around it is a good part of that:
   what it usually lacks: the language cookie, a list's page number, a header no hook has added yet.
   The request's arguments and cookies answer a missing name without raising (``Lookups``), and
   the hooks look for a header with ``has_header``.
+- The body's size limit: Flask's request reads ``MAX_CONTENT_LENGTH`` through ``current_app``
+  (two proxy reads, views/kit.py) each time it is asked, twice a write. It is set on each request
+  as it is made (Flask 3.1: a request's own limit), from the app that makes it.
 """
 
 from __future__ import annotations
@@ -62,6 +65,11 @@ class CarteFlask(Flask):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._synced: dict = {}
+
+    def request_context(self, environ):
+        context = super().request_context(environ)
+        context.request.max_content_length = self.config["MAX_CONTENT_LENGTH"]
+        return context
 
     def ensure_sync(self, func):
         synced = self._synced.get(func)
