@@ -90,12 +90,14 @@
     gamePath: gamePath, result: result, summary: summary,
   };
 
+  // The shared view listens at once: the network may go while texts.json is on its way (on a
+  // first visit it waits behind what the new worker fetches), and its line has the page's words.
+  sharedView();
   ready.then(function () {
     if (since) {
       var line = el("p", { class: "offline-line", role: "status" }, say("since", { time: clock(+since) }));
       document.getElementById("main").prepend(line);
     }
-    sharedView();
     updates();
   });
 
@@ -123,7 +125,9 @@
       var line = document.querySelector(".share-offline");
       if (line) line.remove();
     }
-    document.addEventListener("htmx:sseOpen", sharedOnline);  // a stream cut reopened (it catches up)
+    // a stream cut reopened (it catches up); not while the browser says it is offline: a stream
+    // that was opening as the network went says "open" after the line came (a flaky test found it)
+    document.addEventListener("htmx:sseOpen", function () { if (navigator.onLine) sharedOnline(); });
     addEventListener("online", sharedOnline);  // or one that was never cut
   }
 

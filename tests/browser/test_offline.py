@@ -405,6 +405,26 @@ def test_the_shared_view_keeps_its_state_offline_and_resumes(live_server, phones
     expect(page.locator("tr[data-side='Chloé'] .total")).to_have_text("10")
 
 
+def test_the_shared_view_says_it_is_offline_before_its_words_came(live_server, phones):
+    """The network goes while the offline words (texts.json) are still on their way: on a first
+    visit they wait behind what the new worker fetches. The line says so all the same, in the
+    page's own words (a flaky test found it: the line waited for those words)."""
+    game_id, token = api_game(live_server)
+    client = live_server.app.test_client()
+    share_id = client.get(f"/api/v1/games/{game_id}").get_json()["share_url"].rsplit("/", 1)[1]
+    phone = phones(live_server, game_id, token)
+    page = phone.page
+    held = []
+    phone.context.route("**/offline/texts.json", lambda route: held.append(route))  # never answered here
+    page.goto(f"{live_server.url}/s/{share_id}")
+    wait_js(page, "!!window.CarteOffline")
+    assert held, "the page asked for its offline words"
+    phone.offline()
+    expect(page.locator(".share-offline")).to_contain_text("Hors ligne depuis", timeout=10000)
+    phone.online()
+    expect(page.locator(".share-offline")).to_have_count(0, timeout=10000)
+
+
 def test_a_refused_manche_edited_then_recorded(live_server, phones):
     # huit-americain (source 003): « On ne peut terminer le coup avec un 8 ou un Joker. »
     game_id, token = api_game(live_server, variant="huit-americain")
