@@ -25,7 +25,7 @@ BODY = {"winner": "Ana", "hands": {"Bob": ["3C"], "Chloé": ["KD", "2S"]}}
 
 @pytest.fixture
 def proxy_reads(monkeypatch):
-    """Where the app's own code read an attribute through a proxy (file:line), counted."""
+    """Where the app's own code (and Flask's request) read an attribute through a proxy, counted by file and function."""
     seen: Counter = Counter()
     lookup = local._ProxyLookup.__get__
 
