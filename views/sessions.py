@@ -11,6 +11,11 @@ checked data: never bytes from outside), and each request gets its own copy to c
 A request that did not change the session sets no cookie (``SESSION_REFRESH_EACH_REQUEST`` is
 off); its answer only has to vary on the cookie when it read it, which a stored page's headers
 say already: then nothing is done at all (issue 29).
+
+A copy of a page that the service worker fetches to keep for offline (``static/js/sw.js`` marks
+it with ``OFFLINE_COPY``) is not a visit: its answer sets no cookie. It was asked with the cookie
+of its moment and may answer after the next page did; its cookie would then take away what that
+page remembered (a game opened: seen in CI as a game missing from the list of games).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import pickle
 import time
 
+import flask
 from flask.sessions import SecureCookieSessionInterface
 
 from models.services.lru import LRU
@@ -25,6 +31,7 @@ from models.services.lru import LRU
 REMEMBERED = 1024  # cookies per worker
 REMEMBERED_BYTES = 4 * 1024 * 1024  # per worker, as estimated by remembered_bytes (issue 27)
 REMEMBERED_SECONDS = 60.0
+OFFLINE_COPY = "X-Offline-Copy"  # the header of the service worker's copies (static/js/sw.js)
 
 
 def remembered_bytes(found: tuple) -> int:
@@ -64,7 +71,8 @@ class RememberedCookieSessions(SecureCookieSessionInterface):
         return session
 
     def save_session(self, app, session, response) -> None:
-        if not self.should_set_cookie(app, session):  # unchanged, and not refreshed on every answer
+        if not self.should_set_cookie(app, session) or OFFLINE_COPY in flask.request.headers:
+            # unchanged (and not refreshed on every answer), or a copy kept for offline: not a visit
             if session.accessed and "Cookie" not in response.headers.get("Vary", ""):
                 response.vary.add("Cookie")
             return

@@ -105,9 +105,11 @@ var markedOffline = {
 };
 var offlinePage = { handlerDidError: function () { return precaching.matchPrecache(PLAIN["/offline"] || "/offline"); } };
 
-// A page fetched to be kept (not shown now), marked with its tag.
+// A page fetched to be kept (not shown now), marked with its tag. It says it is a copy: the server
+// then keeps this phone's cookie as it is (views/sessions.py). Fetched with the cookie of its
+// moment, its answer may come after the next page's, whose cookie it would otherwise undo.
 function keepCopy(cache, url, path, tag) {
-  var request = new Request(new URL(url, self.location.origin), { credentials: "same-origin" });
+  var request = new Request(new URL(url, self.location.origin), { credentials: "same-origin", headers: { "X-Offline-Copy": "1" } });
   return fetch(request).then(function (response) {
     return pageCopy.cacheWillUpdate({ request: request, response: response });
   }).then(function (copy) {
