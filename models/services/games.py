@@ -6,9 +6,11 @@ against), checks and scores the manche in memory with the pure core, then writes
 transaction: the game's revision is compared and bumped in one statement (``UPDATE … WHERE
 revision = ?``: a write in between means "read again and retry" — a manche recorded reads what
 was added and plans again within its transaction), the rows are inserted in batches, and the
-write lock is held for those statements alone. It answers with what its caller
-needs — the recorded manche, the new totals and standing, the game as it now stands — built from
-what it has just written (``GameRows.with_manche``), never by reading it back.
+write lock is held for those statements alone (on SQLite, manche writes of other games waiting
+at the same moment share that transaction, each in a savepoint of its own: ``SharedCommits``).
+It answers with what its caller needs — the recorded manche, the new totals and standing, the
+game as it now stands — built from what it has just written (``GameRows.with_manche``), never by
+reading it back.
 
 Which rules a game uses is the registry's answer (``models/services/registry.py``); how a game is shown,
 the read model's (``models/services/game_view.py``); its file format, ``models/services/game_file.py``; who may
@@ -57,7 +59,7 @@ from .latest import LatestViews
 from .recorded import Recorded, replayed, written
 from .registry import Registry
 from .seats import join_plan, leave_plan
-from .transaction import transaction
+from .transaction import SharedCommits
 from .undo import NEW_HANDS, NEW_MANCHE, changed, plan_undo, replace_manche, undo_target
 
 __all__ = ["GameService", "MancheEntry", "Recorded"]
@@ -94,6 +96,7 @@ class GameService:
         self.registry = registry
         self.latest = LatestViews()  # what a write needs of its game, kept per revision (models/services/latest.py)
         self.purge = keys.Purge()  # idempotency keys let go after keys.KEPT_DAYS
+        self.commits = SharedCommits(database)  # SQLite: the manche writes waiting share a commit
 
     # reading
 
@@ -351,35 +354,40 @@ class GameService:
         self.purge.maybe(self.db)
         if key and (done := keys.found(self.db, current.id, key)) is not None:
             return self._replay(current, done)
-        planned = plan_manche(current, entry, number, utcnow())
+        state = [current, plan_manche(current, entry, number, utcnow())]
+
+        def write(session) -> int:  # on the DBAPI connection: no ORM, no Core objects
+            current, planned = state
+            for _attempt in range(MAX_ATTEMPTS):
+                try:
+                    self._bump(session, current.id, current.revision, appended=True, **planned.game_columns)
+                    break
+                except _Stale:
+                    # Another write went through while this one waited for the lock, now held:
+                    # catch up (one statement) and plan again here rather than wait for it again
+                    # (issue 29: one write in five did, two workers writing to the same games).
+                    current = state[0] = self._loaded(current.id)
+                    if key and (done := keys.found(self.db, current.id, key)) is not None:
+                        raise _Replayed(done) from None
+                    planned = state[1] = plan_manche(current, entry, number, utcnow())
+            else:
+                raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now."))
+            if key:
+                keys.keep(session, current.id, key, planned.number)
+            row = {**planned.columns, "game_id": current.id, "number": planned.number, "created_at": utcnow()}
+            manche_id = session.execute(NEW_MANCHE, [row]).scalar_one()
+            session.execute(NEW_HANDS, hand_rows(manche_id, planned.hands))
+            return manche_id
+
         try:
-            with transaction(self.db) as session:  # on the DBAPI connection: no ORM, no Core objects
-                for _attempt in range(MAX_ATTEMPTS):
-                    try:
-                        self._bump(session, current.id, current.revision, appended=True, **planned.game_columns)
-                        break
-                    except _Stale:
-                        # Another write went through while this one waited for the lock, now held:
-                        # catch up (one statement) and plan again here rather than wait for it again
-                        # (issue 29: one write in five did, two workers writing to the same games).
-                        current = self._loaded(current.id)
-                        if key and (done := keys.found(self.db, current.id, key)) is not None:
-                            raise _Replayed(done) from None
-                        planned = plan_manche(current, entry, number, utcnow())
-                else:
-                    raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now."))
-                if key:
-                    keys.keep(session, current.id, key, planned.number)
-                row = {**planned.columns, "game_id": current.id, "number": planned.number, "created_at": utcnow()}
-                manche_id = session.execute(NEW_MANCHE, [row]).scalar_one()
-                session.execute(NEW_HANDS, hand_rows(manche_id, planned.hands))
+            manche_id = self.commits.run(write)
         except _Replayed as replayed:
-            return self._replay(current, replayed.args[0])
+            return self._replay(state[0], replayed.args[0])
         except IntegrityError:
-            if key and (done := keys.found(self.db, current.id, key)) is not None:
-                return self._replay(self.get(current.id), done)
+            if key and (done := keys.found(self.db, state[0].id, key)) is not None:
+                return self._replay(self.get(state[0].id), done)
             raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now.")) from None
-        return written(self.latest, current, planned, manche_id)
+        return written(self.latest, state[0], state[1], manche_id)
 
     def edit_manche(self, game, number, entry: MancheEntry, version: str | None = None, key=None) -> GameView:
         """Replace a recorded manche; everything after it is recomputed (a finished game may reopen).
