@@ -6,8 +6,9 @@ against), checks and scores the manche in memory with the pure core, then writes
 transaction: the game's revision is compared and bumped in one statement (``UPDATE … WHERE
 revision = ?``: a write in between means "read again and retry" — a manche recorded reads what
 was added and plans again within its transaction), the rows are inserted in batches, and the
-write lock is held for those statements alone (on SQLite, manche writes of other games waiting
-at the same moment share that transaction, each in a savepoint of its own: ``SharedCommits``).
+write lock is held for those statements alone — on SQLite, for those of the manche writes of other
+games waiting at the same moment too, which share that transaction, each in a savepoint of its own
+(``SharedCommits``).
 It answers with what its caller needs — the recorded manche, the new totals and standing, the
 game as it now stands — built from what it has just written (``GameRows.with_manche``), never by
 reading it back.

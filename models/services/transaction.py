@@ -165,13 +165,19 @@ class SharedCommits:
     database's group commit does. Each write keeps its statements inside a savepoint of its own: one
     that fails (once caught up, its game over or its key found; a row the database refuses) is
     taken back alone and raises in its own request. Every write of the transaction is answered once
-    it committed, never before; if it does not commit, each raises its error. A write alone is a
-    transaction of its own, as before (no savepoint). Writes of one game never share a transaction
-    (they take turns before: ``latest.LatestViews.turn``). PostgreSQL locks rows, not the database:
-    there each write keeps a transaction of its own.
+    it committed, never before; if the database refuses the commit, each raises its error. A write
+    alone is a transaction of its own, as before (no savepoint). The caller keeps two writes of one
+    game out of one transaction (``GameService`` lets them take turns: ``latest.LatestViews.turn``).
+    PostgreSQL locks rows, not the database: there each write keeps a transaction of its own.
 
-    Measured (bench/README.md, 2026-11-27, fifth session): two workers writing to 8 games, 4–8 writes
-    a transaction, 0.61–0.68× the bare INSERT against 0.51–0.54× with a transaction each."""
+    A request stopped while it waits (a worker told to stop, a timeout) takes its write out of the
+    queue: it is not made. One stopped while it leads a transaction rolls it back; the others wait
+    for the next one. A write that waited ``lock_timeout`` for the lock is refused as busy; those
+    that came later wait on.
+
+    Measured (bench/README.md, 2026-11-27, fifth session): two workers writing to 8 games, 5–8
+    writes a transaction mostly, 0.66–0.74× the bare INSERT against 0.48–0.54× with a transaction
+    each."""
 
     def __init__(self, database: Database):
         self.database = database
@@ -188,24 +194,36 @@ class SharedCommits:
         shared = _Shared(work)
         with self.turn:
             self.waiting.append(shared)
-            while self.leading and not shared.finished:
-                self.turn.wait()
+            try:
+                while self.leading and not shared.finished:
+                    self.turn.wait()
+            except BaseException:  # stopped while it waited: its write is not made
+                self._withdraw(shared)
+                raise
             if shared.finished:
                 return shared.answer()
             self.leading = True
         try:
-            self._lead()
+            time.sleep(0)  # the requests ready in this process first reach their write and wait beside it
+            self._lead(shared)
+        except BaseException:  # stopped while it led: its write is not made (the others wait on)
+            with self.turn:
+                self._withdraw(shared)
+            raise
         finally:
             with self.turn:
                 self.leading = False
                 self.turn.notify_all()
         return shared.answer()
 
-    def _lead(self) -> None:
+    def _withdraw(self, shared: _Shared) -> None:
+        if shared in self.waiting:
+            self.waiting.remove(shared)
+
+    def _lead(self, own: _Shared) -> None:
         """Begin, take every write waiting (those that came while the lock was waited for too),
         run each, commit; each one finished, with its answer or its error."""
         batch: list[_Shared] = []
-        time.sleep(0)  # the requests ready in this process first reach their write and wait beside it
         try:
             with transaction(self.database) as session:
                 with self.turn:
@@ -217,19 +235,34 @@ class SharedCommits:
                 else:
                     for shared in batch:
                         shared.run_saved(session)
-        except BaseException as error:  # rolled back (or never begun): nothing of these is kept
-            if not batch:
-                with self.turn:
-                    batch, self.waiting = self.waiting, []
+        except Exception as error:  # the database's: rolled back (or never begun), nothing kept
+            if not batch:  # never begun: the lock not got in time
+                batch = self._waited_out(own)
             for shared in batch:
                 shared.fail(error)
+        except BaseException:  # this request stopped: rolled back; the others wait for the next one
+            with self.turn:
+                self.waiting[:0] = [shared.again() for shared in batch if shared is not own]
+            raise
         for shared in batch:
             shared.finished = True
 
+    def _waited_out(self, own: _Shared) -> list:
+        """The writes that waited for the lock as long as one may: this one, and any that came as
+        early (they are answered busy); those that came later wait on."""
+        now = time.monotonic()
+        with self.turn:
+            out = [s for s in self.waiting if s is own or now - s.since >= self.database.lock_timeout]
+            self.waiting = [s for s in self.waiting if s not in out]
+        return out
+
 
 class _Shared:
+    """One write waiting in ``SharedCommits``: its work, then its answer or its error."""
+
     def __init__(self, work):
         self.work = work
+        self.since = time.monotonic()
         self.result = None
         self.error: BaseException | None = None
         self.finished = False
@@ -256,6 +289,11 @@ class _Shared:
                 cursor.execute(sql)
         finally:
             cursor.close()
+
+    def again(self) -> _Shared:
+        """Back to waiting, as if never run (its transaction was rolled back)."""
+        self.result, self.error = None, None
+        return self
 
     def fail(self, error: BaseException) -> None:
         if self.error is None:

@@ -1,6 +1,7 @@
 """Manche writes waiting together share one transaction on SQLite (``SharedCommits``, issue 29):
 each is stored and answered only once that transaction committed; one that fails is taken back
-alone; when the transaction does not commit, none of them is kept and each says so.
+alone; when the database refuses the commit, none of them is kept and each says so; a request
+stopped while it waits or leads makes no write, and the others go on.
 
 To make writes wait together, the test holds SQLite's write lock from a connection of its own
 (``BEGIN IMMEDIATE``), starts the writes in threads, waits until all of them wait for that lock,
@@ -182,34 +183,109 @@ def test_a_write_that_fails_is_taken_back_alone(games):
 
     def duplicate(write):
         write.execute(NEW_MANCHE, [manche_row(game.id, 5)])
-        return write.execute(NEW_MANCHE, [manche_row(game.id, 1)])  # manche 1 is another write's
+        return write.execute(NEW_MANCHE, [manche_row(game.id, 9)])  # manche 9 is there already
 
+    commits.run(lambda write: write.execute(NEW_MANCHE, [manche_row(game.id, 9)]))
     answers = together(commits, [good(1), lambda: commits.run(refused), good(2), lambda: commits.run(duplicate)])
     assert isinstance(answers[0], int) and isinstance(answers[2], int)
     assert isinstance(answers[1], ValueError)
     assert isinstance(answers[3], IntegrityError)
-    assert stored_numbers(games.db, game.id) == [1, 2]  # neither 3 nor 5: each taken back whole
+    assert stored_numbers(games.db, game.id) == [1, 2, 9]  # neither 3 nor 5: each taken back whole
 
 
-class Stopped(BaseException):
-    """What a request stopped in the middle of the transaction raises (like gevent's GreenletExit)."""
-
-
-def test_when_the_transaction_does_not_commit_no_write_in_it_is_kept(games):
+def test_when_the_database_refuses_the_commit_no_write_in_it_is_kept(games):
+    """The second write's foreign key is checked at the commit (SQLite's ``defer_foreign_keys``):
+    the commit is refused, and the two writes beside it, whose statements all went through, are
+    not kept either; each request says so."""
     game, _ = games.create_game("classique", THREE, first_dealer=0)
     commits = SharedCommits(games.db)
 
-    def stopped(write):
-        write.execute(NEW_MANCHE, [manche_row(game.id, 2)])
-        raise Stopped
+    def good(number):
+        return lambda: commits.run(lambda write: write.execute(NEW_MANCHE, [manche_row(game.id, number)]).scalar_one())
 
-    first = lambda: commits.run(lambda write: write.execute(NEW_MANCHE, [manche_row(game.id, 1)]).scalar_one())  # noqa: E731
-    answers = together(commits, [first, lambda: commits.run(stopped)])
-    assert all(isinstance(answer, Stopped) for answer in answers), answers  # manche 1 was never answered as stored
+    def unknown_game(write):
+        write.connection.execute("PRAGMA defer_foreign_keys = ON")
+        return write.execute(NEW_MANCHE, [manche_row("no-such-game", 1)]).scalar_one()
+
+    answers = together(commits, [good(1), lambda: commits.run(unknown_game), good(2)])
+    assert all(isinstance(answer, IntegrityError) for answer in answers), answers
     assert stored_numbers(games.db, game.id) == []
-    # and the next write goes through as usual
-    assert isinstance(commits.run(lambda write: write.execute(NEW_MANCHE, [manche_row(game.id, 1)]).scalar_one()), int)
+    # the held connection is as it was: the next write goes through
+    assert isinstance(good(1)(), int)
     assert stored_numbers(games.db, game.id) == [1]
+
+
+class Stopped(BaseException):
+    """What a request stopped by its worker raises (as gevent's GreenletExit, or a timeout)."""
+
+
+def test_a_request_stopped_while_it_leads_makes_no_write_and_the_others_go_on(games):
+    """The request that leads the transaction is stopped in the middle of it (here while it runs
+    the first of the writes: a leader runs the writes of the others): the transaction is rolled
+    back, that request's own write is not made, and the others are made in the next one."""
+    game, _ = games.create_game("classique", THREE, first_dealer=0)
+    commits = SharedCommits(games.db)
+    stop = threading.Event()
+    stop.set()
+
+    def write(number):
+        def work(session):
+            session.execute(NEW_MANCHE, [manche_row(game.id, number)])
+            if stop.is_set():
+                stop.clear()
+                raise Stopped
+            return number
+
+        return lambda: commits.run(work)
+
+    answers = together(commits, [write(n) for n in (1, 2, 3, 4)])
+    stopped = [n for n, answer in zip((1, 2, 3, 4), answers, strict=True) if isinstance(answer, Stopped)]
+    assert len(stopped) == 1, answers
+    made = [answer for answer in answers if not isinstance(answer, Stopped)]
+    assert sorted(made) == [n for n in (1, 2, 3, 4) if n not in stopped]
+    assert stored_numbers(games.db, game.id) == sorted(made)
+
+
+class StoppedWhileWaiting(threading.Condition):
+    """A condition whose ``wait`` stops the thread named "stopped" (as a worker stops a request
+    waiting for its turn: the lock is held again when the stop is raised)."""
+
+    def wait(self, timeout=None):
+        if threading.current_thread().name == "stopped":
+            raise Stopped
+        return super().wait(timeout)
+
+
+def test_a_request_stopped_while_it_waits_makes_no_write(games):
+    game, _ = games.create_game("classique", THREE, first_dealer=0)
+    commits = SharedCommits(games.db)
+    commits.turn = StoppedWhileWaiting()
+    answers: dict = {}
+
+    def write(number):
+        try:
+            answers[number] = commits.run(lambda session: session.execute(NEW_MANCHE, [manche_row(game.id, number)]))
+        except BaseException as error:  # noqa: BLE001 — the test looks at it
+            answers[number] = error
+
+    held = HeldLock(games.db)
+    try:
+        leader = threading.Thread(target=write, args=(1,))
+        leader.start()
+        until(lambda: commits.leading)
+        stopped = threading.Thread(target=write, args=(2,), name="stopped")
+        stopped.start()
+        stopped.join(30)
+        other = threading.Thread(target=write, args=(3,))
+        other.start()
+        until(lambda: len(commits.waiting) == 2)  # the leader's and the third; not the stopped one's
+    finally:
+        held.release()
+    for thread in (leader, other):
+        thread.join(30)
+    assert isinstance(answers[2], Stopped)
+    assert not isinstance(answers[1], BaseException) and not isinstance(answers[3], BaseException), answers
+    assert stored_numbers(games.db, game.id) == [1, 3]
 
 
 def test_writes_that_never_get_the_lock_each_say_the_database_is_busy(games):
