@@ -176,7 +176,7 @@ class SharedCommits:
     that came later wait on.
 
     Measured (bench/README.md, 2026-11-27, fifth session): two workers writing to 8 games, 5–8
-    writes a transaction mostly, 0.66–0.74× the bare INSERT against 0.48–0.54× with a transaction
+    writes a transaction mostly, 0.66–0.75× the bare INSERT against 0.48–0.54× with a transaction
     each."""
 
     def __init__(self, database: Database):
