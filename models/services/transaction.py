@@ -151,10 +151,15 @@ def transaction(database: Database):
 
 
 def _begin(database: Database, connection) -> None:
+    _say(database, connection, "BEGIN IMMEDIATE")
+
+
+def _say(database: Database, connection, sql: str) -> None:
+    """A statement without parameters on the write's connection, announced as every statement is."""
     cursor = connection.cursor()
     try:
-        announce(database.writer, cursor, "BEGIN IMMEDIATE", ())
-        cursor.execute("BEGIN IMMEDIATE")
+        announce(database.writer, cursor, sql, ())
+        cursor.execute(sql)
     finally:
         cursor.close()
 
@@ -274,21 +279,16 @@ class _Shared:
             self.error = error
 
     def run_saved(self, session: Transaction) -> None:
-        self._say(session, "SAVEPOINT carte_write")
+        self._savepoint(session, "SAVEPOINT carte_write")
         self.run(session)
         if self.error is not None:
-            self._say(session, "ROLLBACK TO carte_write")
-        self._say(session, "RELEASE carte_write")
+            self._savepoint(session, "ROLLBACK TO carte_write")
+        self._savepoint(session, "RELEASE carte_write")
 
     @staticmethod
-    def _say(session: Transaction, sql: str) -> None:
-        cursor = session.connection.cursor()
-        try:
-            with DriverErrors(session.database, sql):
-                announce(session.database.writer, cursor, sql, ())
-                cursor.execute(sql)
-        finally:
-            cursor.close()
+    def _savepoint(session: Transaction, sql: str) -> None:
+        with DriverErrors(session.database, sql):
+            _say(session.database, session.connection, sql)
 
     def again(self) -> _Shared:
         """Back to waiting, as if never run (its transaction was rolled back)."""

@@ -15,7 +15,6 @@ import threading
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from models.services.db import Database, is_busy
@@ -23,6 +22,7 @@ from models.services.games import MancheEntry
 from models.services.transaction import SharedCommits
 from models.services.undo import NEW_MANCHE
 from tests.conftest import USE_PG
+from tests.integration.test_write_statements import Statements
 
 pytestmark = pytest.mark.skipif(
     USE_PG, reason="PostgreSQL keeps a transaction per write (it locks rows, not the database)"
@@ -88,23 +88,6 @@ def together(commits: SharedCommits, calls: list, meanwhile=None) -> list:
     return answers
 
 
-class Statements:
-    """The statements the writes' engine is handed while it is open."""
-
-    def __init__(self, database):
-        self.database, self.seen = database, []
-
-    def __enter__(self):
-        event.listen(self.database.writer, "before_cursor_execute", self._seen)
-        return self
-
-    def _seen(self, _conn, _cursor, statement, *_args):
-        self.seen.append(statement)
-
-    def __exit__(self, *exc):
-        event.remove(self.database.writer, "before_cursor_execute", self._seen)
-
-
 # Classique (SPEC §2, the table « 8 et Joker : 50 points », « Roi ou Dame : 10 points », the rest at
 # face value): Ana goes out, Bob keeps 3♣ and K♦ (3 + 10 = 13), Chloé 8♥ (50).
 ANA_OUT = MancheEntry("Ana", {"Bob": ["3C", "KD"], "Chloé": ["8H"]})
@@ -121,7 +104,7 @@ def test_manches_recorded_together_share_one_transaction_and_are_all_stored(game
         assert answer.points == {"Ana": 0, "Bob": 13, "Chloé": 50}
         assert answer.totals == {"Ana": 0, "Bob": 13, "Chloé": 50}
     # one transaction for the four: each write in a savepoint of its own
-    assert sum(s == "SAVEPOINT carte_write" for s in statements.seen) == 4
+    assert statements.seen.count("SAVEPOINT carte_write") == 4
     for game in created:
         stored = games.get(game.id)
         assert [m.number for m in stored.manches] == [1]
@@ -154,7 +137,7 @@ def test_a_write_whose_game_moved_meanwhile_catches_up_inside_the_shared_transac
         )
     assert [a.number for a in answers] == [2, 1, 1], answers
     assert answers[0].totals == {"Ana": 0, "Bob": 26, "Chloé": 100}  # 13 + 13, 50 + 50
-    assert sum(s == "SAVEPOINT carte_write" for s in statements.seen) == 3
+    assert statements.seen.count("SAVEPOINT carte_write") == 3
     assert [m.number for m in games.get(first).manches] == [1, 2]
     assert games.get(first).totals == {"Ana": 0, "Bob": 26, "Chloé": 100}
 
