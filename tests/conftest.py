@@ -1,5 +1,6 @@
 """Fixtures: an app on a fresh database per test (SQLite by default, PostgreSQL when
-DATABASE_URL says so: one schema per test session, emptied between tests)."""
+DATABASE_URL says so: one schema per test session — so one per pytest-xdist worker — emptied
+between tests). Which tests run on which database, and why: tests/README.md."""
 
 from __future__ import annotations
 
@@ -27,6 +28,12 @@ USE_PG = PG_URL.startswith("postgres")
 def pg_url_with_schema(url: str, schema: str) -> str:
     sep = "&" if "?" in url else "?"
     return f"{url}{sep}options=-csearch_path%3D{schema}"
+
+
+def pytest_collection_modifyitems(items):
+    """The slow tests first: pytest-xdist hands tests out in this order, so the long ones start
+    early and the two workers end together instead of one waiting on a last long test."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(scope="session")

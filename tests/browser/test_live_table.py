@@ -21,6 +21,8 @@ from playwright.sync_api import expect
 from .conftest import ARTIFACTS, open_listening
 from .test_games_flow import choose_winner, tap, type_total
 
+pytestmark = pytest.mark.on_postgresql  # PostgreSQL's NOTIFY reaches the other phones
+
 THREE = ["Ana", "Bob", "Chloé"]
 SECOND = 1000  # ms: the bound, from the write stored to every other page showing it
 

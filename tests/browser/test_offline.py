@@ -174,6 +174,7 @@ def queue_two_offline(phone):
     expect(page.locator(".waiting-list li")).to_have_count(2)
 
 
+@pytest.mark.on_postgresql
 def test_offline_pages_and_two_waiting_manches_recorded_once(live_server, phones):
     game_id, token = api_game(live_server)
     phone = phones(live_server, game_id, token)
@@ -250,6 +251,7 @@ def test_dark_waiting_page_and_undo_of_a_queued_manche(live_server, phones):
     assert [m["number"] for m in recorded(live_server, game_id)] == [1]
 
 
+@pytest.mark.on_postgresql
 def test_a_replay_cut_again_records_nothing_twice(live_server, phones):
     game_id, token = api_game(live_server)
     phone = phones(live_server, game_id, token)
@@ -284,6 +286,7 @@ def test_a_replay_cut_again_records_nothing_twice(live_server, phones):
     assert [(m["number"], m["winner"]) for m in manches] == [(1, "Ana"), (2, "Bob")]
 
 
+@pytest.mark.on_postgresql
 def test_a_manche_queued_while_another_phone_records_that_number_becomes_the_next(live_server, phones):
     """Issues 24 and 28: nothing collides — the queued manche is simply the next one. Both are kept,
     the offline one as manche 2, once; no conflict screen; the page says so in one line; the live
@@ -348,6 +351,7 @@ def test_a_refused_manche_waits_for_a_choice_and_can_be_dropped(live_server, pho
     assert recorded(live_server, game_id) == []
 
 
+@pytest.mark.on_postgresql
 def test_a_server_restarted_while_manches_wait_loses_nothing(live_server, app_config, phones):
     game_id, token = api_game(live_server)
     phone = phones(live_server, game_id, token)
@@ -380,6 +384,7 @@ def test_a_server_restarted_while_manches_wait_loses_nothing(live_server, app_co
         restarted.extensions["database"].dispose()
 
 
+@pytest.mark.on_postgresql
 def test_the_shared_view_keeps_its_state_offline_and_resumes(live_server, phones):
     game_id, token = api_game(live_server)
     client = live_server.app.test_client()

@@ -58,6 +58,7 @@ def correct_and_delete_offline(phone, game_id):
     expect(page.locator(".waiting-list li")).to_have_count(2)
 
 
+@pytest.mark.on_postgresql
 def test_a_correction_and_a_deletion_made_offline_are_applied_once(live_server, phones):
     """Issue 28 item 1: with the phone offline, a recorded manche is corrected from its kept page
     and the last one deleted; both wait (« en attente d'envoi ») with provisional totals, and are

@@ -79,6 +79,7 @@ def test_the_api_share_qr_url_decodes_to_the_share_url(live_server, page, tmp_pa
     assert decode(tmp_path / "qr.png") == api["share_url"]
 
 
+@pytest.mark.on_postgresql
 def test_an_invite_scanned_on_a_second_phone_lets_it_record_until_revoked(live_server, page, browser, tmp_path, shot):
     live_server.app.config["LAN_ADDRESSES"] = [LAN]
     game_id = new_game_in_browser(page, live_server.url)
@@ -107,6 +108,7 @@ def test_an_invite_scanned_on_a_second_phone_lets_it_record_until_revoked(live_s
     phone.close()
 
 
+@pytest.mark.on_postgresql
 def test_the_shared_view_follows_the_game_by_its_stream_and_stops_at_the_end(live_server, page, shot):
     """Issue 24: no poll. The shared view holds its game's event stream; a manche recorded elsewhere
     is fetched once (its live part), and at the end the stream closes and nothing more is asked."""
@@ -156,6 +158,7 @@ def test_the_score_sheet_prints_on_one_page(live_server, page, shot):
     shot("print")
 
 
+@pytest.mark.slow
 def test_pages_at_360_px_light_and_dark(live_server, browser):
     """Screenshots to look at (test-artifacts/), and no accessibility violation found by axe."""
     from axe_playwright_python.sync_playwright import Axe

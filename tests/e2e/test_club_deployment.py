@@ -30,6 +30,8 @@ from models.services.db import Database
 
 from .test_server import MANCHE, Server, call, new_game, redis_reachable
 
+pytestmark = pytest.mark.serial  # gunicorn with several workers, Redis shared
+
 PG_URL = os.environ.get("DATABASE_URL", "")
 USE_PG = PG_URL.startswith("postgres")
 

@@ -135,6 +135,7 @@ def open_everything(app, game, owner_token: str | None) -> None:
                 assert response.status_code < 500, (url, response.status_code, response.get_data(as_text=True)[-800:])
 
 
+@pytest.mark.slow
 @settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(setup=st.sampled_from(SETUPS), steps=st.lists(step, max_size=12))
 def test_every_page_opens_on_every_game_shape(app, games, setup, steps):

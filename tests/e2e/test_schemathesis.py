@@ -46,6 +46,7 @@ def error_format(response, case):
         assert body["error"].get("code") and body["error"].get("message"), body
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 def test_api_never_fails(case, fuzz_app):

@@ -24,6 +24,8 @@ from sqlalchemy import text
 
 from models.services.db import Database
 
+pytestmark = pytest.mark.serial  # gunicorn with several workers, killed and restarted
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

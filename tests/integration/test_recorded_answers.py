@@ -67,6 +67,7 @@ def manches(draw, variant: str, players: list[str]):
     return MancheEntry(winner, hands, typed=typed, blocked=blocked)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_each_answer_is_what_a_fresh_read_shows(services, data):
