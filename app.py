@@ -15,7 +15,6 @@ from pathlib import Path
 
 from babel import Locale
 from flask import Flask, request
-from flask.globals import request_ctx
 from flask_babel import Babel
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import BadHost
@@ -54,7 +53,6 @@ from views import (
     share,
     table,
 )
-from views.carteflask import CarteFlask, add_known, checked, has_header
 
 LANGUAGES = ("fr", "en")
 ROOT = Path(__file__).parent
@@ -62,16 +60,15 @@ ROOT = Path(__file__).parent
 babel = Babel()
 
 
-# Parsed once: Flask-Babel takes a Locale as it is (a language code it parses on every request).
+# The locales the app speaks, parsed once (Flask-Babel's selector may answer a Locale).
 LOCALES = {language: Locale.parse(language) for language in LANGUAGES}
 
 
 def select_locale() -> Locale:
     """The user's language: their explicit choice (cookie), else the browser's, else French."""
-    asked = request._get_current_object()  # read through the proxy once (views/kit.py)
-    chosen = asked.cookies.get("lang")
+    chosen = request.cookies.get("lang")
     if chosen not in LANGUAGES:
-        chosen = browser_language(asked.headers.get("Accept-Language", ""))
+        chosen = browser_language(request.headers.get("Accept-Language", ""))
     return LOCALES[chosen]
 
 
@@ -118,28 +115,25 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 
 
-DOCUMENT_HEADERS = checked(
-    (
-        ("X-Content-Type-Options", "nosniff"),
-        ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
-        ("X-Frame-Options", "DENY"),
-        ("Referrer-Policy", "same-origin"),
-    )
+DOCUMENT_HEADERS = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ("X-Frame-Options", "DENY"),
+    ("Referrer-Policy", "same-origin"),
 )
 
 
 def security_headers(response):
     """No inline script, no third-party origin, no framing, no MIME sniffing, a referrer policy
-    (set here only: one look at the headers, then added together)."""
+    (an answer that set its own is left alone)."""
     headers = response.headers
-    if has_header(headers, "X-Content-Type-Options"):
+    if "X-Content-Type-Options" in headers:
         return response
-    asked = request._get_current_object()  # read through the proxy once (views/kit.py)
-    if asked.endpoint == "static" and response.mimetype != "image/svg+xml":
+    if request.endpoint == "static" and response.mimetype != "image/svg+xml":
         headers["X-Content-Type-Options"] = "nosniff"
         return response  # CSS, JS and images run no document: the policy headers would only cost bytes
-    add_known(headers, DOCUMENT_HEADERS)
-    if asked.is_secure:
+    headers.extend(DOCUMENT_HEADERS)
+    if request.is_secure:
         headers["Strict-Transport-Security"] = "max-age=31536000"
     return response
 
@@ -148,8 +142,7 @@ def check_host() -> None:
     """The Host header must be a name URLs can be built from (links and QR codes are): a label of
     more than 63 characters, an empty label or characters no host name has are a 400, checked
     before anything else reads the request."""
-    context = request_ctx._get_current_object()  # read through the proxy once (views/kit.py)
-    if context.url_adapter is None or not context.request.host:
+    if isinstance(request.routing_exception, BadHost) or not request.host:
         raise BadHost()
 
 
@@ -285,7 +278,7 @@ def _web(app: Flask) -> None:
 
 def create_app(config: dict | None = None) -> Flask:
     """The application: its settings, its services, its web layer and its commands."""
-    app = CarteFlask(__name__, instance_relative_config=True)
+    app = Flask(__name__, instance_relative_config=True)
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     _configure(app, instance, config)

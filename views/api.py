@@ -32,21 +32,19 @@ def openapi():
 def json_only():
     """A write takes JSON only (415 otherwise): a page on another site can post a plain HTML form
     (text/plain, no preflight) under its visitors' addresses, never application/json."""
-    asked = request._get_current_object()  # read through the proxy once (views/kit.py)
-    if asked.method in ("POST", "PUT", "PATCH") and not asked.is_json:
+    if request.method in ("POST", "PUT", "PATCH") and not request.is_json:
         raise UnsupportedMediaType()
 
 
 def json_body() -> dict:
     """The request's JSON object, or a validation_error that says what is wrong with it."""
-    asked = request._get_current_object()  # read through the proxy once (views/kit.py)
     try:
-        data = asked.get_json(silent=True)
+        data = request.get_json(silent=True)
     except RecursionError:
         data = None
     if not isinstance(data, dict):
         raise ValidationError(N_("The body must be a JSON object."))
-    if may_hold_surrogate(asked.get_data()):  # the body get_json read, kept
+    if may_hold_surrogate(request.get_data()):  # the body get_json read, kept
         refuse_unencodable(data)
     return data
 

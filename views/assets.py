@@ -20,8 +20,6 @@ from flask import Flask, abort, request
 from werkzeug.security import safe_join
 from werkzeug.wrappers import Response
 
-from .carteflask import has_header
-
 COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/svg+xml", "application/manifest+json")
 MIN_SIZE = 600
 YEAR = 365 * 24 * 3600
@@ -99,21 +97,20 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def compress(response):
-        asked = request._get_current_object()  # read through the proxy once (views/kit.py)
         if (
-            asked.endpoint == "static"
+            request.endpoint == "static"
             or response.direct_passthrough
             or response.is_streamed  # an event stream is sent as it goes, never held to be compressed
             or response.status_code < 200
             or response.status_code in (204, 304)
-            or has_header(response.headers, "Content-Encoding")
+            or "Content-Encoding" in response.headers
             or not (response.mimetype or "").startswith(COMPRESSIBLE)
         ):
             return response
         body = response.get_data()
         if len(body) < MIN_SIZE:
             return response
-        accepted = asked.accept_encodings
+        accepted = request.accept_encodings
         if accepted["br"]:
             response.set_data(brotli.compress(body, quality=5))
             response.headers["Content-Encoding"] = "br"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from flask import jsonify, render_template, request
-from flask.globals import request_ctx
 from flask_babel import gettext
 from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import BadHost, HTTPException
@@ -71,7 +70,7 @@ def wants_json() -> bool:
 
 def can_build_urls() -> bool:
     """False when the request's host could not be made into a URL (the page templates link home)."""
-    return request_ctx.url_adapter is not None
+    return not isinstance(request.routing_exception, BadHost)
 
 
 def error_body(code: str, message: str, field: str | None = None) -> dict:

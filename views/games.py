@@ -229,8 +229,7 @@ def game_page(game_id):
         games().get(game_id)  # the 404
     revision, last, level = state
     editable, owner = level >= Level.SCOREKEEPER, level == Level.OWNER
-    this = request._get_current_object()  # read through the proxy once (views/kit.py)
-    asked = this.args if this.query_string else {}
+    asked = request.args if request.query_string else {}
     notice = notice_of(asked, last) if editable and asked else None
     shown = whole_number(asked.get("shown", ""), 1, last - 1) if notice and notice[0] == "saved" else None
     share_open = bool(asked.get("share"))

@@ -145,9 +145,8 @@ class RateLimits:
         its client address; keep it for the headers; a 429 past the limit."""
         limit = self.config[setting]
         item = self.items.get(limit) or self.items.setdefault(limit, parse(limit))
-        asked = request._get_current_object()  # read through the proxy once (views/kit.py)
-        environ = asked.environ
-        key = item.key_for(*self.prefix, asked.remote_addr or "127.0.0.1", scope)
+        environ = request.environ
+        key = item.key_for(*self.prefix, request.remote_addr or "127.0.0.1", scope)
         try:
             count, reset = self.counters.count(key, item.get_expiry())
         except Exception:
@@ -164,8 +163,7 @@ class RateLimits:
     def count_write(self) -> None:
         """``before_request``: a write counts toward WRITE_LIMIT (a read, or an address that leads
         nowhere, is not counted)."""
-        asked = request._get_current_object()  # read through the proxy once (views/kit.py)
-        if asked.method not in READS and asked.url_rule is not None:
+        if request.method not in READS and request.url_rule is not None:
             self.count("WRITE_LIMIT", WRITES)
 
     def counted_door(self, view, scope: str):

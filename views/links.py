@@ -63,12 +63,11 @@ def interface_addresses() -> list[str]:
 
 def public_base() -> tuple[str, bool]:
     """(base URL other phones can use, whether it is only reachable from this machine)."""
-    config = current_app._get_current_object().config  # read through the proxy once (views/kit.py)
+    config = current_app.config
     configured = config.get("PUBLIC_URL")
     if configured:
         return configured.rstrip("/"), False
-    asked = request._get_current_object()
-    here = f"{asked.scheme}://{asked.host}"  # what request.host_url says, without its IRI decoding
+    here = f"{request.scheme}://{request.host}"  # what request.host_url says, without its IRI decoding
     scheme, port, local = where(here)
     if local:
         addresses = config.get("LAN_ADDRESSES")
