@@ -15,6 +15,7 @@ from models.services.games import MancheEntry
 
 from .jsontext import may_hold_surrogate, refuse_unencodable
 from .kit import games, house, lang, registry
+from .limiting import new_game_limit, new_house_rules_limit
 from .links import public_base
 from .openapi import DOCUMENT
 from .rights import owns_house, writes_game
@@ -113,6 +114,7 @@ def get_variant(variant_id):
 
 
 @bp.post("/variants")
+@new_house_rules_limit
 def create_variant():
     """House rules from a document (the fields of a variant file, ``base``, ``name``)."""
     entry, token = house().create(json_body())
@@ -139,6 +141,7 @@ def export_variant(variant_id):
 
 
 @bp.post("/variants/import")
+@new_house_rules_limit
 def import_variant():
     entry, token = house().create(house_module.read_export(json_body()))
     return jsonify(id=entry.id, edit_token=token, variant=house_detail(entry, lang())), 201
@@ -201,6 +204,7 @@ def manche_entry(data: dict) -> MancheEntry:
 
 
 @bp.post("/games")
+@new_game_limit
 def create_game():
     data = json_body()
     game, token = games().create_game(
@@ -234,6 +238,7 @@ def export_game(game_id):
 
 
 @bp.post("/games/import")
+@new_game_limit
 def import_game():
     """A new game (new id, new edit token) from an export document."""
     game, token = games().import_game(json_body())

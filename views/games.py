@@ -26,6 +26,7 @@ from models.services.games import MancheEntry
 from . import links, live, present
 from .keypad import read_keypad
 from .kit import database, fragment_or_page, games, is_htmx, lang, registry
+from .limiting import new_game_limit
 from .numbers import number_or_text, page_number, whole_number
 from .pagecache import cached_page
 from .present import forbidden_cards, game_context
@@ -172,6 +173,7 @@ def new_game_errors(error: DomainError, form: NewGameForm) -> dict:
 
 
 @bp.post("/games")
+@new_game_limit
 def create_game():
     form = read_new_game(request.form)
     if request.form.get("shown_variant") != form.variant.id:
@@ -279,6 +281,7 @@ def rounds(game_id):
 
 
 @bp.post("/games/<game_id>/replay")
+@new_game_limit
 @writes_game
 def replay(game_id):
     """A new game with the same players (those still at the table) and settings; the next seat in

@@ -27,6 +27,7 @@ from . import links
 from .api import game_json
 from .jsontext import refuse_unencodable
 from .kit import access, database, fragment_or_page, games, lang
+from .limiting import new_game_limit
 from .live import given_name, name_phone_once
 from .numbers import page_number
 from .pagecache import cached_page
@@ -239,6 +240,7 @@ def import_form():
 
 
 @bp.post("/games/import")
+@new_game_limit
 def import_game():
     """A new game from an exported file; all or nothing (a damaged file creates no game)."""
     try:
