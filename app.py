@@ -208,12 +208,12 @@ def _configure(app: Flask, instance: Path, config: dict | None) -> None:
         RATELIMIT_HEADERS_ENABLED=True,
         CREATE_LIMIT=os.environ.get("CREATE_LIMIT", "30 per hour"),
         WRITE_LIMIT=os.environ.get("WRITE_LIMIT", "300 per minute"),
-        # Issue 12: the administrator's secret (the server-wide list of games; none without it), the
+        # The administrator's secret (the server-wide list of games; none without it), the
         # page cache's bound per worker, the number of reverse proxies whose X-Forwarded-For is believed.
         ADMIN_TOKEN=os.environ.get("ADMIN_TOKEN") or None,
         PAGE_CACHE_BYTES=_int_env("PAGE_CACHE_BYTES", 32 * 1024 * 1024),
         TRUSTED_PROXIES=_int_env("TRUSTED_PROXIES", 0),
-        # Issue 24: the live table's open streams per client address, and how often an idle stream
+        # The live table's open streams per client address, and how often an idle stream
         # says it is still there (seconds).
         STREAMS_PER_CLIENT=_int_env("STREAMS_PER_CLIENT", live.DEFAULT_STREAMS_PER_CLIENT),
         LIVE_HEARTBEAT_SECONDS=_int_env("LIVE_HEARTBEAT_SECONDS", live.HEARTBEAT_SECONDS),
@@ -251,7 +251,7 @@ def _services(app: Flask) -> None:
         access=AccessService(database),
         games=game_service,
         presence=presence,
-        # The live table: one subscription to the database's changes per process (issue 24).
+        # The live table: one subscription to the database's changes per process.
         feed=ChangeFeed(database, game_service.get, lambda ids: revisions(database, ids), presence),
     )
 
@@ -283,7 +283,7 @@ def create_app(config: dict | None = None) -> Flask:
     instance.mkdir(parents=True, exist_ok=True)
     _configure(app, instance, config)
     app.json.ensure_ascii = False
-    app.json.sort_keys = False  # keys in the order they are built: sorting cost a write's answer 17 µs (issue 29)
+    app.json.sort_keys = False  # keys in the order they are built (sorting them costs every answer)
     app.session_interface = sessions.RememberedCookieSessions()  # this app's own memo of verified cookies
     _trust_proxies(app)
     _services(app)

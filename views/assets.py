@@ -1,4 +1,4 @@
-"""Static files and responses, small on the wire (issue 7).
+"""Static files and responses, small on the wire.
 
 - Static files are served with a content hash in their URL (``?v=…``) and a year-long immutable
   cache lifetime, an ETag, and pre-compressed bodies (brotli or gzip, by Accept-Encoding), kept in

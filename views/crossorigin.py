@@ -1,5 +1,5 @@
 """Forms posted from another site are refused (cross-site request forgery), by what the browser
-says of where the form came from — not by a token in each form (issue 29).
+says of where the form came from — not by a token in each form.
 
 Why no token: a per-session token written into every form made every page with a form a page
 of its own per phone, rendered and compressed on every visit (62 KB of HTML for the owner's

@@ -1,4 +1,4 @@
-"""Web pages of a game: new game, scoreboard, manche entry and edit (the web UI of issue 3).
+"""Web pages of a game: new game, scoreboard, manche entry and edit.
 
 Plain forms that POST and redirect (303); htmx and app.js only improve them. Each view parses
 the request, calls one service function and renders one template. Every number shown comes
@@ -517,7 +517,7 @@ def record_manche(game_id):
     if form.tapped:
         return render_manche(game, form)
     # The entry is "the next manche": when another phone recorded the one this phone showed, it
-    # becomes the next, and the page says so (issue 24); two versions of one manche exist only
+    # becomes the next, and the page says so; two versions of one manche exist only
     # when two phones edit the same recorded manche.
     shown = whole_number(form.number, 1, MAX_MANCHES)
     try:

@@ -1,4 +1,4 @@
-"""The live table (issue 24): one Server-Sent Events stream per open page of a game, the parts of
+"""The live table: one Server-Sent Events stream per open page of a game, the parts of
 the pages that a change swaps, and the phones entering a manche.
 
 - ``/games/<id>/events`` (the game page, the rounds page and the manche entry, for the owner, a

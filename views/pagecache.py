@@ -1,4 +1,4 @@
-"""Rendered pages of a game, kept per worker until the game changes (issues 7, 12 and 29).
+"""Rendered pages of a game, kept per worker until the game changes.
 
 A game page is a pure function of what its view puts in the key: the game's revision, the
 viewer's rights (none, scorekeeper, owner), the notice after a write, the language chosen, the

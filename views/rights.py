@@ -9,10 +9,9 @@ carry ``@writes_game`` (a scorekeeper may), ``@owns_game`` (invites: the owner o
 ``@owns_house``, as flaskr's views carry ``login_required``.
 
 The same session remembers the games this browser opened (the game page or the shared view), so
-that its list of games, its player pages and its name suggestions cover its own games only
-(issue 12). The cookie has to stay under the ~4 KB browsers keep: with every list full — 20 game
-tokens, 10 house-rules tokens, 50 opened games — it is about 3 KB (tests/e2e/test_privacy.py
-measures it).
+that its list of games, its player pages and its name suggestions cover its own games only. The
+cookie has to stay under the ~4 KB browsers keep: with every list full — 20 game tokens, 10
+house-rules tokens, 50 opened games — it is about 3 KB (tests/e2e/test_privacy.py measures it).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Sharing a game: the read-only shared view that keeps itself current, its QR codes, scorekeeper
-invites, export and import from the screens (issue 5, SPEC §4).
+invites, export and import from the screens (SPEC §4).
 
 The shared view lives under ``/s/<share_id>``: its id is not the game's id and never a token,
 and nothing under it writes. It follows the game by the live table's event stream
@@ -149,7 +149,7 @@ def qr_png(share_id):
 def create_invite(game_id):
     """A new invite: its link and QR are shown now, to the owner, and never again."""
     _invite_id, token = games().create_invite(game_id)
-    name = given_name(request.form.get("name", ""))  # the scorekeeper's phone will be called so (issue 24)
+    name = given_name(request.form.get("name", ""))  # the scorekeeper's phone will be called so
     url = links.absolute(url_for("share.join", game_id=game_id, token=token, name=name))
     qr = "data:image/svg+xml;base64," + base64.b64encode(links.qr_svg(url)).decode()
     game = games().get(game_id)
