@@ -15,7 +15,6 @@ from pathlib import Path
 
 from babel import Locale
 from flask import Flask, request
-from flask.globals import request_ctx
 from flask_babel import Babel
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import BadHost
@@ -54,7 +53,6 @@ from views import (
     share,
     table,
 )
-from views.carteflask import CarteFlask, add_known, checked, has_header
 
 LANGUAGES = ("fr", "en")
 ROOT = Path(__file__).parent
@@ -62,16 +60,15 @@ ROOT = Path(__file__).parent
 babel = Babel()
 
 
-# Parsed once: Flask-Babel takes a Locale as it is (a language code it parses on every request).
+# The locales the app speaks, parsed once (Flask-Babel's selector may answer a Locale).
 LOCALES = {language: Locale.parse(language) for language in LANGUAGES}
 
 
 def select_locale() -> Locale:
     """The user's language: their explicit choice (cookie), else the browser's, else French."""
-    asked = request._get_current_object()  # read through the proxy once (views/kit.py)
-    chosen = asked.cookies.get("lang")
+    chosen = request.cookies.get("lang")
     if chosen not in LANGUAGES:
-        chosen = browser_language(asked.headers.get("Accept-Language", ""))
+        chosen = browser_language(request.headers.get("Accept-Language", ""))
     return LOCALES[chosen]
 
 
@@ -118,28 +115,25 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 
 
-DOCUMENT_HEADERS = checked(
-    (
-        ("X-Content-Type-Options", "nosniff"),
-        ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
-        ("X-Frame-Options", "DENY"),
-        ("Referrer-Policy", "same-origin"),
-    )
+DOCUMENT_HEADERS = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ("X-Frame-Options", "DENY"),
+    ("Referrer-Policy", "same-origin"),
 )
 
 
 def security_headers(response):
     """No inline script, no third-party origin, no framing, no MIME sniffing, a referrer policy
-    (set here only: one look at the headers, then added together)."""
+    (an answer that set its own is left alone)."""
     headers = response.headers
-    if has_header(headers, "X-Content-Type-Options"):
+    if "X-Content-Type-Options" in headers:
         return response
-    asked = request._get_current_object()  # read through the proxy once (views/kit.py)
-    if asked.endpoint == "static" and response.mimetype != "image/svg+xml":
+    if request.endpoint == "static" and response.mimetype != "image/svg+xml":
         headers["X-Content-Type-Options"] = "nosniff"
         return response  # CSS, JS and images run no document: the policy headers would only cost bytes
-    add_known(headers, DOCUMENT_HEADERS)
-    if asked.is_secure:
+    headers.extend(DOCUMENT_HEADERS)
+    if request.is_secure:
         headers["Strict-Transport-Security"] = "max-age=31536000"
     return response
 
@@ -148,8 +142,7 @@ def check_host() -> None:
     """The Host header must be a name URLs can be built from (links and QR codes are): a label of
     more than 63 characters, an empty label or characters no host name has are a 400, checked
     before anything else reads the request."""
-    context = request_ctx._get_current_object()  # read through the proxy once (views/kit.py)
-    if context.url_adapter is None or not context.request.host:
+    if isinstance(request.routing_exception, BadHost) or not request.host:
         raise BadHost()
 
 
@@ -215,12 +208,12 @@ def _configure(app: Flask, instance: Path, config: dict | None) -> None:
         RATELIMIT_HEADERS_ENABLED=True,
         CREATE_LIMIT=os.environ.get("CREATE_LIMIT", "30 per hour"),
         WRITE_LIMIT=os.environ.get("WRITE_LIMIT", "300 per minute"),
-        # Issue 12: the administrator's secret (the server-wide list of games; none without it), the
+        # The administrator's secret (the server-wide list of games; none without it), the
         # page cache's bound per worker, the number of reverse proxies whose X-Forwarded-For is believed.
         ADMIN_TOKEN=os.environ.get("ADMIN_TOKEN") or None,
         PAGE_CACHE_BYTES=_int_env("PAGE_CACHE_BYTES", 32 * 1024 * 1024),
         TRUSTED_PROXIES=_int_env("TRUSTED_PROXIES", 0),
-        # Issue 24: the live table's open streams per client address, and how often an idle stream
+        # The live table's open streams per client address, and how often an idle stream
         # says it is still there (seconds).
         STREAMS_PER_CLIENT=_int_env("STREAMS_PER_CLIENT", live.DEFAULT_STREAMS_PER_CLIENT),
         LIVE_HEARTBEAT_SECONDS=_int_env("LIVE_HEARTBEAT_SECONDS", live.HEARTBEAT_SECONDS),
@@ -258,7 +251,7 @@ def _services(app: Flask) -> None:
         access=AccessService(database),
         games=game_service,
         presence=presence,
-        # The live table: one subscription to the database's changes per process (issue 24).
+        # The live table: one subscription to the database's changes per process.
         feed=ChangeFeed(database, game_service.get, lambda ids: revisions(database, ids), presence),
     )
 
@@ -285,12 +278,12 @@ def _web(app: Flask) -> None:
 
 def create_app(config: dict | None = None) -> Flask:
     """The application: its settings, its services, its web layer and its commands."""
-    app = CarteFlask(__name__, instance_relative_config=True)
+    app = Flask(__name__, instance_relative_config=True)
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     _configure(app, instance, config)
     app.json.ensure_ascii = False
-    app.json.sort_keys = False  # keys in the order they are built: sorting cost a write's answer 17 µs (issue 29)
+    app.json.sort_keys = False  # keys in the order they are built (sorting them costs every answer)
     app.session_interface = sessions.RememberedCookieSessions()  # this app's own memo of verified cookies
     _trust_proxies(app)
     _services(app)

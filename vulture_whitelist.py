@@ -20,7 +20,4 @@ _.title_parts, _.played_at, _.last_x, _.last_y, _.target_y, _.earlier, _.average
 _.name_inputs  # read by templates/games/new.html
 _.sits_after  # read by templates/games/_notice.html
 _.split_counters_warning  # called by gunicorn.conf.py's when_ready hook
-_.request_class  # CarteFlask.request_class: Flask makes each request of it
-_.parameter_storage_class  # CarteRequest.parameter_storage_class: Werkzeug makes the arguments of it
 _.sort_keys  # app.json.sort_keys: Flask's JSON provider setting
-_.max_content_length  # set on each request by CarteFlask.request_context: Flask's request reads it

@@ -15,6 +15,7 @@ from models.services.games import MancheEntry
 
 from .jsontext import may_hold_surrogate, refuse_unencodable
 from .kit import games, house, lang, registry
+from .limiting import new_game_limit, new_house_rules_limit
 from .links import public_base
 from .openapi import DOCUMENT
 from .rights import owns_house, writes_game
@@ -32,21 +33,19 @@ def openapi():
 def json_only():
     """A write takes JSON only (415 otherwise): a page on another site can post a plain HTML form
     (text/plain, no preflight) under its visitors' addresses, never application/json."""
-    asked = request._get_current_object()  # read through the proxy once (views/kit.py)
-    if asked.method in ("POST", "PUT", "PATCH") and not asked.is_json:
+    if request.method in ("POST", "PUT", "PATCH") and not request.is_json:
         raise UnsupportedMediaType()
 
 
 def json_body() -> dict:
     """The request's JSON object, or a validation_error that says what is wrong with it."""
-    asked = request._get_current_object()  # read through the proxy once (views/kit.py)
     try:
-        data = asked.get_json(silent=True)
+        data = request.get_json(silent=True)
     except RecursionError:
         data = None
     if not isinstance(data, dict):
         raise ValidationError(N_("The body must be a JSON object."))
-    if may_hold_surrogate(asked.get_data()):  # the body get_json read, kept
+    if may_hold_surrogate(request.get_data()):  # the body get_json read, kept
         refuse_unencodable(data)
     return data
 
@@ -115,6 +114,7 @@ def get_variant(variant_id):
 
 
 @bp.post("/variants")
+@new_house_rules_limit
 def create_variant():
     """House rules from a document (the fields of a variant file, ``base``, ``name``)."""
     entry, token = house().create(json_body())
@@ -141,6 +141,7 @@ def export_variant(variant_id):
 
 
 @bp.post("/variants/import")
+@new_house_rules_limit
 def import_variant():
     entry, token = house().create(house_module.read_export(json_body()))
     return jsonify(id=entry.id, edit_token=token, variant=house_detail(entry, lang())), 201
@@ -203,6 +204,7 @@ def manche_entry(data: dict) -> MancheEntry:
 
 
 @bp.post("/games")
+@new_game_limit
 def create_game():
     data = json_body()
     game, token = games().create_game(
@@ -236,6 +238,7 @@ def export_game(game_id):
 
 
 @bp.post("/games/import")
+@new_game_limit
 def import_game():
     """A new game (new id, new edit token) from an export document."""
     game, token = games().import_game(json_body())

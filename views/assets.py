@@ -1,4 +1,4 @@
-"""Static files and responses, small on the wire (issue 7).
+"""Static files and responses, small on the wire.
 
 - Static files are served with a content hash in their URL (``?v=…``) and a year-long immutable
   cache lifetime, an ETag, and pre-compressed bodies (brotli or gzip, by Accept-Encoding), kept in
@@ -16,11 +16,9 @@ from functools import lru_cache
 from pathlib import Path
 
 import brotli
-from flask import Flask, abort, request
+from flask import Flask, abort, current_app, request
 from werkzeug.security import safe_join
 from werkzeug.wrappers import Response
-
-from .carteflask import has_header
 
 COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/svg+xml", "application/manifest+json")
 MIN_SIZE = 600
@@ -67,63 +65,73 @@ def _encoding(entry: dict) -> str | None:
     return None
 
 
-def init_app(app: Flask) -> None:
-    def serve_static(filename: str):
-        path = _static_path(app, filename)
-        if path is None:
-            abort(404)
-        entry = _asset(path, Path(path).stat().st_mtime)
-        encoding = _encoding(entry)
-        body = entry[encoding] if encoding else entry["raw"]
-        response = Response(body, mimetype=entry["mimetype"])
-        response.set_etag(f"{entry['hash']}-{encoding or 'identity'}")
-        response.headers["Vary"] = "Accept-Encoding"
-        if encoding:
-            response.headers["Content-Encoding"] = encoding
-        if request.args.get("v") == entry["hash"]:
-            response.cache_control.public = True
-            response.cache_control.max_age = YEAR
-            response.cache_control.immutable = True
-        else:
-            response.cache_control.no_cache = True  # revalidate with the ETag
-        return response.make_conditional(request)
+def serve_static(filename: str):
+    """A static file, compressed as the client accepts, cached a year when asked by its hash."""
+    path = _static_path(current_app, filename)
+    if path is None:
+        abort(404)
+    entry = _asset(path, Path(path).stat().st_mtime)
+    encoding = _encoding(entry)
+    body = entry[encoding] if encoding else entry["raw"]
+    response = Response(body, mimetype=entry["mimetype"])
+    response.set_etag(f"{entry['hash']}-{encoding or 'identity'}")
+    response.headers["Vary"] = "Accept-Encoding"
+    if encoding:
+        response.headers["Content-Encoding"] = encoding
+    if request.args.get("v") == entry["hash"]:
+        response.cache_control.public = True
+        response.cache_control.max_age = YEAR
+        response.cache_control.immutable = True
+    else:
+        response.cache_control.no_cache = True  # revalidate with the ETag
+    return response.make_conditional(request)
 
-    app.view_functions["static"] = serve_static
 
-    @app.url_defaults
-    def versioned_static(endpoint, values):
-        if endpoint == "static" and "filename" in values and "v" not in values:
-            path = _static_path(app, values["filename"])
-            if path:
-                values["v"] = _asset(path, Path(path).stat().st_mtime)["hash"]
+def versioned_static(endpoint, values):
+    """``url_for("static", …)`` carries the file's hash (``?v=``), so a changed file has a new URL."""
+    if endpoint == "static" and "filename" in values and "v" not in values:
+        path = _static_path(current_app, values["filename"])
+        if path:
+            values["v"] = _asset(path, Path(path).stat().st_mtime)["hash"]
 
-    @app.after_request
-    def compress(response):
-        asked = request._get_current_object()  # read through the proxy once (views/kit.py)
-        if (
-            asked.endpoint == "static"
-            or response.direct_passthrough
-            or response.is_streamed  # an event stream is sent as it goes, never held to be compressed
-            or response.status_code < 200
-            or response.status_code in (204, 304)
-            or has_header(response.headers, "Content-Encoding")
-            or not (response.mimetype or "").startswith(COMPRESSIBLE)
-        ):
-            return response
-        body = response.get_data()
-        if len(body) < MIN_SIZE:
-            return response
-        accepted = asked.accept_encodings
-        if accepted["br"]:
-            response.set_data(brotli.compress(body, quality=5))
-            response.headers["Content-Encoding"] = "br"
-        elif accepted["gzip"]:
-            response.set_data(gzip.compress(body, compresslevel=6, mtime=0))
-            response.headers["Content-Encoding"] = "gzip"
-        else:
-            return response
-        response.vary.add("Accept-Encoding")
-        etag, weak = response.get_etag()
-        if etag and not weak:
-            response.set_etag(etag, weak=True)
+
+def _sent_as_it_is(response) -> bool:
+    """Answers compressed already, streamed, without a body or not text are not compressed here."""
+    return (
+        request.endpoint == "static"
+        or response.direct_passthrough
+        or response.is_streamed  # an event stream is sent as it goes, never held to be compressed
+        or response.status_code < 200
+        or response.status_code in (204, 304)
+        or "Content-Encoding" in response.headers
+        or not (response.mimetype or "").startswith(COMPRESSIBLE)
+    )
+
+
+def compress(response):
+    """A text answer of MIN_SIZE bytes or more, compressed (brotli, else gzip) when the client accepts it."""
+    if _sent_as_it_is(response):
         return response
+    body = response.get_data()
+    if len(body) < MIN_SIZE:
+        return response
+    accepted = request.accept_encodings
+    if accepted["br"]:
+        response.set_data(brotli.compress(body, quality=5))
+        response.headers["Content-Encoding"] = "br"
+    elif accepted["gzip"]:
+        response.set_data(gzip.compress(body, compresslevel=6, mtime=0))
+        response.headers["Content-Encoding"] = "gzip"
+    else:
+        return response
+    response.vary.add("Accept-Encoding")
+    etag, weak = response.get_etag()
+    if etag and not weak:
+        response.set_etag(etag, weak=True)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.view_functions["static"] = serve_static
+    app.url_defaults(versioned_static)
+    app.after_request(compress)

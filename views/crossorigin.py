@@ -1,5 +1,5 @@
 """Forms posted from another site are refused (cross-site request forgery), by what the browser
-says of where the form came from — not by a token in each form (issue 29).
+says of where the form came from — not by a token in each form.
 
 Why no token: a per-session token written into every form made every page with a form a page
 of its own per phone, rendered and compressed on every visit (62 KB of HTML for the owner's
@@ -55,13 +55,12 @@ def own_hosts() -> set[str]:
 
 def from_elsewhere() -> bool:
     """Whether this request is a write a browser sent from a page of another origin."""
-    asked = request._get_current_object()  # read through the proxy once (views/kit.py)
-    if asked.method in SAFE_METHODS or asked.blueprint == "api":
+    if request.method in SAFE_METHODS or request.blueprint == "api":
         return False
-    site = asked.headers.get("Sec-Fetch-Site")
+    site = request.headers.get("Sec-Fetch-Site")
     if site is not None:
         return site not in SAME_ORIGIN_SITES
-    origin = asked.headers.get("Origin")
+    origin = request.headers.get("Origin")
     if origin is None:
         return False
     return origin == "null" or host(urlsplit(origin).netloc) not in own_hosts()

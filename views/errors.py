@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from flask import jsonify, render_template, request
-from flask.globals import request_ctx
 from flask_babel import gettext
 from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import BadHost, HTTPException
@@ -71,7 +70,7 @@ def wants_json() -> bool:
 
 def can_build_urls() -> bool:
     """False when the request's host could not be made into a URL (the page templates link home)."""
-    return request_ctx.url_adapter is not None
+    return not isinstance(request.routing_exception, BadHost)
 
 
 def error_body(code: str, message: str, field: str | None = None) -> dict:
@@ -101,19 +100,22 @@ def init_app(app):
             return jsonify(error_body("busy", message)), 503, headers
         return render_template("parts/error.html", status=503, message=message), 503, headers
 
-    @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException):
-        status = error.code or 500
-        if status >= 500:  # an error of ours (or a server out of reach): JSON under /api/, else our page
-            message = server_message(status)
-            if wants_json():
-                return jsonify(error_body(SERVER_CODES.get(status, "server_error"), message)), status
-            return server_page(status, message)
-        message = refusal_message(error) if status == 429 else http_message(status)
-        if status == 400 and isinstance(error, BadHost):
-            message = gettext("The address this request was sent to (its Host) is not a valid host name.")
+    app.register_error_handler(HTTPException, http_error)
+
+
+def http_error(error: HTTPException):
+    """An HTTP error: JSON under /api/, else our page (plain text when no URL can be built)."""
+    status = error.code or 500
+    if status >= 500:  # an error of ours (or a server out of reach): JSON under /api/, else our page
+        message = server_message(status)
         if wants_json():
-            return jsonify(error_body(HTTP_CODES.get(status, "validation_error"), message)), status
-        if not can_build_urls():
-            return message, status, {"Content-Type": "text/plain; charset=utf-8"}
-        return render_template("parts/error.html", status=status, message=message), status
+            return jsonify(error_body(SERVER_CODES.get(status, "server_error"), message)), status
+        return server_page(status, message)
+    message = refusal_message(error) if status == 429 else http_message(status)
+    if status == 400 and isinstance(error, BadHost):
+        message = gettext("The address this request was sent to (its Host) is not a valid host name.")
+    if wants_json():
+        return jsonify(error_body(HTTP_CODES.get(status, "validation_error"), message)), status
+    if not can_build_urls():
+        return message, status, {"Content-Type": "text/plain; charset=utf-8"}
+    return render_template("parts/error.html", status=status, message=message), status

@@ -1,4 +1,4 @@
-"""Web pages of a game: new game, scoreboard, manche entry and edit (the web UI of issue 3).
+"""Web pages of a game: new game, scoreboard, manche entry and edit.
 
 Plain forms that POST and redirect (303); htmx and app.js only improve them. Each view parses
 the request, calls one service function and renders one template. Every number shown comes
@@ -26,6 +26,7 @@ from models.services.games import MancheEntry
 from . import links, live, present
 from .keypad import read_keypad
 from .kit import database, fragment_or_page, games, is_htmx, lang, registry
+from .limiting import new_game_limit
 from .numbers import number_or_text, page_number, whole_number
 from .pagecache import cached_page
 from .present import forbidden_cards, game_context
@@ -172,6 +173,7 @@ def new_game_errors(error: DomainError, form: NewGameForm) -> dict:
 
 
 @bp.post("/games")
+@new_game_limit
 def create_game():
     form = read_new_game(request.form)
     if request.form.get("shown_variant") != form.variant.id:
@@ -229,8 +231,7 @@ def game_page(game_id):
         games().get(game_id)  # the 404
     revision, last, level = state
     editable, owner = level >= Level.SCOREKEEPER, level == Level.OWNER
-    this = request._get_current_object()  # read through the proxy once (views/kit.py)
-    asked = this.args if this.query_string else {}
+    asked = request.args if request.query_string else {}
     notice = notice_of(asked, last) if editable and asked else None
     shown = whole_number(asked.get("shown", ""), 1, last - 1) if notice and notice[0] == "saved" else None
     share_open = bool(asked.get("share"))
@@ -280,6 +281,7 @@ def rounds(game_id):
 
 
 @bp.post("/games/<game_id>/replay")
+@new_game_limit
 @writes_game
 def replay(game_id):
     """A new game with the same players (those still at the table) and settings; the next seat in
@@ -515,7 +517,7 @@ def record_manche(game_id):
     if form.tapped:
         return render_manche(game, form)
     # The entry is "the next manche": when another phone recorded the one this phone showed, it
-    # becomes the next, and the page says so (issue 24); two versions of one manche exist only
+    # becomes the next, and the page says so; two versions of one manche exist only
     # when two phones edit the same recorded manche.
     shown = whole_number(form.number, 1, MAX_MANCHES)
     try:

@@ -57,7 +57,7 @@ def game_list():
     this reader's games (``history.scope_state``: their count and revisions, one lookup), the games this reader may see, the filter,
     the page and the language: a visit to a page already built asks nothing else."""
     scope = reader_scope()
-    asked = request._get_current_object().args  # the proxy read once: views/kit.py
+    asked = request.args
     player = " ".join(asked.get("player", "").split())[:MAX_NAME]
     page = page_number(asked)
 

@@ -37,6 +37,7 @@ from models.services import house as house_model
 from . import links, rights
 from .jsontext import refuse_unencodable
 from .kit import house, lang, registry
+from .limiting import new_house_rules_limit
 from .numbers import required_whole_number
 from .rights import owns_house
 from .texts import CHANGE_LABELS, MODE_LABELS, cards_text, error_message, typed_cards
@@ -225,6 +226,7 @@ def _save(document_from, entry=None):
 
 
 @bp.post("/variants/new")
+@new_house_rules_limit
 def create_variant():
     return _save(document_for_base(known_base(request.form.get("base", "")), registry().builtins))
 
@@ -288,6 +290,7 @@ def download_variant(variant_id):
 
 
 @bp.post("/variants/import")
+@new_house_rules_limit
 def import_variant():
     upload = request.files.get("file")
     try:

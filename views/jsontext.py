@@ -28,7 +28,7 @@ def may_hold_surrogate(raw: bytes) -> bool:
     """Whether JSON text ``raw`` can decode into a lone surrogate at all: only through a ``\\u``
     escape, or through bytes that are not plain UTF-8 (``json.loads`` decodes bytes with
     "surrogatepass", and UTF-16 or UTF-32 text holds NUL bytes). Plain UTF-8 without an escape — a
-    phone's manche, every time — needs no walk through the document (issue 29)."""
+    phone's manche, every time — needs no walk through the document."""
     if b"\\u" in raw or b"\x00" in raw:
         return True
     try:

@@ -1,35 +1,26 @@
-"""The rate limits (issues 12, 17, 27 and 29): what they count, where, what they cost, what they say.
+"""The rate limits: what they count, where, and what a refusal says.
 
 - **What**: every write (POST, PUT, DELETE) from a client address counts toward ``WRITE_LIMIT``,
-  one count whatever the page or API call; a new game toward ``CREATE_LIMIT`` too, one count
-  across every door that makes one (``NEW_GAME_DOORS``: the form, the API, the imports from a
-  file or a document, "play again"); new house rules likewise (``NEW_HOUSE_RULES_DOORS``).
+  one count whatever the page or API call (the app's one hook, ``count_write``); a door that makes
+  a game counts toward ``CREATE_LIMIT`` too, one count shared by every such door (the form, the
+  API, the imports, "play again"), and a door that makes house rules likewise. Each door is
+  declared on its view: ``@new_game_limit``, ``@new_house_rules_limit``.
 - **Where**: in Redis with ``REDIS_URL`` (one count for every worker process and server), else in
   this process's memory. Redis out of reach: the limits are counted in each process's memory
   until it answers again (asked after 1 s, then 2, 4… up to every 32 s: ``Counters``), with a
   warning in the log — a family's manche is never refused, nor answered with a 500, because the
   counters are away; any other fault of the counters is logged and the request let through.
-- **How**: our own code over the ``limits`` library (its ``parse``, its storages; fixed windows,
-  keyed as Flask-Limiter keyed them — ``LIMITER/<prefix>/<address>/<scope>/…`` — so the counts
-  in Redis carry over): ``count_write``, the last of the app's hooks before a request (a write
-  another hook refuses first, a form from another site, is not counted), and a wrapper of each
-  door's view (``counted_door``: a 415 from the API's own hook counts as a write, not as a new
-  game). The answer's headers name the limit counted last (the one reached, on a 429):
-  ``X-RateLimit-Limit``, ``-Remaining``, ``-Reset``; ``Retry-After`` on a 429 only (a 503's own
-  is left alone). ``RATELIMIT_ENABLED`` off: no hook at all. A limit that is no rate
-  (``WRITE_LIMIT="300 a minute"``) stops the app at start.
-- **Cost**: nothing on a read (GET, HEAD, OPTIONS): ``count_write`` looks at the method and
-  returns, and nothing runs after it. A write: one counter (two at a door), each a storage's
-  ``incr`` and ``get_expiry``, and the headers added by a function set for that request only.
-  In process, a manche write through the API spends 18 µs in the limits (Flask-Limiter 4.1, used
-  until issue 29, spent 131 µs: two thirds of it working out, for every request, which limits
-  apply — exemptions, blueprints, decorated and application limits — before counting them);
-  with Redis, a manche write is two round trips (it was three). The in-process
-  counters (``sweptmemory://``, and the stand-in while Redis is away) are a storage of our own
-  on limits' public ``Storage`` base: no timer thread (the stock memory storage starts one per
-  write under load to drop expired counters); a counter past its window starts again from zero
-  when it is next counted, and the others are swept inline at most once a second.
-- **Refusal**: a 429 whose message says which limit and when to come back (``refusal_message``).
+- **How**: over the ``limits`` library (its ``parse``, its storages; fixed windows, keyed
+  ``LIMITER/<prefix>/<address>/<scope>/…`` as Flask-Limiter keys them). ``count_write`` is the
+  last of the app's hooks before a request, so a write another hook refuses first (a form from
+  another site) is not counted, and a 415 from the API's own hook counts as a write, not as a new
+  game. A read (GET, HEAD, OPTIONS) meets no counter. The in-process counters
+  (``sweptmemory://``, and the stand-in while Redis is away) sweep expired windows inline, with no
+  timer thread.
+- **Answer**: the headers name the limit counted last (the one reached, on a 429):
+  ``X-RateLimit-Limit``, ``-Remaining``, ``-Reset``; ``Retry-After`` on a 429 only. The 429 says
+  which limit and when to come back (``refusal_message``). ``RATELIMIT_ENABLED`` off: nothing is
+  counted. A limit that is no rate (``WRITE_LIMIT="300 a minute"``) stops the app at start.
 """
 
 from __future__ import annotations
@@ -40,7 +31,7 @@ import threading
 import time
 from datetime import timedelta
 
-from flask import after_this_request, request
+from flask import after_this_request, current_app, request
 from flask_babel import format_timedelta, gettext
 from limits import RateLimitItem, parse
 from limits.storage import Storage, storage_from_string
@@ -54,8 +45,6 @@ WRITES = "global"  # the scope of the write limit (its key in Redis: LIMITER/<pr
 
 NEW_GAME = "new-game"  # the shared scopes of the creation limits
 NEW_HOUSE_RULES = "new-house-rules"
-NEW_GAME_DOORS = ("games.create_game", "games.replay", "api.create_game", "api.import_game", "share.import_game")
-NEW_HOUSE_RULES_DOORS = ("api.create_variant", "api.import_variant", "house.create_variant", "house.import_variant")
 # How long the app waits for Redis before counting in memory (seconds): a server out of reach
 # must not hold the requests.
 REDIS_TIMEOUT = 0.5
@@ -121,7 +110,7 @@ class Counters:
 
 class RateLimits:
     """The app's limits, counted by one hook before a write (``count_write``) and by the doors that
-    make something (``counted_door``), named in the answer's headers by one hook after it."""
+    make something (``shared_creation_limit``), named in the answer's headers after it."""
 
     def __init__(self, app):
         config = self.config = app.config
@@ -145,9 +134,8 @@ class RateLimits:
         its client address; keep it for the headers; a 429 past the limit."""
         limit = self.config[setting]
         item = self.items.get(limit) or self.items.setdefault(limit, parse(limit))
-        asked = request._get_current_object()  # read through the proxy once (views/kit.py)
-        environ = asked.environ
-        key = item.key_for(*self.prefix, asked.remote_addr or "127.0.0.1", scope)
+        environ = request.environ
+        key = item.key_for(*self.prefix, request.remote_addr or "127.0.0.1", scope)
         try:
             count, reset = self.counters.count(key, item.get_expiry())
         except Exception:
@@ -164,21 +152,8 @@ class RateLimits:
     def count_write(self) -> None:
         """``before_request``: a write counts toward WRITE_LIMIT (a read, or an address that leads
         nowhere, is not counted)."""
-        asked = request._get_current_object()  # read through the proxy once (views/kit.py)
-        if asked.method not in READS and asked.url_rule is not None:
+        if request.method not in READS and request.url_rule is not None:
             self.count("WRITE_LIMIT", WRITES)
-
-    def counted_door(self, view, scope: str):
-        """``view`` (a door that makes a game or house rules) counting toward CREATE_LIMIT in the
-        shared ``scope`` before it does anything."""
-
-        @functools.wraps(view)
-        def door(*args, **kwargs):
-            if request.method == "POST":
-                self.count("CREATE_LIMIT", scope)
-            return view(*args, **kwargs)
-
-        return door
 
     @staticmethod
     def name_limit(response):
@@ -195,16 +170,35 @@ class RateLimits:
 
 
 def init_app(app) -> None:
-    """Every write counts toward WRITE_LIMIT, once whatever the page or API call; a new game toward
-    CREATE_LIMIT too, once across all the doors that make one, and new house rules likewise.
+    """Every write counts toward WRITE_LIMIT, once whatever the page or API call (an application-wide
+    limit: one hook, registered last so that requests the other hooks refuse are not counted).
     Nothing at all with RATELIMIT_ENABLED off. One set of counters per app."""
     if not app.config.setdefault("RATELIMIT_ENABLED", True):
         return
     limits = app.extensions["rate_limits"] = RateLimits(app)
-    app.before_request(limits.count_write)  # the last hook before the view: requests refused before are not counted
-    for scope, doors in ((NEW_GAME, NEW_GAME_DOORS), (NEW_HOUSE_RULES, NEW_HOUSE_RULES_DOORS)):
-        for endpoint in doors:
-            app.view_functions[endpoint] = limits.counted_door(app.view_functions[endpoint], scope)
+    app.before_request(limits.count_write)
+
+
+def shared_creation_limit(scope: str):
+    """A decorator for a door that makes something: a POST to it counts toward CREATE_LIMIT in
+    ``scope``, one count shared by every door of that scope, before the view (and the decorators
+    under this one) run. Nothing is counted when the app's limits are off."""
+
+    def decorate(view):
+        @functools.wraps(view)
+        def door(*args, **kwargs):
+            limits = current_app.extensions.get("rate_limits")
+            if limits is not None and request.method == "POST":
+                limits.count("CREATE_LIMIT", scope)
+            return view(*args, **kwargs)
+
+        return door
+
+    return decorate
+
+
+new_game_limit = shared_creation_limit(NEW_GAME)
+new_house_rules_limit = shared_creation_limit(NEW_HOUSE_RULES)
 
 
 def storage_options(uri: str) -> dict:

@@ -29,8 +29,8 @@ _lan: tuple[float, list[str]] = (float("-inf"), [])
 
 
 def lan_addresses() -> list[str]:
-    """This machine's LAN addresses, asked of the system at most every ``LAN_SECONDS`` (issue 17:
-    a game page opened on the host itself asked on every request)."""
+    """This machine's LAN addresses, asked of the system at most every ``LAN_SECONDS`` (a game
+    page opened on the host itself would otherwise ask on every request)."""
     global _lan
     asked_at, addresses = _lan
     now = time.monotonic()
@@ -63,12 +63,11 @@ def interface_addresses() -> list[str]:
 
 def public_base() -> tuple[str, bool]:
     """(base URL other phones can use, whether it is only reachable from this machine)."""
-    config = current_app._get_current_object().config  # read through the proxy once (views/kit.py)
+    config = current_app.config
     configured = config.get("PUBLIC_URL")
     if configured:
         return configured.rstrip("/"), False
-    asked = request._get_current_object()
-    here = f"{asked.scheme}://{asked.host}"  # what request.host_url says, without its IRI decoding
+    here = f"{request.scheme}://{request.host}"  # what request.host_url says, without its IRI decoding
     scheme, port, local = where(here)
     if local:
         addresses = config.get("LAN_ADDRESSES")
@@ -83,7 +82,7 @@ def public_base() -> tuple[str, bool]:
 @lru_cache(maxsize=64)
 def where(here: str) -> tuple[str, str, bool]:
     """(scheme, ":port" or "", whether the host is this machine) of a base URL, split once per
-    distinct address (issue 29: every game page's cache key holds the public base)."""
+    distinct address (every game page's cache key holds the public base)."""
     parts = urlsplit(here)
     host = parts.hostname or ""
     return parts.scheme, f":{parts.port}" if parts.port else "", host in LOCAL_NAMES or host.startswith("127.")

@@ -1,4 +1,4 @@
-"""The live table (issue 24): one Server-Sent Events stream per open page of a game, the parts of
+"""The live table: one Server-Sent Events stream per open page of a game, the parts of
 the pages that a change swaps, and the phones entering a manche.
 
 - ``/games/<id>/events`` (the game page, the rounds page and the manche entry, for the owner, a
@@ -289,7 +289,7 @@ def left_entry(game_id: str) -> None:
 def back_from_entry(game_id: str) -> None:
     """This phone opens the game's page while it was last entering one of its manches: it left
     the entry (the entry page's own goodbye, sent as it goes, may never arrive)."""
-    if session._get_current_object().get("entering") == game_id:  # the proxy read once: views/kit.py
+    if session.get("entering") == game_id:
         left_entry(game_id)
 
 

@@ -1,4 +1,4 @@
-"""Offline at the table (issue 15): the service worker, its offline page, and what a game page
+"""Offline at the table: the service worker, its offline page, and what a game page
 hands to the phone so that it can show manches waiting to be sent.
 
 - ``/sw.js`` is the worker (``static/js/sw.js``) served at scope ``/`` and never cached by the

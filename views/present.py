@@ -91,7 +91,7 @@ def start_choices(game) -> list[tuple[str, int]]:
     return [(choice, scoring.start_total(game.totals, game.seated, choice)) for choice in scoring.START_CHOICES]
 
 
-HISTORY_ROWS = 20  # the manches a game page lists; the earlier ones are a link away (issue 17)
+HISTORY_ROWS = 20  # the manches a game page lists; the earlier ones are a link away
 
 
 @dataclass(frozen=True)

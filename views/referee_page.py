@@ -1,4 +1,4 @@
-"""The dispute checker screen, "Litige ?" (issue 4): pick the top card and the card played on
+"""The dispute checker screen, "Litige ?": pick the top card and the card played on
 card keypads, say whether a penalty is pending and whether it is the last card, read the verdict.
 
 A plain form (works without JavaScript); htmx swaps only the verdict. The answer comes from
@@ -78,7 +78,7 @@ class CheckForm:
 
     def missing(self) -> Message | None:
         """What is still to pick before the question can be asked, or None. The suit named after
-        an 8 or a Joker is asked for right after the top card, before any verdict (issue 30)."""
+        an 8 or a Joker is asked for right after the top card, before any verdict."""
         if not self.top_rank:
             return Message(N_("Pick the top card of the pile."))
         if not self.top:

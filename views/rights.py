@@ -9,10 +9,9 @@ carry ``@writes_game`` (a scorekeeper may), ``@owns_game`` (invites: the owner o
 ``@owns_house``, as flaskr's views carry ``login_required``.
 
 The same session remembers the games this browser opened (the game page or the shared view), so
-that its list of games, its player pages and its name suggestions cover its own games only
-(issue 12). The cookie has to stay under the ~4 KB browsers keep: with every list full — 20 game
-tokens, 10 house-rules tokens, 50 opened games — it is about 3 KB (tests/e2e/test_privacy.py
-measures it).
+that its list of games, its player pages and its name suggestions cover its own games only. The
+cookie has to stay under the ~4 KB browsers keep: with every list full — 20 game tokens, 10
+house-rules tokens, 50 opened games — it is about 3 KB (tests/e2e/test_privacy.py measures it).
 """
 
 from __future__ import annotations
@@ -32,10 +31,10 @@ MAX_REMEMBERED = {"tokens": 20, "house_tokens": 10}  # edit or invite tokens, th
 MAX_OPENED = 50  # ids of games opened without rights, the most recently opened
 
 
-def stored_tokens(bucket: str = "tokens", kept=None) -> dict:
+def stored_tokens(bucket: str = "tokens") -> dict:
     """The bucket's tokens by key, oldest first. They are kept as [key, token] pairs: a JSON
     object in the cookie comes back with its keys sorted, which would lose the order."""
-    stored = (kept or session._get_current_object()).get(bucket) or []
+    stored = session.get(bucket) or []
     pairs = stored.items() if isinstance(stored, dict) else stored  # a dict: a cookie of an earlier version
     return {pair[0]: pair[1] for pair in pairs if len(pair) == 2 and all(isinstance(p, str) for p in pair)}
 
@@ -76,10 +75,9 @@ def session_token(key: str, bucket: str = "tokens") -> str | None:
 def remember_opened(game_id: str) -> None:
     """Note that this browser opened a game (the most recent MAX_OPENED). The session changes only
     when the list does: opening the same game again sets no cookie."""
-    kept = session._get_current_object()  # read through the proxy once (views/kit.py)
-    if game_id in stored_tokens(kept=kept):
+    if game_id in stored_tokens():
         return  # known by its token already
-    opened = list(kept.get("opened", []))
+    opened = list(session.get("opened", []))
     if opened[-1:] == [game_id]:
         return
     if game_id in opened:
@@ -96,13 +94,13 @@ def known_games() -> tuple[str, ...]:
 
 
 def bearer_token() -> str | None:
-    header = request._get_current_object().headers.get("Authorization", "")  # the proxy read once: views/kit.py
+    header = request.headers.get("Authorization", "")
     scheme, _, value = header.partition(" ")
     return value.strip() if scheme.lower() == "bearer" and value.strip() else None
 
 
 def is_api() -> bool:
-    return request._get_current_object().blueprint == "api"  # read through the proxy once (views/kit.py)
+    return request.blueprint == "api"
 
 
 def request_token(key: str, bucket: str = "tokens") -> str | None:
@@ -114,7 +112,7 @@ def _level(kind: str, key: str, must_exist: bool = False) -> Level:
     """What this request's token allows on a game or house rules, asked once per request. Without
     a token it allows nothing, and nothing is asked (unless ``must_exist``: an unknown game is a
     404 before it is a 401)."""
-    levels = g._get_current_object().setdefault("access_levels", {})  # read through the proxy once (views/kit.py)
+    levels = g.setdefault("access_levels", {})
     if (kind, key) not in levels:
         token = request_token(key, "tokens" if kind == "game" else "house_tokens")
         if token is None and not must_exist:
@@ -130,7 +128,7 @@ def game_page_state(game_id: str) -> tuple[int, int, Level] | None:
     there is no such game."""
     state = access().page(game_id, session_token(game_id))
     if state is not None:
-        g._get_current_object().setdefault("access_levels", {})[("game", game_id)] = state[2]
+        g.setdefault("access_levels", {})[("game", game_id)] = state[2]
     return state
 
 
@@ -158,7 +156,7 @@ def is_admin() -> bool:
     given = bearer_token()
     if given is None:
         return False
-    expected = current_app._get_current_object().config.get("ADMIN_TOKEN") or ""  # the proxy read once: views/kit.py
+    expected = current_app.config.get("ADMIN_TOKEN") or ""
     if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
         raise Forbidden(N_("This is not the administrator’s token."))
     return True

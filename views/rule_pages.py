@@ -1,4 +1,4 @@
-"""Rule pages (issue 4): each variant's rules (built-in or house rules), a game's rules as it
+"""Rule pages: each variant's rules (built-in or house rules), a game's rules as it
 plays them, search as you type, and the variants side by side. The texts come from
 ``models/core/variants/rules/`` and the variant data (``models/core/rulepage.py``, ``comparison.py``,
 ``rulesearch.py``); the variants from the registry. These views only parse the request and render.

@@ -1,8 +1,7 @@
-"""The session cookie, as Flask signs it, with the cookies this worker verified lately remembered
-(issue 17).
+"""The session cookie, as Flask signs it, with the cookies this worker verified lately remembered.
 
 A phone at the table sends the same session cookie with every visit and every poll of the shared
-view; checking its signature (a key derived, an HMAC, base64 and JSON) was the dearest part of
+view; checking its signature (a key derived, an HMAC, base64 and JSON) is the dearest part of
 serving a page already built. A cookie whose signature this worker checked less than
 ``REMEMBERED_SECONDS`` ago is opened from what that check found: only the exact same bytes are,
 so nothing unsigned is ever believed. What was found is kept pickled (by this process, from the
@@ -10,7 +9,7 @@ checked data: never bytes from outside), and each request gets its own copy to c
 
 A request that did not change the session sets no cookie (``SESSION_REFRESH_EACH_REQUEST`` is
 off); its answer only has to vary on the cookie when it read it, which a stored page's headers
-say already: then nothing is done at all (issue 29).
+say already: then nothing is done at all.
 
 A copy of a page that the service worker fetches to keep for offline (``static/js/sw.js`` marks
 it with ``OFFLINE_COPY``) is not a visit: its answer sets no cookie. It was asked with the cookie
@@ -29,7 +28,7 @@ from flask.sessions import SecureCookieSessionInterface
 from models.services.lru import LRU
 
 REMEMBERED = 1024  # cookies per worker
-REMEMBERED_BYTES = 4 * 1024 * 1024  # per worker, as estimated by remembered_bytes (issue 27)
+REMEMBERED_BYTES = 4 * 1024 * 1024  # per worker, as estimated by remembered_bytes
 REMEMBERED_SECONDS = 60.0
 OFFLINE_COPY = "X-Offline-Copy"  # the header of the service worker's copies (static/js/sw.js)
 

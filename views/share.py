@@ -1,5 +1,5 @@
 """Sharing a game: the read-only shared view that keeps itself current, its QR codes, scorekeeper
-invites, export and import from the screens (issue 5, SPEC §4).
+invites, export and import from the screens (SPEC §4).
 
 The shared view lives under ``/s/<share_id>``: its id is not the game's id and never a token,
 and nothing under it writes. It follows the game by the live table's event stream
@@ -27,6 +27,7 @@ from . import links
 from .api import game_json
 from .jsontext import refuse_unencodable
 from .kit import access, database, fragment_or_page, games, lang
+from .limiting import new_game_limit
 from .live import given_name, name_phone_once
 from .numbers import page_number
 from .pagecache import cached_page
@@ -148,7 +149,7 @@ def qr_png(share_id):
 def create_invite(game_id):
     """A new invite: its link and QR are shown now, to the owner, and never again."""
     _invite_id, token = games().create_invite(game_id)
-    name = given_name(request.form.get("name", ""))  # the scorekeeper's phone will be called so (issue 24)
+    name = given_name(request.form.get("name", ""))  # the scorekeeper's phone will be called so
     url = links.absolute(url_for("share.join", game_id=game_id, token=token, name=name))
     qr = "data:image/svg+xml;base64," + base64.b64encode(links.qr_svg(url)).decode()
     game = games().get(game_id)
@@ -239,6 +240,7 @@ def import_form():
 
 
 @bp.post("/games/import")
+@new_game_limit
 def import_game():
     """A new game from an exported file; all or nothing (a damaged file creates no game)."""
     try:

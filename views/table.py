@@ -1,7 +1,7 @@
 """Web pages of the table: a player joins at the place they really sit, or leaves after saying who
-and confirming (issues 14, 28 and 30). Plain forms that POST and redirect (303) to the game page,
-whose notice offers "Undo"; htmx (``hx-post`` on the same forms) swaps the game in place instead of
-loading a page. A refusal shows the game again with the players' panel open, what was typed kept.
+and confirming. Plain forms that POST and redirect (303) to the game page, whose notice offers
+"Undo"; htmx (``hx-post`` on the same forms) swaps the game in place instead of loading a page. A
+refusal shows the game again with the players' panel open, what was typed kept.
 """
 
 from __future__ import annotations

@@ -277,7 +277,7 @@ def verdict_json(verdict: Verdict) -> dict:
     }
 
 
-# --- the live table (issue 24): what another phone did, said once to the others ----------------
+# --- the live table: what another phone did, said once to the others ---------------------------
 
 
 def totals_line(ranking) -> str:

@@ -154,41 +154,59 @@ def apply_edits(document: dict, edits: Edits) -> dict:
     doc["players"] = {"min": edits.players_min, "max": edits.players_max}
     if edits.deal_cards is not None:
         doc["deal"] = {"cards": edits.deal_cards}
-    scoring = dict(doc.get("scoring", {}))
+    doc["scoring"] = _edited_scoring(doc.get("scoring", {}), edits)
+    doc["finish"] = _edited_finish(doc.get("finish", {}), edits)
+    old = {r.get("card"): r for r in doc.get("cards", []) if isinstance(r, dict)}
+    rules = []
+    for key in list(RULE_CARDS) + [k for k in old if k not in RULE_CARDS]:
+        effect, draw = edits.effects.get(key, ("none", None))
+        rule = _edited_card_rule(key, old.get(key), effect, draw)
+        if rule is not None:
+            rules.append(rule)
+    doc["cards"] = rules
+    return doc
+
+
+def _edited_scoring(scoring: dict, edits: Edits) -> dict:
+    """The scoring section: the form's mode, target, table and number of manches over the saved one."""
+    scoring = dict(scoring)
     scoring.update(mode=edits.mode, target=edits.target, table={"ranks": edits.ranks, "cards": edits.cards})
     scoring.pop("rounds", None)
     scoring.pop("table_choice", None)
     if edits.rounds is not None:
         scoring["rounds"] = edits.rounds
-    doc["scoring"] = scoring
-    finish = dict(doc.get("finish", {}))
+    return scoring
+
+
+def _edited_finish(finish: dict, edits: Edits) -> dict:
+    """The finish section: the ranks nobody may go out on, with the house rule that says what to do
+    when the form changed them."""
+    finish = dict(finish)
     if edits.forbidden != list(finish.get("forbidden", [])):  # the cards are named by the page: say what to do
         finish["rule"] = dict(HOUSE_FINISH_RULE)
     finish["forbidden"] = list(edits.forbidden)
     if not edits.forbidden and not finish.get("rule"):
         finish.pop("rule", None)
-    doc["finish"] = finish
-    old = {r.get("card"): r for r in doc.get("cards", []) if isinstance(r, dict)}
-    rules = []
-    for key in list(RULE_CARDS) + [k for k in old if k not in RULE_CARDS]:
-        effect, draw = edits.effects.get(key, ("none", None))
-        if effect == KEEP and key in old:
-            rules.append(old[key])
-            continue
-        preset = EFFECTS[effect][1]
-        if preset is None:
-            continue
-        if old.get(key) and rule_effect(old[key]) == effect and not needs_draw(effect):
-            rules.append(old[key])  # unchanged: keep its details (answers, two players)
-            continue
-        rule = {"card": key, **preset}
-        if "draw" in preset:
-            rule["draw"] = draw
-        if effect == "chain":
-            kept = (old.get(key) or {}).get("chain")  # an unchanged chain keeps its answers and what cancels it
-            rule["chain"] = {**kept, "draw": draw} if isinstance(kept, dict) else {"answers": [key], "draw": draw}
-        if old.get(key) and rule_effect(old[key]) == effect:
-            rule = {**old[key], **{k: v for k, v in rule.items() if k in ("draw", "chain")}}
-        rules.append(rule)
-    doc["cards"] = rules
-    return doc
+    return finish
+
+
+def _edited_card_rule(key: str, old: dict | None, effect: str, draw) -> dict | None:
+    """The rule of card ``key`` after the form chose ``effect`` (and ``draw``) for it, ``old`` being
+    its saved rule: None when the card does nothing; an unchanged rule keeps its details."""
+    if effect == KEEP and old is not None:
+        return old
+    preset = EFFECTS[effect][1]
+    if preset is None:
+        return None
+    same_effect = bool(old) and rule_effect(old) == effect
+    if same_effect and not needs_draw(effect):
+        return old  # unchanged: keep its details (answers, two players)
+    rule = {"card": key, **preset}
+    if "draw" in preset:
+        rule["draw"] = draw
+    if effect == "chain":
+        kept = (old or {}).get("chain")  # an unchanged chain keeps its answers and what cancels it
+        rule["chain"] = {**kept, "draw": draw} if isinstance(kept, dict) else {"answers": [key], "draw": draw}
+    if same_effect:
+        rule = {**old, **{k: v for k, v in rule.items() if k in ("draw", "chain")}}
+    return rule

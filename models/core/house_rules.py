@@ -73,6 +73,27 @@ def _name(value) -> dict:
 def normalize(document, builtins: Catalog | None = None) -> dict:
     """The full house document from what was given: the base's fields where none is given."""
     builtins = builtins or catalog()
+    _check_shape(document)
+    base_id = document.get("base")
+    if not isinstance(base_id, str) or base_id not in builtins.variants:
+        raise ValidationError(
+            N_("Unknown base variant “%(variant)s”. Known: %(known)s."),
+            field="base",
+            variant=str(base_id),
+            known=", ".join(builtins.variants),
+        )
+    base = base_document(base_id)
+    out = {"base": base_id, "name": _name(document.get("name")), "summary": _summary(document.get("summary"), base)}
+    for key in INHERITED:
+        if key in document:
+            out[key] = copy.deepcopy(document[key])
+        elif key in base:
+            out[key] = copy.deepcopy(base[key])
+    return out
+
+
+def _check_shape(document) -> None:
+    """A JSON object of at most MAX_DOCUMENT characters, holding only the fields of a house document."""
     if not isinstance(document, dict):
         raise ValidationError(N_("The body must be a JSON object."))
     try:
@@ -84,17 +105,10 @@ def normalize(document, builtins: Catalog | None = None) -> dict:
     for key in document:
         if key not in FIELDS and key not in ("id", "format"):
             raise invalid(str(key), "unknown_field")
-    base_id = document.get("base")
-    if not isinstance(base_id, str) or base_id not in builtins.variants:
-        raise ValidationError(
-            N_("Unknown base variant “%(variant)s”. Known: %(known)s."),
-            field="base",
-            variant=str(base_id),
-            known=", ".join(builtins.variants),
-        )
-    base = base_document(base_id)
-    out = {"base": base_id, "name": _name(document.get("name"))}
-    summary = document.get("summary")
+
+
+def _summary(summary, base: dict) -> dict:
+    """The summary in both languages: the one given (a text serves both), else one naming the base."""
     if isinstance(summary, str) and summary.strip():
         summary = {"fr": summary.strip()[:500], "en": summary.strip()[:500]}
     if not isinstance(summary, dict):
@@ -102,13 +116,7 @@ def normalize(document, builtins: Catalog | None = None) -> dict:
             "fr": f"Règles maison d'après « {base['name']['fr']} ».",
             "en": f"House rules based on “{base['name']['en']}”.",
         }
-    out["summary"] = summary
-    for key in INHERITED:
-        if key in document:
-            out[key] = copy.deepcopy(document[key])
-        elif key in base:
-            out[key] = copy.deepcopy(base[key])
-    return out
+    return summary
 
 
 def _precheck(document: dict) -> None:

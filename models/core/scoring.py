@@ -138,32 +138,40 @@ def team_layout(ruleset: Ruleset, players: list[str], teams: dict | None) -> dic
         if not isinstance(teams, dict) or len(teams) != 2:
             raise ValidationError(N_("Give exactly two teams."), field="teams")
         layout: dict[str, list[str]] = {}
-        seen = []
         for name, members in teams.items():
-            if not isinstance(members, list) or len(members) != 2:
-                raise ValidationError(N_("Each team has a name and two players."), field="teams")
-            try:
-                team = clean_name(name, MAX_TEAM_NAME, field="teams")
-            except InvalidName as e:
-                if e.reason in ("empty", "not_text"):
-                    raise ValidationError(N_("Each team has a name and two players."), field="teams") from None
-                raise
-            if any(team.casefold() == other.casefold() for other in layout):
-                raise ValidationError(N_("Two teams are called “%(name)s”: tell them apart."), field="teams", name=team)
-            names = [normalize_name(m) if isinstance(m, str) else m for m in members]
-            for member in names:
-                if member not in players:
-                    raise UnknownPlayer(
-                        N_("“%(player)s” is not a player of this game."), field="teams", player=str(member)
-                    )
-                seen.append(member)
-            layout[team] = names
-        if sorted(seen) != sorted(players):
+            team = _team_name(name, members, layout)
+            layout[team] = _team_members(members, players)
+        if sorted(m for names in layout.values() for m in names) != sorted(players):
             raise ValidationError(N_("Every player belongs to exactly one team."), field="teams")
         return layout
     if ruleset.teams_apply(len(players)):
         return default_teams(players)
     return None
+
+
+def _team_name(name, members, layout: dict) -> str:
+    """A given team's name, cleaned: refused when its members are not two, or when it is the name
+    of a team already in ``layout`` (case aside)."""
+    if not isinstance(members, list) or len(members) != 2:
+        raise ValidationError(N_("Each team has a name and two players."), field="teams")
+    try:
+        team = clean_name(name, MAX_TEAM_NAME, field="teams")
+    except InvalidName as e:
+        if e.reason in ("empty", "not_text"):
+            raise ValidationError(N_("Each team has a name and two players."), field="teams") from None
+        raise
+    if any(team.casefold() == other.casefold() for other in layout):
+        raise ValidationError(N_("Two teams are called “%(name)s”: tell them apart."), field="teams", name=team)
+    return team
+
+
+def _team_members(members: list, players: list[str]) -> list:
+    """A given team's two members, normalised; each must be a player of the game."""
+    names = [normalize_name(m) if isinstance(m, str) else m for m in members]
+    for member in names:
+        if member not in players:
+            raise UnknownPlayer(N_("“%(player)s” is not a player of this game."), field="teams", player=str(member))
+    return names
 
 
 def sides_of(players: list[str], teams: dict | None) -> dict[str, str]:

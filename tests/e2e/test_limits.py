@@ -1,4 +1,4 @@
-"""The rate limits as one count per client (issue 27, items 4 and 5), through the test client:
+"""The rate limits as one count per client, through the test client:
 one creation limit across every door that makes a game, one write limit across every page and
 API call, a refusal that says which limit and when to come back, and counters out of reach
 (Redis down) that neither refuse a write nor answer a 500. The same with gunicorn, two workers
@@ -132,6 +132,41 @@ def test_one_write_limit_across_pages_and_the_api(app_config):
     )
     assert client.post("/games", data=NEW_GAME_FORM, environ_base=PHONE).status_code == 429
     assert client.get("/games/new", environ_base=PHONE).status_code == 200  # reading is never limited
+    app.extensions["database"].dispose()
+
+
+def test_a_door_declared_with_the_decorator_shares_the_new_games_count(app_config):
+    """A view decorated ``@new_game_limit`` counts its POSTs with every other door that makes a
+    game; its GETs are not counted."""
+    app = limited_app(app_config, CREATE_LIMIT="2 per hour", WRITE_LIMIT="1000 per minute")
+
+    @app.route("/another-door", methods=["GET", "POST"])
+    @limiting.new_game_limit
+    def another_door():
+        return "made"
+
+    client = app.test_client()
+    client.set_cookie("lang", "en")
+    assert client.post("/another-door", environ_base=PHONE).status_code == 200
+    for _ in range(3):
+        assert client.get("/another-door", environ_base=PHONE).status_code == 200
+    created = client.post("/api/v1/games", json={"variant": "classique", "players": PLAYERS}, environ_base=PHONE)
+    assert created.status_code == 201 and created.headers["X-RateLimit-Remaining"] == "0"
+    refused = client.post("/another-door", environ_base=PHONE)
+    assert refused.status_code == 429 and "Too many new games" in refused.get_data(as_text=True)
+    assert client.post("/another-door", environ_base=SETUP).status_code == 200  # another address: its own count
+    app.extensions["database"].dispose()
+
+
+def test_limits_turned_off_count_nothing_at_the_doors(app_config):
+    app = create_app(
+        {**app_config, "RATELIMIT_ENABLED": False, "CREATE_LIMIT": "1 per hour", "WRITE_LIMIT": "1 per hour"}
+    )
+    client = app.test_client()
+    for _ in range(3):
+        created = client.post("/api/v1/games", json={"variant": "classique", "players": PLAYERS}, environ_base=PHONE)
+        assert created.status_code == 201 and "X-RateLimit-Limit" not in created.headers
+    assert "rate_limits" not in app.extensions
     app.extensions["database"].dispose()
 
 

@@ -183,6 +183,36 @@ def test_parallel_games_and_manches_lose_nothing(server):
         assert sum(state["totals"].values()) == 15  # five manches × a 3 of clubs
 
 
+def test_answers_through_gunicorn_arrive_whole_on_one_kept_alive_connection(server):
+    """A page, a write's JSON, a 304 and a HEAD, one after another on one connection: each answer
+    is framed by its headers (the next one is read where it starts)."""
+    game, auth = new_game(server)
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=15)
+
+    def ask(method, path, body=None, headers=None):
+        connection.request(method, path, body=body, headers=headers or {})
+        answer = connection.getresponse()
+        return answer, answer.read()
+
+    try:
+        page, html = ask("GET", f"/games/{game['id']}", headers={"Accept-Encoding": "identity"})
+        assert page.status == 200 and int(page.headers["Content-Length"]) == len(html) > 0
+        assert html.rstrip().endswith(b"</html>")
+        written, body = ask("POST", f"/api/v1/games/{game['id']}/manches", json.dumps(MANCHE),
+                            {**auth, "Content-Type": "application/json"})  # fmt: skip
+        assert written.status == 201 and json.loads(body)["number"] == 1
+        stored, _ = ask("GET", f"/games/{game['id']}", headers={"Accept-Encoding": "br"})
+        assert stored.status == 200 and stored.headers["Content-Encoding"] == "br"
+        again, empty = ask("GET", f"/games/{game['id']}", headers={"If-None-Match": stored.headers["ETag"]})
+        assert again.status == 304 and empty == b""
+        head, nothing = ask("HEAD", f"/games/{game['id']}")
+        assert head.status == 200 and nothing == b""
+        health, _ = ask("GET", "/healthz")
+        assert health.status == 200
+    finally:
+        connection.close()
+
+
 def test_sigkill_in_the_middle_of_writes_loses_no_acknowledged_manche(database_url):
     server = Server(database_url, workers=2).start()
     game, auth = new_game(server, ("Ana", "Bob"))
