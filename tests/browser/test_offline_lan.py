@@ -22,7 +22,7 @@ from werkzeug.serving import make_server
 from app import create_app
 
 from .conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
-from .test_offline import api_game, recorded, wait_js
+from .test_offline import api_game, opened_phones, recorded, wait_js
 
 PLAYERS = ["Ana", "Bob", "Chloé"]
 LAN = "table.lan"
@@ -80,6 +80,12 @@ def lan_phone(lan_browser, lan_server):
     yield open_phone
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def worker_phones(browser):
+    """Phones at 127.0.0.1, where the service worker runs (test_offline's ``Phone``)."""
+    yield from opened_phones(browser)
 
 
 def ready(page):
@@ -153,3 +159,59 @@ def test_two_manches_saved_offline_at_the_lan_address_are_recorded_once_in_order
     shot(watcher, "second-phone")
     assert all(url.startswith(lan_server.url) for url in page.loads + watcher.loads)
     assert len(recorded(lan_server, game_id)) == 2
+
+
+def half_counted_entry_survives(page, server, game_id):
+    """Cards tapped and a total typed: kept through a reload and a Back; cleared, undone; gone once
+    the manche is stored."""
+    entry_url = f"{server.url}/games/{game_id}/manches/new"
+    page.goto(entry_url)
+    ready(page)
+    # Ana goes out; Bob: 8 + K = 60 tapped; Chloé: 12 typed.
+    tap_manche(page, 0, cards={1: "8 K"}, typed={2: 12})
+    page.locator("#p2-typed").blur()
+
+    def as_left():
+        expect(page.locator(".draft-note")).to_contain_text("gardée sur ce téléphone")
+        expect(page.locator("#winner-0")).to_be_checked()
+        expect(page.locator("#hand-1 [data-hand-total]")).to_have_text("60")
+        expect(page.locator("#hand-2 [data-hand-total]")).to_have_text("12")
+        expect(page.locator("#p2-typed")).to_have_value("12")
+
+    page.reload()
+    ready(page)
+    as_left()
+    page.get_by_role("link", name="← Retour aux scores").click()
+    expect(page.locator("#scoreboard")).to_be_visible()
+    page.go_back()
+    ready(page)
+    as_left()
+    shot(page, f"draft-{server.url.split('//')[1].split(':')[0]}")
+
+    page.get_by_role("button", name="Effacer la saisie").click()
+    expect(page.locator("#hand-1 [data-hand-total]")).to_have_text("0")
+    expect(page.locator("#winner-0")).not_to_be_checked()
+    page.get_by_role("button", name="Annuler").click()
+    as_left()
+
+    page.get_by_role("button", name="Enregistrer la manche 1").click()
+    expect(page).to_have_url(f"{server.url}/games/{game_id}?saved=1")
+    assert [(m["winner"], m["values"]) for m in recorded(server, game_id)] == [("Ana", {"Bob": 60, "Chloé": 12})]
+    page.goto(entry_url)
+    ready(page)
+    expect(page.locator("h1")).to_have_text("Manche 2")
+    expect(page.locator(".draft-note")).to_have_count(0)
+    expect(page.locator("#hand-1 [data-hand-total]")).to_have_text("0")
+
+
+def test_a_half_counted_entry_survives_a_reload_and_a_back_at_the_lan_address(lan_server, lan_phone):
+    game_id, token = api_game(lan_server)
+    page = lan_phone(game_id, token)
+    half_counted_entry_survives(page, lan_server, game_id)
+
+
+def test_a_half_counted_entry_survives_a_reload_and_a_back_where_a_worker_runs(live_server, worker_phones):
+    game_id, token = api_game(live_server)
+    phone = worker_phones(live_server, game_id, token)
+    phone.controlled()
+    half_counted_entry_survives(phone.page, live_server, game_id)
