@@ -156,6 +156,7 @@ def test_two_manches_saved_offline_at_the_lan_address_are_recorded_once_in_order
     watcher.goto(f"{lan_server.url}/games/{game_id}")
     expect(watcher.locator("#scoreboard tr[data-side='Chloé'] td.total")).to_have_text("73")
     expect(watcher.locator("#scoreboard tr[data-side='Bob'] td.total")).to_have_text("60")
+    expect(watcher.locator("#share [role=note]")).to_contain_text("HTTP simple")  # says what works where
     shot(watcher, "second-phone")
     assert all(url.startswith(lan_server.url) for url in page.loads + watcher.loads)
     assert len(recorded(lan_server, game_id)) == 2
