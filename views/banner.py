@@ -65,6 +65,14 @@ def table_url(app, settings: RunSettings) -> tuple[str, str | None]:
     return f"{scheme}://{shown}:{settings.port}", None
 
 
+# What a phone gets offline at a plain-HTTP address: no service worker (not a secure context).
+PLAIN_HTTP = (
+    "  Offline on this plain-HTTP address: the page open on a phone keeps working (its rounds wait\n"
+    "  on the phone and are sent when the network is back); opening another page needs the network.\n"
+    "  The full offline app needs HTTPS (README: Running it for real) or this machine's own browser.\n"
+)
+
+
 def print_banner(app, settings: RunSettings | None = None, stream=None) -> str | None:
     """Print "Carte ! — open <url> on the phones at the table" and a QR code of the URL to
     stderr when the app is started by ``flask run`` (once: not again in the reloader's child)."""
@@ -75,6 +83,8 @@ def print_banner(app, settings: RunSettings | None = None, stream=None) -> str |
     text = f"\nCarte ! — open {url} on the phones at the table\n"
     if warning:
         text += f"  ({warning})\n"
+    if links.plain_http(url):
+        text += PLAIN_HTTP
     text += links.qr_terminal(url)
     print(text, file=stream or sys.stderr, flush=True)
     return text

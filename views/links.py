@@ -88,6 +88,13 @@ def where(here: str) -> tuple[str, str, bool]:
     return parts.scheme, f":{parts.port}" if parts.port else "", host in LOCAL_NAMES or host.startswith("127.")
 
 
+def plain_http(base: str) -> bool:
+    """Whether the phones open ``base`` over plain HTTP from another machine: not a secure context,
+    so no service worker (offline works on the page open, not for new pages)."""
+    scheme, _port, local = where(base.rstrip("/"))
+    return scheme == "http" and not local
+
+
 def absolute(path: str) -> str:
     return public_base()[0] + path
 

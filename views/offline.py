@@ -35,6 +35,7 @@ SHELL = (
     "js/queue.js",
     "js/score.js",
     "js/offline.js",
+    "js/drafts.js",
     "js/waiting.js",
     "js/replay.js",
     "css/offline.css",

@@ -59,6 +59,7 @@ class SharePanel:
     qr_svg: str
     qr_png: str
     only_local: bool  # the address is only reachable from this machine
+    plain_http: bool  # plain HTTP from another machine: no service worker, offline on the open page only
     owner: bool  # this browser holds the game's edit token (it may invite scorekeepers)
     invites: list = field(default_factory=list)
 
@@ -72,6 +73,7 @@ def share_panel(game) -> SharePanel:
         qr_svg=url_for("share.qr_svg", share_id=game.share_id),
         qr_png=url_for("share.qr_png", share_id=game.share_id),
         only_local=only_local,
+        plain_http=links.plain_http(base),
         owner=owner,
         invites=games().invites(game.id) if owner else [],
     )

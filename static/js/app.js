@@ -315,11 +315,12 @@
   });
 })();
 
-// Offline at the table (issue 15): once the page is interactive, the service worker and the
-// offline script (views/offline.py). Nothing at all without service workers.
-if ("serviceWorker" in navigator && window.indexedDB) addEventListener("load", function () {
-  navigator.serviceWorker.register("/sw.js").catch(function () { /* not here */ });
-  ["idb-keyval.min", "queue", "score", "offline", "waiting", "replay"].forEach(function (name) {
+// Offline at the table: once the page is interactive, the service worker where the browser gives
+// one (HTTPS, this machine) and the offline scripts (views/offline.py) wherever IndexedDB is: on
+// a plain-HTTP address the page itself keeps what is typed and queues what it cannot send.
+if (window.indexedDB) addEventListener("load", function () {
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () { /* not here */ });
+  ["idb-keyval.min", "queue", "score", "offline", "drafts", "waiting", "replay"].forEach(function (name) {
     var script = document.createElement("script");
     script.async = false;
     script.src = "/static/js/" + name + ".js";

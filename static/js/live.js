@@ -1,4 +1,4 @@
-// The live table (issue 24), with htmx and its event-stream extension (htmx-ext-sse): the page
+// The live table, with htmx and its event-stream extension (htmx-ext-sse): the page
 // listens to its game's stream (sse-connect); a change swaps the parts it names (hx-trigger="sse:…",
 // fetched again with a conditional GET), `said` and `presence` are put in the page as text
 // (sse-swap). What is left to this file:
@@ -118,6 +118,12 @@
   setInterval(here, 10000);
   document.addEventListener("visibilitychange", here);
   addEventListener("pagehide", function () { presence(entry.dataset.presenceLeave, true); });
+
+  // The entry emptied for the next manche once the page queued this one itself (waiting.js).
+  document.addEventListener("carte:entry", function (event) {
+    saving = false;
+    entry.dataset.presenceNumber = event.detail.number;
+  });
 
   // Another phone recorded the manche this entry was for: it becomes the next one, as typed.
   function renumber(news) {

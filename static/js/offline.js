@@ -1,5 +1,6 @@
-// Offline at the table (issue 15), loaded by app.js once the page is interactive, after queue.js
-// and score.js, before waiting.js and replay.js. What every page needs:
+// Offline at the table, loaded by app.js once the page is interactive, after queue.js and
+// score.js, before waiting.js and replay.js; with a service worker or without one (a plain-HTTP
+// address on the LAN: the page itself then queues what it writes, replay.js). What every page needs:
 // - CarteOffline: the words (in the page's language; the worker keeps the last ones), small
 //   helpers, and a queued item read as the scorer reads a manche;
 // - a page the worker served from its cache says so, with the time it was fetched;
@@ -8,7 +9,7 @@
 (function () {
   "use strict";
   var Q = window.CarteQueue, T = {};
-  if (!Q || !window.CarteScore || !navigator.serviceWorker) return;
+  if (!Q || !window.CarteScore) return;
 
   function say(key, values) {
     return (T[key] || key).replace(/\{(\w+)\}/g, function (_, name) { return values && name in values ? values[name] : ""; });
@@ -68,7 +69,7 @@
 
   var since = document.documentElement.dataset.offlineSince;
   // The forms that write a manche make their own key at once (the manche entry, a correction, the
-  // deletion of the last manche): queued offline and sent again, each is made once (issue 28).
+  // deletion of the last manche): queued offline and sent again, each is made once.
   document.querySelectorAll("form[data-manche-form], form[action$='/delete']").forEach(function (form) {
     var input = form.elements.nonce;
     if (!input) input = form.appendChild(el("input", { type: "hidden", name: "nonce" }));
@@ -134,6 +135,7 @@
   // --- a new version waiting: "Mettre à jour" -------------------------------------------------
 
   function updates() {
+    if (!navigator.serviceWorker) return;
     function offerUpdate(registration) {
       if (!registration.waiting || !navigator.serviceWorker.controller || document.querySelector(".update-bar")) return;
       var bar = el("p", { class: "update-bar panel", role: "status" }, say("ready") + " ");

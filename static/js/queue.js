@@ -1,7 +1,8 @@
-// What waits on this phone to be sent (issues 15 and 28), in IndexedDB through idb-keyval
-// (vendored: idb-keyval.js, loaded before this file by the pages and the service worker). Shared
-// by the service worker (which adds what was written with no network) and the pages (which
-// show, send and settle it). One store, each item under its idempotency key (the form's nonce).
+// What waits on this phone to be sent, in IndexedDB through idb-keyval (vendored: idb-keyval.js,
+// loaded before this file by the pages and the service worker). Shared by the service worker and
+// the pages: whichever finds the network gone queues the write (`write`: the one place a form
+// becomes a queued item); the pages show, send and settle it. One store, each item under its
+// idempotency key (the form's nonce).
 // The database's name never changes with the app's version: an update carries the queue across.
 (function (scope) {
   "use strict";
@@ -34,6 +35,21 @@
 
   function order(a, b) { return a.created - b.created; }
 
+  // The writes of a manche that wait when the network is gone: a new one (POST …/manches), a
+  // correction (…/manches/N), the deletion of the last (…/manches/N/delete).
+  var WRITES = /^\/games\/([^/]+)\/manches(?:\/(\d+)(\/delete)?)?$/;
+
+  // A correction of a manche whose earlier correction still waits replaces it (made from the same
+  // kept page, the earlier one would make the later one collide with it).
+  function superseded(game, kind, number, id) {
+    if (kind !== "edit") return Promise.resolve();
+    return scope.CarteQueue.all(game).then(function (items) {
+      return kv.delMany(items.filter(function (item) {
+        return item.kind === "edit" && item.state === "waiting" && String(item.number) === number && item.id !== id;
+      }).map(function (item) { return item.id; }), store);
+    });
+  }
+
   scope.CarteQueue = {
     // every item (of one game), in the order they were made
     all: function (game) {
@@ -49,6 +65,23 @@
     add: function (item) {
       return kv.update(item.id, function (kept) { return kept || item; }, store).then(function () {
         return kv.get(item.id, store);
+      });
+    },
+    WRITES: WRITES,
+    // A form that writes a manche (its path, its [name, value] pairs) queued under its key, with
+    // what it is: "new", "edit" (of manche N) or "delete" (of manche N); null when it is no such
+    // write (a key tapped without JavaScript, no key, not confirmed).
+    write: function (path, pairs) {
+      var match = WRITES.exec(path), form = new Map(pairs.map(function (p) { return [p[0], p[1]]; }));
+      if (!match) return Promise.resolve(null);
+      var game = decodeURIComponent(match[1]), kind = match[3] ? "delete" : match[2] ? "edit" : "new";
+      if (!(kind === "delete" ? form.get("confirm") : form.get("save")) || !form.get("nonce")) return Promise.resolve(null);
+      var add = this.add;
+      return superseded(game, kind, match[2], form.get("nonce")).then(function () {
+        return add({
+          id: form.get("nonce"), game: game, kind: kind, number: parseInt(match[2] || form.get("number"), 10) || 0,
+          action: path, pairs: pairs, created: Date.now(), state: "waiting",
+        });
       });
     },
   };

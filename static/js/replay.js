@@ -1,7 +1,9 @@
-// Offline at the table (issue 15): sending what waits on this phone, loaded after waiting.js.
+// Offline at the table: sending what waits on this phone, loaded after waiting.js.
 // - the queue is sent in order, with the same keys (page load, `online`, every 20 s), through the
 //   same form posts as online; a conflict or a refusal waits for the person's choice;
-// - a game page asks the worker to keep its manche entry (and itself) for offline.
+// - with no service worker (a plain-HTTP address on the LAN), the page sends its own writes and
+//   queues those the network does not take, as the worker would (CarteQueue.write);
+// - a game page asks the worker, where there is one, to keep its manche entry (and itself) for offline.
 (function () {
   "use strict";
   var O = window.CarteOffline, Q = window.CarteQueue;
@@ -74,7 +76,9 @@
     var locked = navigator.locks ? navigator.locks.request("carte-replay", run) : run();
     sending = locked.then(function (reached) {
       sending = null;
-      // the server answered: the game page shows its own numbers again (a kept copy is replaced)
+      // the server answered: the game page shows its own numbers again (a kept copy is replaced);
+      // an entry takes the game's data again and keeps what is typed
+      if (reached && O.refresh) return O.refresh();
       if (reached && game) location.replace(O.gamePath(game) + renumbered);
       else if (O.show) return O.show();
     }, function () { sending = null; });
@@ -94,7 +98,7 @@
   // A game page kept for offline brings along its manche entry (fetched again each time) and the
   // correction page of each manche it shows (again only when that manche changed: its version).
   function keep() {
-    if (O.since) return;
+    if (O.since || !navigator.serviceWorker) return;
     var enter = document.querySelector(".next-manche a.button[href$='/manches/new']");
     var model = panel && JSON.parse(panel.dataset.model), tags = {};
     var edits = Array.from(document.querySelectorAll("a[href$='/edit']")).map(function (a) { return a.getAttribute("href"); })
@@ -110,4 +114,40 @@
       worker.postMessage({ type: "keep", urls: [location.pathname], missing: true });
     });
   }
+
+  // --- a page that sends its own writes: no service worker controls it ---------------------------
+
+  // A manche saved, corrected or deleted is posted by the page. Stored: on to the page the server
+  // sends to. No network (or a server that cannot answer now: 502, 503, 504): queued under its key,
+  // and the page goes on with it waiting (waiting.js, no page fetched). Any other answer (a form to
+  // correct, a conflict): the form is posted again as a page, which the server draws as the first
+  // time (nothing was stored).
+  var posting = false;
+  document.addEventListener("submit", function (event) {
+    var form = event.target, submitter = event.submitter, path = new URL(form.getAttribute("action") || "", location.href).pathname;
+    if (event.defaultPrevented || form.dataset.asPage || (navigator.serviceWorker && navigator.serviceWorker.controller)) return;
+    if (!Q.WRITES.test(path) || (form.matches("[data-manche-form]") && (!submitter || submitter.name !== "save"))) return;
+    event.preventDefault();
+    if (posting) return;
+    posting = true;
+    var pairs = [];
+    new FormData(form, submitter).forEach(function (value, name) { if (typeof value === "string") pairs.push([name, value]); });
+    function queue() {
+      return Q.write(path, pairs).then(function (item) {
+        posting = false;
+        if (item) return O.queued(item);
+      });
+    }
+    post({ action: path, pairs: pairs }).then(function (response) {
+      if (response.status >= 502 && response.status <= 504) return queue();
+      if (response.redirected && response.ok) {
+        if (O.forgetDraft && form.matches("[data-manche-form]")) O.forgetDraft(form);
+        location.href = response.url;
+        return null;
+      }
+      form.dataset.asPage = "1";
+      form.requestSubmit(submitter);
+      return null;
+    }, queue);
+  });
 })();

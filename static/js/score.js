@@ -1,4 +1,4 @@
-// The phone's provisional scorer (issues 15 and 25): it reads the game as the page hands it
+// The phone's provisional scorer: it reads the game as the page hands it
 // (models/services/game_json.py offline_fields: the game's JSON shape, the API's names, and the
 // rules as data from the core, models/core/scorer_data.py) and plays the manches through as the
 // data says — the mode's numbers (what a side pays, what the winners collect, a tie, whether the

@@ -1,4 +1,4 @@
-// Carte ! service worker (issues 15, 25, 28). Served by views/offline.py, which puts VERSION, SHELL
+// Carte ! service worker. Served by views/offline.py, which puts VERSION, SHELL
 // (the app shell's hashed URLs) and LIBS (the vendored libraries' hashed URLs: Workbox's modules,
 // idb-keyval, the queue) before this line. Workbox does the caching and the routes, from static/
 // (never a CDN):
@@ -19,7 +19,7 @@ var SHELL_CACHE = core.cacheNames.precache, STATIC = "carte-static-" + VERSION, 
 var KEPT = [/^\/$/, /^\/games\/[^/]+$/, /^\/games\/[^/]+\/manches\/new$/, /^\/games\/[^/]+\/manches\/\d+\/edit$/,
   /^\/s\/[^/]+$/, /^\/rules(\/.*)?$/, /^\/referee$/, /^\/calculette$/, /^\/games$/];
 var RULES = /^\/rules(\/.*)?$/;
-var WRITES = /^\/games\/([^/]+)\/manches(?:\/(\d+)(\/delete)?)?$/;
+var WRITES = CarteQueue.WRITES;
 var KEPT_DATA = /^\/s\/[^/]+\/qr\.svg$|^\/offline\/texts\.json$/;
 
 // --- the shell: precached; a script asked for by its plain URL gets this version's copy ---------
@@ -142,40 +142,23 @@ routing.registerRoute(function (o) { return o.url.origin === self.location.origi
 // --- writes with no network: queued with their own key, sent again later, recorded once --------
 
 // A manche saved, corrected or deleted with no network (or a server that cannot answer now: 502,
-// 503, 504) is queued under its key (the nonce its form made), with what it is: "new", "edit"
-// (of manche N) or "delete" (of manche N).
+// 503, 504) is queued under its key (the nonce its form made): CarteQueue.write, as the pages do.
 function write(o) {
-  var request = o.request, match = WRITES.exec(o.url.pathname), game = decodeURIComponent(match[1]);
-  var kind = match[3] ? "delete" : match[2] ? "edit" : "new", copy = request.clone();
+  var request = o.request, copy = request.clone();
   function queue(answer) {
     return copy.formData().then(function (form) {
-      var asked = kind === "delete" ? form.get("confirm") : form.get("save");
-      if (!asked || !form.get("nonce")) return answer instanceof Response ? answer : precaching.matchPrecache(PLAIN["/offline"]);
       var pairs = [];
       form.forEach(function (value, name) { if (typeof value === "string") pairs.push([name, value]); });
-      return superseded(game, kind, match[2], form.get("nonce")).then(function () { return CarteQueue.add({
-        id: form.get("nonce"), game: game, kind: kind, number: parseInt(match[2] || form.get("number"), 10) || 0,
-        action: o.url.pathname, pairs: pairs, created: Date.now(), state: "waiting",
-      }); }).then(function (item) {
-        var said = item.kind === "new" ? "queued" : "queued_" + item.kind;
-        return Response.redirect("/games/" + encodeURIComponent(game) + "?" + said + "=" + item.number, 303);
-      });
+      return CarteQueue.write(o.url.pathname, pairs);
+    }).then(function (item) {
+      if (!item) return answer instanceof Response ? answer : precaching.matchPrecache(PLAIN["/offline"]);
+      var said = item.kind === "new" ? "queued" : "queued_" + item.kind;
+      return Response.redirect("/games/" + encodeURIComponent(item.game) + "?" + said + "=" + item.number, 303);
     });
   }
   return fetch(request).then(function (response) {
     return response.status >= 502 && response.status <= 504 ? queue(response) : response;
   }, queue);
-}
-
-// A correction of a manche whose earlier correction still waits replaces it (made from the same
-// kept page, the earlier one would make the later one collide with it).
-function superseded(game, kind, number, id) {
-  if (kind !== "edit") return Promise.resolve();
-  return CarteQueue.all(game).then(function (items) {
-    return CarteQueue.removeMany(items.filter(function (item) {
-      return item.kind === "edit" && item.state === "waiting" && String(item.number) === number && item.id !== id;
-    }).map(function (item) { return item.id; }));
-  });
 }
 
 routing.registerRoute(function (o) {

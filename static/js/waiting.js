@@ -1,8 +1,9 @@
-// Offline at the table (issue 15): the manches waiting on this phone, loaded after offline.js.
+// Offline at the table: the manches waiting on this phone, loaded after offline.js.
 // - the manche entry takes the number after those waiting; a waiting manche can be edited;
-// - the game page shows what waits to be sent — new manches, corrections, the deletion of the
-//   last manche (issue 28) — with provisional totals and dealer (CarteScore, score.js, fed the
-//   game's data by the page), and what the server did not take, with both versions and a choice.
+// - the game page (and the entry, where the page itself queued a manche) shows what waits to be
+//   sent — new manches, corrections, the deletion of the last manche — with provisional totals and
+//   dealer (CarteScore, score.js, fed the game's data by the page), and what the server did not
+//   take, with both versions and a choice.
 (function () {
   "use strict";
   var O = window.CarteOffline, Q = window.CarteQueue;
@@ -19,25 +20,37 @@
   function kind(item) { return item.kind || "new"; }
   function isNew(item) { return kind(item) === "new"; }
 
+  var restoring = decodeURIComponent((location.hash.match(/^#restore=(.+)$/) || [])[1] || "");
+  var queuedHere = null;  // the last write this page queued itself (no service worker)
+
   O.ready.then(function () {
     if (form && form.elements.number && form.elements.nonce) entry();
+    else if (form) O.drafts(form);
+    if (model && !form) O.draftsDone(model.game);
     O.shown = show();
   });
 
   // --- the manche entry: its number after those waiting; a waiting manche to edit -------------
 
+  function formGame() { return decodeURIComponent(form.getAttribute("action").split("/")[2]); }
+
   function entry() {
-    var game = decodeURIComponent(form.getAttribute("action").split("/")[2]);
-    var restoring = decodeURIComponent((location.hash.match(/^#restore=(.+)$/) || [])[1] || "");
     var rendered = parseInt(form.elements.number.value, 10) || 1;
-    Q.all(game).then(function (items) {
+    numberEntry(rendered).then(function () {
+      return restoring && Q.get(restoring);
+    }).then(function (item) { if (item) restore(item, rendered); else O.drafts(form); });
+  }
+
+  // The entry's number: the server's next (`rendered`), after what waits on this phone — the last
+  // manche's deletion waiting: the entry takes its number; new manches waiting: the next.
+  function numberEntry(rendered) {
+    return Q.all(formGame()).then(function (items) {
       var waiting = items.filter(function (item) { return item.state === "waiting" && item.id !== restoring; });
-      // the last manche's deletion waiting: the entry takes its number; new manches waiting: the next
       var number = rendered - waiting.filter(function (item) { return kind(item) === "delete"; }).length;
       waiting.forEach(function (item) { if (isNew(item)) number = Math.max(number, item.number + 1); });
-      if (number !== rendered) renumberEntry(rendered, number);
-      return restoring && Q.get(restoring);
-    }).then(function (item) { if (item) restore(item, rendered); });
+      var shown = parseInt(form.elements.number.value, 10);
+      if (number !== shown) renumberEntry(shown, number);
+    });
   }
 
   function renumberEntry(from, to) {
@@ -51,20 +64,8 @@
 
   function restore(item, rendered) {
     var skip = ["nonce", "number", "selected", "save"];
-    form.querySelectorAll("input[type=hidden][name*='-n_'], input[name$='-typed']").forEach(function (input) { input.value = input.type === "hidden" ? 0 : ""; });
-    item.pairs.forEach(function (pair) {
-      if (skip.indexOf(pair[0]) !== -1) return;
-      var target = form.elements[pair[0]];
-      if (!target) return;
-      if (target instanceof RadioNodeList) {
-        Array.from(target).forEach(function (radio) { radio.checked = radio.value === pair[1]; });
-      } else {
-        target.value = pair[1];
-      }
-    });
+    O.fill(form, item.pairs);
     form.prepend(el("p", { class: "notice panel", role: "status" }, say("editing")));
-    var winner = form.querySelector("input[name=winner]:checked");
-    (winner || form.querySelector("input")).dispatchEvent(new Event(winner ? "change" : "input", { bubbles: true }));
     form.addEventListener("submit", function (event) {
       if (event.submitter && event.submitter.name !== "save") return;
       event.preventDefault();
@@ -80,6 +81,38 @@
       }).then(function () { location.href = O.gamePath(item.game); });
     });
   }
+
+  // --- a write this page queued itself (no service worker) -------------------------------------
+
+  // Its draft goes, the page shows it waiting; a new manche's entry empties for the next one,
+  // numbered after those waiting (no page fetched: the network is gone).
+  O.queued = function (item) {
+    queuedHere = item;
+    if (form) O.forgetDraft(form);
+    return show().then(function () {
+      if (!form || !isNew(item) || !form.elements.number) return null;
+      O.fill(form, []);
+      form.elements.nonce.value = O.newKey();
+      return numberEntry(model.next).then(function () {
+        document.dispatchEvent(new CustomEvent("carte:entry", { detail: { number: form.elements.number.value } }));
+      });
+    }).then(function () { panel.scrollIntoView({ block: "start" }); });
+  };
+
+  // Back online, the queue sent: the entry's data again from the server (what is typed stays).
+  if (form && form.elements.number && panel) O.refresh = function () {
+    return fetch(location.pathname, { credentials: "same-origin" }).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.text();
+    }).then(function (html) {
+      var doc = new DOMParser().parseFromString(html, "text/html"), fresh = doc.getElementById("offline-queue");
+      var number = doc.querySelector("form[data-manche-form] input[name=number]");
+      if (fresh) model = Object.assign(JSON.parse(fresh.dataset.model), { game: model.game });
+      model.next = model.manches.length + model.after_end.length + 1;
+      queuedHere = null;
+      return number ? numberEntry(parseInt(number.value, 10) || model.next) : null;
+    }).catch(function () { /* offline again: as it was */ }).then(show);
+  };
 
   // --- the game page: waiting manches, provisional totals, conflicts --------------------------
 
@@ -98,6 +131,7 @@
       if (waiting.length) {
         panel.appendChild(el("h2", {}, say("waiting")));
         var args = new URLSearchParams(location.search);
+        if (queuedHere) args.set({ "new": "queued", edit: "queued_edit", "delete": "queued_delete" }[kind(queuedHere)], queuedHere.number);
         [["queued", "queued"], ["queued_edit", "queuedEdit"], ["queued_delete", "queuedDelete"]].forEach(function (pair) {
           if (args.get(pair[0])) panel.appendChild(el("p", { class: "queued-note" }, say(pair[1], { n: args.get(pair[0]) })));
         });
@@ -123,8 +157,9 @@
   function provisional(items) {
     var waiting = items.filter(function (i) { return i.state === "waiting"; }), manches = applied(waiting);
     var board = document.getElementById("scoreboard");
-    if (!waiting.length || !board) return;
+    if (!waiting.length) return;
     var progress = CarteScore.playThrough(model, manches);
+    if (!board) return standing(progress);
     var body = board.querySelector("tbody"), target = model.end.target;
     progress.standing.ranking.forEach(function (row) {
       var tr = body.querySelector("tr[data-side='" + CSS.escape(row[1]) + "']");
@@ -158,6 +193,20 @@
       else if (k === "delete" && item.number === manches.length) manches.pop();
     });
     return manches;
+  }
+
+  // The entry has no scoreboard: the provisional totals and who deals, under what waits.
+  function standing(progress) {
+    var box = panel.appendChild(el("div", { class: "provisional-standing" }));
+    box.appendChild(el("p", { class: "provisional-note" }, say("provisional")));
+    var list = box.appendChild(el("ol", { class: "provisional-totals", role: "list" }));
+    progress.standing.ranking.forEach(function (row) {
+      var item = list.appendChild(el("li", { "data-side": row[1] }, row[0] + ". " + row[1] + " "));
+      item.appendChild(el("strong", { class: "total provisional" }, row[2] + " " + say("pts")));
+    });
+    var dealer = progress.next_dealer, starter = CarteScore.starter(model, progress.counted + 1, dealer);
+    box.appendChild(el("p", { class: "deal" }, say("deals", { dealer: model.players[dealer], starter: starter }) + " (" + say("provisionalBadge") + ")"));
+    if (progress.standing.finished) box.appendChild(el("p", { class: "provisional-over" }, say("over", { winners: progress.standing.winners.join(", ") })));
   }
 
   // The history row of a manche with a correction or a deletion waiting is marked so.

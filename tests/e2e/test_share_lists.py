@@ -275,6 +275,14 @@ def test_banner_prints_the_lan_url_and_its_qr_code(app):
     assert out.getvalue().strip() == printed.strip()
     assert "Carte ! — open http://192.168.1.20:5123 on the phones at the table" in printed
     assert "█" in printed  # the QR code, in text blocks
+    # plain HTTP from another machine: no service worker there, and the banner says what works
+    assert "the page open on a phone keeps working" in printed and "needs HTTPS" in printed
+
+
+def test_banner_says_nothing_of_offline_over_https_or_on_this_machine(app):
+    for settings in (banner.RunSettings("192.168.1.9", 8080, True), banner.RunSettings("127.0.0.1", 5000, False)):
+        out = io.StringIO()
+        assert "plain-HTTP" not in banner.print_banner(app, settings, stream=out)
 
 
 def test_banner_url_choice(app):

@@ -1,0 +1,218 @@
+"""Offline at the table on the plain-HTTP address the other phones open: no service worker there
+(not a secure context), so the page itself keeps what is typed (a draft per game and manche) and
+queues what the network does not take, in the same queue the worker uses, sent by the same code.
+
+The phones open ``http://table.lan:PORT``: Chromium maps that name to the loopback
+(``--host-resolver-rules``) and the app says that address (PUBLIC_URL). The network is cut with
+the entry already open (``context.set_offline``), as TESTING.md says. What reached the server is
+read through the API, never through the page.
+
+classique (SPEC §2's classique table): 8 = 50, JK = 50, A = 20, K = 10, others face value; penalty
+mode: the winner adds 0, each other player their own hand; the deal passes to the left each manche.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from playwright.sync_api import expect
+from werkzeug.serving import make_server
+
+from app import create_app
+
+from .conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+from .test_offline import api_game, opened_phones, recorded, wait_js
+
+PLAYERS = ["Ana", "Bob", "Chloé"]
+LAN = "table.lan"
+
+
+@pytest.fixture(scope="module")
+def lan_browser(playwright):
+    """Chromium that resolves table.lan to this machine: the address a phone at the table opens."""
+    browser = playwright.chromium.launch(
+        executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {LAN} 127.0.0.1"]
+    )
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def lan_server(app_config):
+    """The app on 127.0.0.1 (a random port), saying the LAN address http://table.lan:PORT."""
+    server = make_server("127.0.0.1", 0, lambda environ, start: [], threaded=True)
+    url = f"http://{LAN}:{server.server_port}"
+    server.app = create_app({**app_config, "PUBLIC_URL": url})
+    server.url = url
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.app.extensions["feed"].close()
+    server.shutdown()
+    server.app.extensions["database"].dispose()
+
+
+@pytest.fixture
+def lan_phone(lan_browser, lan_server):
+    """A phone (360 px, French) holding a game's edit token, at the LAN address; errors noted."""
+    contexts = []
+
+    def open_phone(game_id, token, scheme="light"):
+        context = lan_browser.new_context(
+            viewport={"width": 360, "height": 740},
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
+            locale="fr-FR",
+            color_scheme=scheme,
+        )
+        contexts.append(context)
+        if token:
+            serializer = lan_server.app.session_interface.get_signing_serializer(lan_server.app)
+            cookie = serializer.dumps({"tokens": [[game_id, token]]})
+            context.add_cookies([{"name": "session", "value": cookie, "url": lan_server.url}])
+        page = context.new_page()
+        page.loads = []  # every document the page loads: none while the network is gone
+        page.on("framenavigated", lambda frame: frame == page.main_frame and page.loads.append(frame.url))
+        return page
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def worker_phones(browser):
+    """Phones at 127.0.0.1, where the service worker runs (test_offline's ``Phone``)."""
+    yield from opened_phones(browser)
+
+
+def ready(page):
+    """The offline scripts have their words and drew what waits."""
+    wait_js(page, "!!(window.CarteOffline && window.CarteOffline.shown)")
+
+
+def tap_manche(page, winner, cards=None, typed=None):
+    """On the entry: who went out, the cards of each hand tapped, totals typed."""
+    page.locator(f'label[for="winner-{winner}"]').click()
+    for seat, tokens in (cards or {}).items():
+        page.locator(f"#hand-{seat} button.pick").click()
+        for token in tokens.split():
+            page.locator(f'#keypad [data-token="{token}"] button[data-step="1"]').click()
+    for seat, total in (typed or {}).items():
+        page.locator(f"#hand-{seat} button.pick").click()
+        page.locator(f"#p{seat}-typed").fill(str(total))
+
+
+def provisional(page) -> dict:
+    rows = page.locator("#offline-queue .provisional-totals li")
+    return {row.get_attribute("data-side"): int(row.locator(".total").inner_text().split()[0]) for row in rows.all()}
+
+
+def shot(page, name):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"offline-lan-{name}.png"), full_page=True)
+
+
+def test_two_manches_saved_offline_at_the_lan_address_are_recorded_once_in_order(lan_server, lan_phone):
+    game_id, token = api_game(lan_server)
+    page = lan_phone(game_id, token)
+    page.goto(f"{lan_server.url}/games/{game_id}/manches/new")
+    assert page.evaluate("window.isSecureContext") is False
+    assert page.evaluate("'serviceWorker' in navigator") is False
+    ready(page)
+    page.context.set_offline(True)
+    loads = len(page.loads)
+    # Manche 1: Ana goes out; Bob holds 8 + K = 60, Chloé 3 + JK = 53.
+    tap_manche(page, 0, cards={1: "8 K", 2: "3 JK"})
+    page.get_by_role("button", name="Enregistrer la manche 1").click()
+    expect(page.locator(".waiting-list li")).to_have_count(1)
+    expect(page.locator("h1")).to_have_text("Manche 2")
+    expect(page.locator(".queued-note")).to_contain_text("Manche 1")
+    assert provisional(page) == {"Ana": 0, "Chloé": 53, "Bob": 60}
+    expect(page.locator("#offline-queue .deal")).to_contain_text("Bob distribue")
+    # Manche 2, from the entry the page offers: Bob goes out; Ana typed 15, Chloé A = 20.
+    tap_manche(page, 1, cards={2: "A"}, typed={0: 15})
+    page.get_by_role("button", name="Enregistrer la manche 2").click()
+    expect(page.locator(".waiting-list li")).to_have_count(2)
+    expect(page.locator("h1")).to_have_text("Manche 3")
+    expect(page.locator(".waiting-list")).to_contain_text("en attente d'envoi")
+    assert provisional(page) == {"Ana": 15, "Bob": 60, "Chloé": 73}
+    expect(page.locator("#offline-queue .deal")).to_contain_text("Chloé distribue")
+    shot(page, "two-waiting")
+    assert page.loads[loads:] == []  # no page fetched, no browser error page
+    assert recorded(lan_server, game_id) == []
+
+    page.context.set_offline(False)  # the `online` event sends the queue
+    expect(page.locator("#offline-queue")).to_be_hidden(timeout=15000)
+    manches = recorded(lan_server, game_id)
+    assert [(m["number"], m["winner"], m["values"]) for m in manches] == [
+        (1, "Ana", {"Bob": 60, "Chloé": 53}),
+        (2, "Bob", {"Ana": 15, "Chloé": 20}),
+    ]
+    expect(page.locator("h1")).to_have_text("Manche 3")
+    watcher = lan_phone(game_id, token, scheme="dark")  # a second phone at the table
+    watcher.goto(f"{lan_server.url}/games/{game_id}")
+    expect(watcher.locator("#scoreboard tr[data-side='Chloé'] td.total")).to_have_text("73")
+    expect(watcher.locator("#scoreboard tr[data-side='Bob'] td.total")).to_have_text("60")
+    expect(watcher.locator("#share [role=note]")).to_contain_text("HTTP simple")  # says what works where
+    shot(watcher, "second-phone")
+    assert all(url.startswith(lan_server.url) for url in page.loads + watcher.loads)
+    assert len(recorded(lan_server, game_id)) == 2
+
+
+def half_counted_entry_survives(page, server, game_id):
+    """Cards tapped and a total typed: kept through a reload and a Back; cleared, undone; gone once
+    the manche is stored."""
+    entry_url = f"{server.url}/games/{game_id}/manches/new"
+    page.goto(entry_url)
+    ready(page)
+    # Ana goes out; Bob: 8 + K = 60 tapped; Chloé: 12 typed.
+    tap_manche(page, 0, cards={1: "8 K"}, typed={2: 12})
+    page.locator("#p2-typed").blur()
+
+    def as_left():
+        expect(page.locator(".draft-note")).to_contain_text("gardée sur ce téléphone")
+        expect(page.locator("#winner-0")).to_be_checked()
+        expect(page.locator("#hand-1 [data-hand-total]")).to_have_text("60")
+        expect(page.locator("#hand-2 [data-hand-total]")).to_have_text("12")
+        expect(page.locator("#p2-typed")).to_have_value("12")
+
+    page.reload()
+    ready(page)
+    as_left()
+    page.get_by_role("link", name="← Retour aux scores").click()
+    expect(page.locator("#scoreboard")).to_be_visible()
+    page.go_back()
+    ready(page)
+    as_left()
+    shot(page, f"draft-{server.url.split('//')[1].split(':')[0]}")
+
+    page.get_by_role("button", name="Effacer la saisie").click()
+    expect(page.locator("#hand-1 [data-hand-total]")).to_have_text("0")
+    expect(page.locator("#winner-0")).not_to_be_checked()
+    page.get_by_role("button", name="Annuler").click()
+    as_left()
+
+    page.get_by_role("button", name="Enregistrer la manche 1").click()
+    expect(page).to_have_url(f"{server.url}/games/{game_id}?saved=1")
+    assert [(m["winner"], m["values"]) for m in recorded(server, game_id)] == [("Ana", {"Bob": 60, "Chloé": 12})]
+    page.goto(entry_url)
+    ready(page)
+    expect(page.locator("h1")).to_have_text("Manche 2")
+    expect(page.locator(".draft-note")).to_have_count(0)
+    expect(page.locator("#hand-1 [data-hand-total]")).to_have_text("0")
+
+
+def test_a_half_counted_entry_survives_a_reload_and_a_back_at_the_lan_address(lan_server, lan_phone):
+    game_id, token = api_game(lan_server)
+    page = lan_phone(game_id, token)
+    half_counted_entry_survives(page, lan_server, game_id)
+
+
+def test_a_half_counted_entry_survives_a_reload_and_a_back_where_a_worker_runs(live_server, worker_phones):
+    game_id, token = api_game(live_server)
+    phone = worker_phones(live_server, game_id, token)
+    phone.controlled()
+    half_counted_entry_survives(phone.page, live_server, game_id)
