@@ -23,8 +23,6 @@ the pages that a change swaps, and the phones entering a manche.
 from __future__ import annotations
 
 import json
-import threading
-from collections import Counter
 from dataclasses import dataclass
 
 from flask import Blueprint, current_app, redirect, render_template, request, session, stream_with_context, url_for
@@ -41,6 +39,7 @@ from models.services.ids import checked_id
 from . import links
 from .kit import access, database, games, is_htmx, lang
 from .numbers import whole_number
+from .openstreams import OpenStreams, Place, client_socket
 from .pagecache import cached_page
 from .present import game_context, share_panel
 from .rights import game_level, game_page_state, owns_game, phone_id, session_token, writes_game
@@ -55,27 +54,6 @@ DEFAULT_STREAMS_PER_CLIENT = 24  # a family behind one address: 8 phones, a page
 
 def init_app(app) -> None:
     app.extensions["open_streams"] = OpenStreams()
-
-
-class OpenStreams:
-    """The streams this process holds open, per client address (``STREAMS_PER_CLIENT`` at most)."""
-
-    def __init__(self):
-        self.by_client: Counter = Counter()
-        self.lock = threading.Lock()
-
-    def take(self, client: str, limit: int) -> bool:
-        with self.lock:
-            if self.by_client[client] >= limit:
-                return False
-            self.by_client[client] += 1
-            return True
-
-    def give_back(self, client: str) -> None:
-        with self.lock:
-            self.by_client[client] -= 1
-            if self.by_client[client] <= 0:
-                del self.by_client[client]
 
 
 def feed():
@@ -139,15 +117,16 @@ def shared_events(share_id):
 
 def event_stream(viewer: Viewer):
     client = request.remote_addr or "?"
-    streams = current_app.extensions["open_streams"]
-    if not streams.take(client, int(current_app.config["STREAMS_PER_CLIENT"])):
+    streams, place = current_app.extensions["open_streams"], Place(client_socket(request.environ))
+    if not streams.take(client, int(current_app.config["STREAMS_PER_CLIENT"]), place):
         raise TooManyStreams(N_("Too many live pages are open from this address: close some and try again."))
     heartbeat = float(current_app.config["LIVE_HEARTBEAT_SECONDS"])
     try:
         listener = feed().listen(viewer.game_id, since_revision())
     except BaseException:
-        streams.give_back(client)
+        streams.give_back(client, place)
         raise
+    place.end = lambda: listener.events.put(End())  # its client is gone: the stream ends now
 
     def events():
         try:
@@ -172,7 +151,7 @@ def event_stream(viewer: Viewer):
                     return
         finally:
             listener.close()
-            streams.give_back(client)
+            streams.give_back(client, place)
 
     response = current_app.response_class(stream_with_context(events()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
