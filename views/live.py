@@ -129,6 +129,7 @@ def event_stream(viewer: Viewer):
     place.end = lambda: listener.events.put(End())  # its client is gone: the stream ends now
 
     def events():
+        told = None  # who is entering, as this stream last said it
         try:
             yield f"retry: {RETRY_MS}\n\n"
             while True:
@@ -140,7 +141,10 @@ def event_stream(viewer: Viewer):
                     yield "event: end\ndata: \n\n"
                     return
                 if isinstance(event, PresenceChange):
-                    yield message("presence", entering_said(e for e in event.entering if e.phone != viewer.phone))
+                    said = entering_said(e for e in event.entering if e.phone != viewer.phone)
+                    if said != told:  # another phone's news; this phone's own is not said to it
+                        told = said
+                        yield message("presence", said)
                     continue
                 if rights_lost(viewer, event):
                     yield message("rights", _said_rights()) + "event: end\ndata: \n\n"
