@@ -15,8 +15,9 @@ the Origin header):
    or ``none`` (typed or bookmarked by the person) pass, anything else — another site, or
    another origin of the same site — is refused;
 3. else ``Origin`` (sent with every POST by browsers since 2020, on plain HTTP too — the LAN
-   address a family's phones use): it must name this server (the request's host, or
-   ``PUBLIC_URL``'s); ``null`` or another host is refused;
+   address a family's phones use): its scheme, host and port must be this server's (the
+   request's, or ``PUBLIC_URL``'s); ``null``, another host, another port or another scheme (an
+   ``https://`` page posting to a plain-HTTP server is another origin) is refused;
 4. neither header: not a browser form (a script, ``curl``, the tests) — passes. A browser too
    old for both still sends no session cookie across sites: the cookie is ``SameSite=Lax``,
    and the rights to a game live in that cookie only.
@@ -35,22 +36,28 @@ from models.core.errors import N_, Forbidden
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 SAME_ORIGIN_SITES = frozenset({"same-origin", "none"})
+DEFAULT_PORTS = {"http": ":80", "https": ":443"}
 
 
-def host(netloc: str) -> str:
-    """A host name with its port, as compared here: lower case, without a default port."""
-    netloc = netloc.lower()
-    return netloc.removesuffix(":80").removesuffix(":443")
+def origin(scheme: str, netloc: str) -> str:
+    """An origin as compared here: scheme, host and port, in lower case, without the scheme's
+    default port (``http://table.lan:80`` is ``http://table.lan``, ``https://table.lan:80`` is not)."""
+    scheme, netloc = scheme.lower(), netloc.lower()
+    if scheme in DEFAULT_PORTS:
+        netloc = netloc.removesuffix(DEFAULT_PORTS[scheme])
+    return f"{scheme}://{netloc}"
 
 
-def own_hosts() -> set[str]:
-    """The host names (with their port) this server answers as: the request's own, and
-    ``PUBLIC_URL``'s when set (a reverse proxy may forward another Host)."""
-    hosts = {host(request.host)}
+def own_origins() -> set[str]:
+    """The origins this server answers as: the request's own (its scheme — ``X-Forwarded-Proto``'s
+    behind ``TRUSTED_PROXIES`` — and its host), and ``PUBLIC_URL``'s when set (a reverse proxy may
+    forward another Host)."""
+    origins = {origin(request.scheme, request.host)}
     public = current_app.config.get("PUBLIC_URL")
     if public:
-        hosts.add(host(urlsplit(public).netloc))
-    return hosts
+        parts = urlsplit(public)
+        origins.add(origin(parts.scheme, parts.netloc))
+    return origins
 
 
 def from_elsewhere() -> bool:
@@ -60,10 +67,11 @@ def from_elsewhere() -> bool:
     site = request.headers.get("Sec-Fetch-Site")
     if site is not None:
         return site not in SAME_ORIGIN_SITES
-    origin = request.headers.get("Origin")
-    if origin is None:
+    sent = request.headers.get("Origin")
+    if sent is None:
         return False
-    return origin == "null" or host(urlsplit(origin).netloc) not in own_hosts()
+    parts = urlsplit(sent)
+    return sent == "null" or origin(parts.scheme, parts.netloc) not in own_origins()
 
 
 def refuse_cross_origin() -> None:

@@ -23,8 +23,6 @@ the pages that a change swaps, and the phones entering a manche.
 from __future__ import annotations
 
 import json
-import threading
-from collections import Counter
 from dataclasses import dataclass
 
 from flask import Blueprint, current_app, redirect, render_template, request, session, stream_with_context, url_for
@@ -41,6 +39,7 @@ from models.services.ids import checked_id
 from . import links
 from .kit import access, database, games, is_htmx, lang
 from .numbers import whole_number
+from .openstreams import OpenStreams, Place, client_socket
 from .pagecache import cached_page
 from .present import game_context, share_panel
 from .rights import game_level, game_page_state, owns_game, phone_id, session_token, writes_game
@@ -55,27 +54,6 @@ DEFAULT_STREAMS_PER_CLIENT = 24  # a family behind one address: 8 phones, a page
 
 def init_app(app) -> None:
     app.extensions["open_streams"] = OpenStreams()
-
-
-class OpenStreams:
-    """The streams this process holds open, per client address (``STREAMS_PER_CLIENT`` at most)."""
-
-    def __init__(self):
-        self.by_client: Counter = Counter()
-        self.lock = threading.Lock()
-
-    def take(self, client: str, limit: int) -> bool:
-        with self.lock:
-            if self.by_client[client] >= limit:
-                return False
-            self.by_client[client] += 1
-            return True
-
-    def give_back(self, client: str) -> None:
-        with self.lock:
-            self.by_client[client] -= 1
-            if self.by_client[client] <= 0:
-                del self.by_client[client]
 
 
 def feed():
@@ -139,45 +117,55 @@ def shared_events(share_id):
 
 def event_stream(viewer: Viewer):
     client = request.remote_addr or "?"
-    streams = current_app.extensions["open_streams"]
-    if not streams.take(client, int(current_app.config["STREAMS_PER_CLIENT"])):
+    streams, place = current_app.extensions["open_streams"], Place(client_socket(request.environ))
+    if not streams.take(client, int(current_app.config["STREAMS_PER_CLIENT"]), place):
         raise TooManyStreams(N_("Too many live pages are open from this address: close some and try again."))
     heartbeat = float(current_app.config["LIVE_HEARTBEAT_SECONDS"])
     try:
         listener = feed().listen(viewer.game_id, since_revision())
     except BaseException:
-        streams.give_back(client)
+        streams.give_back(client, place)
         raise
+    place.end = lambda: listener.events.put(End())  # its client is gone: the stream ends now
 
     def events():
         try:
             yield f"retry: {RETRY_MS}\n\n"
-            while True:
-                event = listener.get(heartbeat)
-                if event is None:
-                    yield ": still here\n\n"
-                    continue
-                if isinstance(event, End):
-                    yield "event: end\ndata: \n\n"
-                    return
-                if isinstance(event, PresenceChange):
-                    yield message("presence", entering_said(e for e in event.entering if e.phone != viewer.phone))
-                    continue
-                if rights_lost(viewer, event):
-                    yield message("rights", _said_rights()) + "event: end\ndata: \n\n"
-                    return
-                yield change_message(viewer, event)
-                if event.finished:
-                    yield "event: end\ndata: \n\n"
-                    return
+            yield from told_events(viewer, listener, heartbeat)
         finally:
             listener.close()
-            streams.give_back(client)
+            streams.give_back(client, place)
 
     response = current_app.response_class(stream_with_context(events()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # a buffering proxy (nginx) passes each event at once
     return response
+
+
+def told_events(viewer: Viewer, listener, heartbeat: float):
+    """What the stream says, event by event, until the game or the phone's rights end it."""
+    told = None  # who is entering, as this stream last said it
+    while True:
+        event = listener.get(heartbeat)
+        if event is None:
+            yield ": still here\n\n"
+            continue
+        if isinstance(event, End):
+            yield "event: end\ndata: \n\n"
+            return
+        if isinstance(event, PresenceChange):
+            said = entering_said(e for e in event.entering if e.phone != viewer.phone)
+            if said != told:  # another phone's news; this phone's own is not said to it
+                told = said
+                yield message("presence", said)
+            continue
+        if rights_lost(viewer, event):
+            yield message("rights", _said_rights()) + "event: end\ndata: \n\n"
+            return
+        yield change_message(viewer, event)
+        if event.finished:
+            yield "event: end\ndata: \n\n"
+            return
 
 
 def message(event: str, data: str, revision: int | None = None) -> str:

@@ -25,6 +25,7 @@ from .notifications import subscription
 from .presence import Entering
 
 KEPT_CHANGES = 32
+PRESENCE_GAP = 1.0  # seconds between two presence events of a game: more often, they are coalesced
 
 # The parts of a page a change may concern.
 SCORES, PLAYERS, INVITES = "scores", "players", "invites"
@@ -146,6 +147,8 @@ class Watched:
     entering: tuple = ()
     listeners: set = field(default_factory=set)
     kept: deque = field(default_factory=lambda: deque(maxlen=KEPT_CHANGES))
+    presence_told: float = float("-inf")  # when its listeners were last told who is entering
+    presence_due: bool = False  # who is entering changed since, not told yet
 
 
 class ChangeFeed:
@@ -271,20 +274,29 @@ class ChangeFeed:
                     self._set_entering(game_id, watched, tuple(e for e in entering if e.fresh(now)))
 
     def _set_entering(self, game_id: str, watched: Watched, entering: tuple) -> None:
-        if _visible(entering) == _visible(watched.entering):
-            watched.entering = entering  # a heartbeat: nothing a phone would see
-            return
+        """Who is entering now; the listeners are told at most once every ``PRESENCE_GAP`` seconds
+        (what changes in between is told once, as it then stands: ``_tell_due``)."""
+        if _visible(entering) != _visible(watched.entering):  # else a heartbeat: nothing a phone would see
+            watched.presence_due = True
         watched.entering = entering
-        for listener in watched.listeners:
-            listener.events.put(PresenceChange(game_id, entering))
+        self._tell_due(game_id, watched)
+
+    def _tell_due(self, game_id: str, watched: Watched) -> None:
+        now = self.clock()
+        if watched.presence_due and now - watched.presence_told >= PRESENCE_GAP:
+            watched.presence_due, watched.presence_told = False, now
+            for listener in watched.listeners:
+                listener.events.put(PresenceChange(game_id, watched.entering))
 
     def tick(self) -> None:
-        """At least once a second: the phones gone silent are forgotten."""
+        """At least once a second: the phones gone silent are forgotten, the presence held back
+        (``PRESENCE_GAP``) is told."""
         now = self.clock()
         with self.lock:
             for game_id, watched in list(self.games.items()):
                 if any(not e.fresh(now) for e in watched.entering):
                     self._set_entering(game_id, watched, tuple(e for e in watched.entering if e.fresh(now)))
+                self._tell_due(game_id, watched)
 
 
 def _visible(entering: tuple[Entering, ...]) -> tuple:

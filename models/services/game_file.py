@@ -74,7 +74,11 @@ def _read_manche(index: int, m, typed_key: str) -> MancheEntry:
 def read_document(document) -> tuple[dict, list, dict | None]:
     """Check an export document's shape (``carte-game/2`` or ``/1``); return the game's settings,
     its manches, its totals."""
-    if not isinstance(document, dict) or document.get("format") not in FORMATS:
+    if (
+        not isinstance(document, dict)
+        or not isinstance(document.get("format"), str)
+        or document["format"] not in FORMATS
+    ):
         raise ValidationError(NOT_A_GAME_FILE, field="format")
     typed_key, totals_inside = FORMATS[document["format"]]
     game = document.get("game")

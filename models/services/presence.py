@@ -20,6 +20,7 @@ from .ids import checked_id
 
 HEARTBEAT_SECONDS = 10  # the entry page's sign of life
 PRESENCE_SECONDS = 30  # forgotten this long after the last one
+MAX_ENTERING = 16  # phones noted entering one game at once: a table of 8, each with a spare phone
 
 
 @dataclass(frozen=True)
@@ -43,9 +44,11 @@ class PresenceService:
         dialect = sqlite if database.is_sqlite else postgresql
         self._insert = dialect.insert
 
-    def enter(self, game_id: str, phone: str, name: str | None, number: int, editing: bool = False) -> None:
+    def enter(self, game_id: str, phone: str, name: str | None, number: int, editing: bool = False) -> bool:
         """The phone is entering (or correcting) manche ``number``: noted or refreshed, in one
-        short transaction that also forgets the game's phones gone silent."""
+        short transaction that also forgets the game's phones gone silent. A new phone is not
+        noted (False) while ``MAX_ENTERING`` others are: one invite opened by many new phones
+        fills no watcher's screen."""
         now = self.clock()
         row = {"game_id": checked_id(game_id), "phone": phone, "name": name, "number": number}
         row |= {"editing": editing, "seen": now}
@@ -58,7 +61,11 @@ class PresenceService:
             connection.execute(
                 delete(Presence).where(Presence.game_id == row["game_id"], Presence.seen < now - PRESENCE_SECONDS)
             )
+            noted = set(connection.execute(select(Presence.phone).where(Presence.game_id == row["game_id"])).scalars())
+            if phone not in noted and len(noted) >= MAX_ENTERING:
+                return False
             connection.execute(upsert)
+        return True
 
     def leave(self, game_id: str, phone: str) -> None:
         """The phone saved, or left its entry: it is no longer entering anything."""

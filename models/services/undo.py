@@ -78,6 +78,8 @@ def undo_target(kind, number, revision) -> int:
         raise ValidationError(N_("There is nothing to undo."), field="kind")
     if isinstance(revision, bool) or not isinstance(revision, int) or revision < 0:
         raise ValidationError(N_("There is nothing to undo."), field="revision")
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise ValidationError(N_("There is nothing to undo."), field="number")
     if kind in MANCHE_KINDS:
         return existing_number(number)
     if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < MAX_SEATS:

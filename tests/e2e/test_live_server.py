@@ -133,11 +133,8 @@ def test_too_many_streams_from_one_address_is_a_429(database_url):
         refused = open_stream(server.url, f"/games/{game_id}/events")
         assert [s.status for s in kept] == [200, 200] and refused.status == 429
         kept[0].close()
-        deadline = time.monotonic() + 5  # the server notices the closed stream at its next heartbeat
-        while (again := open_stream(server.url, f"/games/{game_id}/events")).status != 200:
-            again.close()
-            assert time.monotonic() < deadline, "the slot was never given back"
-            kept[1].next_event(timeout=0.5)
+        again = open_stream(server.url, f"/games/{game_id}/events")  # the closed one's place, at once
+        assert again.status == 200
         again.close()
         kept[1].close()
     finally:

@@ -78,6 +78,9 @@ def games_count(app) -> int:
         {"Sec-Fetch-Site": "cross-site", "Origin": "http://localhost"},  # the browser's word wins over Origin
         {"Origin": "http://autre.example"},  # a browser without Fetch Metadata (plain HTTP on the LAN)
         {"Origin": "http://localhost:8080"},  # another port is another origin
+        {"Origin": "https://localhost"},  # another scheme is another origin: this server is plain HTTP
+        {"Origin": "https://localhost:80"},  # this host and port, but not this scheme
+        {"Origin": "ws://localhost"},
         {"Origin": "null"},  # a sandboxed frame, a page from a file
     ],
 )
@@ -104,12 +107,35 @@ def test_a_form_posted_from_this_server_is_accepted(app, client, headers):
     assert r.status_code == 303, r.get_data(as_text=True)
 
 
+@pytest.mark.parametrize(
+    ("proxies", "forwarded", "sent", "status"),
+    [
+        (0, None, "http://table.lan:8000", 303),
+        (0, None, "https://table.lan:8000", 403),  # plain HTTP here: an HTTPS page is another origin
+        (0, "https", "https://table.lan:8000", 403),  # the header is anyone's without TRUSTED_PROXIES
+        (1, "https", "https://table.lan:8000", 303),  # TLS ends at the trusted proxy: the page was HTTPS
+        (1, "https", "http://table.lan:8000", 403),
+        (1, "http", "https://table.lan:8000", 403),
+    ],
+)
+def test_the_origin_s_scheme_must_be_this_server_s(app_config, proxies, forwarded, sent, status):
+    app = create_app({**app_config, "TRUSTED_PROXIES": proxies})
+    try:
+        headers = {"Host": "table.lan:8000", "Origin": sent}
+        if forwarded:
+            headers |= {"X-Forwarded-Proto": forwarded, "X-Forwarded-For": "192.0.2.7"}
+        assert app.test_client().post("/games", data=NEW_GAME_FORM, headers=headers).status_code == status
+    finally:
+        app.extensions["database"].dispose()
+
+
 def test_the_public_address_is_this_server_too(app_config):
     app = create_app({**app_config, "PUBLIC_URL": "https://carte.example"})
     try:
         client = app.test_client()
         assert client.post("/games", data=NEW_GAME_FORM, headers={"Origin": "https://carte.example"}).status_code == 303
         assert client.post("/games", data=NEW_GAME_FORM, headers={"Origin": "https://carte.evil"}).status_code == 403
+        assert client.post("/games", data=NEW_GAME_FORM, headers={"Origin": "http://carte.example"}).status_code == 403
     finally:
         app.extensions["database"].dispose()
 

@@ -165,3 +165,34 @@ def test_closing_the_feed_ends_every_stream(feed, game):
     listener = feed.listen(game.id)
     feed.close()
     assert isinstance(next_of(listener, End), End)
+
+
+def test_who_is_entering_is_told_at_most_once_a_second_as_it_then_stands(app, feed, game):
+    presence = app.extensions["presence"]
+    now = [1000.0]
+    presence.clock = feed.clock = lambda: now[0]
+    listener = feed.listen(game.id)
+    presence.enter(game.id, "phone-0", "Chloé", 1)
+    assert [e.phone for e in next_of(listener, PresenceChange).entering] == ["phone-0"]  # at once
+    for n in range(1, 10):  # nine more within the same second
+        presence.enter(game.id, f"phone-{n}", None, 1)
+    presence.leave(game.id, "phone-0")
+    feed.heard([game.id])  # as the subscription would, once more for good measure
+    assert listener.get(timeout=0.3) is None  # held back: the gap is not over
+    now[0] += 1.0
+    feed.tick()
+    told = next_of(listener, PresenceChange).entering
+    assert [e.phone for e in told] == [f"phone-{n}" for n in range(1, 10)]  # once, as it stands now
+    assert listener.get(timeout=0.3) is None
+
+
+def test_a_game_notes_at_most_max_entering_phones_at_once(app, game):
+    from models.services.presence import MAX_ENTERING
+
+    presence = app.extensions["presence"]
+    noted = [presence.enter(game.id, f"phone-{n:03}", None, 1) for n in range(MAX_ENTERING + 5)]
+    assert noted == [True] * MAX_ENTERING + [False] * 5
+    assert len(presence.of_games([game.id])[game.id]) == MAX_ENTERING
+    assert presence.enter(game.id, "phone-000", "Ana", 2)  # one already noted is still refreshed
+    presence.leave(game.id, "phone-001")
+    assert presence.enter(game.id, "phone-new", None, 1)  # a place freed is taken
