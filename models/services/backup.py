@@ -14,6 +14,7 @@ from sqlmodel import Session
 
 from ..core.errors import N_, ValidationError
 from .db import Database, Game, Hand, HouseVariant, IdempotencyRecord, Invite, Manche, Player, utcnow
+from .unit_of_work import unit_of_work
 
 BACKUP_FORMAT = "carte-backup/1"
 GAME_FIELDS = ("id", "variant", "options_json", "mode", "table_id", "target", "rounds", "first_dealer",
@@ -86,7 +87,7 @@ def restore(database: Database, document) -> tuple[int, int]:
     if not isinstance(entries, list):
         raise ValidationError(N_("The backup is damaged: the games are missing."), field="games")
     restored = skipped = 0
-    with Session(database.writer) as session, session.begin():
+    with unit_of_work(database) as session:
         present = set(session.exec(select(Game.id)).scalars().all())
         house_present = set(session.exec(select(HouseVariant.id)).scalars().all())
         for entry in document.get("house_variants") or []:
