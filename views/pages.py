@@ -31,7 +31,7 @@ def safe_next(target: str | None) -> str:
 
 @bp.get("/healthz")
 def healthz():
-    """"ok"; "live feed down" with 503 while this worker's change feed cannot hear the database
+    """Answers "ok"; "live feed down" with 503 while this worker's change feed cannot hear the database
     (it subscribes again by itself; its streams catch up then). Reads no database."""
     headers = {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"}
     if services()["feed"].down:
