@@ -83,7 +83,9 @@ def stored(app, game_id: str) -> int:
 def cut_connections(name: str) -> None:
     with admin_engine().connect() as connection:
         connection.execute(
-            text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :name AND pid <> pg_backend_pid()"),
+            text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :name AND pid <> pg_backend_pid()"
+            ),
             {"name": name},
         )
 
@@ -113,7 +115,7 @@ def test_a_database_refusing_connections_answers_503_then_the_retry_writes_once(
 
 @pg_only
 def test_a_role_out_of_connections_answers_503(own_database):
-    """"Too many connections for role": the connection budget of the server is spent."""
+    """ "Too many connections for role": the connection budget of the server is spent."""
     name, url = own_database
     role = f"carte_small_{uuid.uuid4().hex[:8]}"
     with admin_engine().connect() as connection:
