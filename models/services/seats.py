@@ -1,4 +1,4 @@
-"""Players joining or leaving mid-game (issues 14 and 28), as plans for the game service's
+"""Players joining or leaving mid-game, as plans for the game service's
 ``_rewrite``: each checks the change against the game as it stands and answers the game as it
 will stand and the statements that make it so (run in one transaction with the revision compared
 and bumped, an "Undo" kept for the notice that follows).
