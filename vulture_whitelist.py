@@ -24,3 +24,4 @@ _.request_class  # CarteFlask.request_class: Flask makes each request of it
 _.parameter_storage_class  # CarteRequest.parameter_storage_class: Werkzeug makes the arguments of it
 _.sort_keys  # app.json.sort_keys: Flask's JSON provider setting
 _.max_content_length  # set on each request by CarteFlask.request_context: Flask's request reads it
+_.CONNECTIONS_PER_PROCESS  # the budget the README states; tests/integration/test_connection_budget.py holds it

@@ -285,32 +285,30 @@ class GameService:
             manche_rows.append({**manche, "game_id": new.id, "number": index + 1, "created_at": now})
             hands_of.append(hands)
         finished_at = now if progress.standing.finished else None
-        stored = []
         with unit_of_work(self.db) as session:
             self._write_game(session, new, revision=1, finished_at=finished_at)
-            if manche_rows:
-                ids = session.execute(insert(Manche.__table__).returning(Manche.id, Manche.number), manche_rows).all()
-                id_of = {number: manche_id for manche_id, number in ids}
-                session.execute(
-                    NEW_HANDS,
-                    [
-                        row
-                        for m, hands in zip(manche_rows, hands_of, strict=True)
-                        for row in hand_rows(id_of[m["number"]], hands)
-                    ],
-                )
-                stored = [
-                    (
-                        StoredManche._make(
-                            id_of[m["number"]] if name == "id" else m[name] for name in StoredManche._fields
-                        ),
-                        hands,
-                    )
-                    for m, hands in zip(manche_rows, hands_of, strict=True)
-                ]
+            stored = self._write_manches(session, manche_rows, hands_of)
         rows = new.rows(revision=1, finished_at=finished_at)
         rows = GameRows(rows.game, rows.players, tuple(m for m, _ in stored), {m.id: tuple(h) for m, h in stored})
         return build_view(rows, ruleset), new.token
+
+    @staticmethod
+    def _write_manches(session: Session, manche_rows: list[dict], hands_of: list) -> list:
+        """Insert an imported game's manches (their ids returned) and their hands: two statements
+        whatever their number; answers each ``(StoredManche, hands)``."""
+        if not manche_rows:
+            return []
+        ids = session.execute(insert(Manche.__table__).returning(Manche.id, Manche.number), manche_rows).all()
+        id_of = {row.number: row.id for row in ids}
+        pairs = list(zip(manche_rows, hands_of, strict=True))
+        session.execute(NEW_HANDS, [row for m, hands in pairs for row in hand_rows(id_of[m["number"]], hands)])
+        return [
+            (
+                StoredManche._make(id_of[m["number"]] if name == "id" else m[name] for name in StoredManche._fields),
+                hands,
+            )
+            for m, hands in pairs
+        ]
 
     # invites (a second phone gets the right to record manches)
 
