@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import jsonify, render_template, request
 from flask_babel import gettext
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import BadHost, HTTPException
 
 from models.core.errors import DomainError
@@ -13,7 +13,7 @@ from .kit import database
 from .limiting import refusal_message
 from .texts import error_json, error_message
 
-# Seconds a client is asked to wait before trying again when the database was busy.
+# Seconds a client is asked to wait before trying again when the database was busy or out of reach.
 BUSY_RETRY_AFTER = 2
 
 HTTP_CODES = {
@@ -87,17 +87,21 @@ def init_app(app):
             return jsonify({"error": error_json(error)}), error.status
         return render_template("parts/error.html", status=error.status, message=error_message(error)), error.status
 
-    @app.errorhandler(DBAPIError)
-    def database_busy(error: DBAPIError):
-        """A lock not had in time (another write held it too long): 503 with Retry-After, never a
-        500; the transaction was rolled back, so nothing is half-written. Other database errors
-        stay errors."""
-        if not database().is_busy(error):
+    @app.errorhandler(SQLAlchemyError)
+    def database_busy(error: SQLAlchemyError):
+        """A lock not had in time (another write held it too long), or the database out of reach
+        (refused, cut, too many clients, no pooled connection free in time): 503 with Retry-After,
+        never a 500; the transaction was rolled back, so nothing is half-written, and a retry
+        with the same key writes once. Other database errors stay errors."""
+        if database().is_busy(error):
+            code, message = "busy", gettext("The server is busy: try again in a moment.")
+        elif database().is_unavailable(error):
+            code, message = "unavailable", server_message(503)
+        else:
             raise error
-        message = gettext("The server is busy: try again in a moment.")
         headers = {"Retry-After": str(BUSY_RETRY_AFTER), "Cache-Control": "no-store"}
         if wants_json():
-            return jsonify(error_body("busy", message)), 503, headers
+            return jsonify(error_body(code, message)), 503, headers
         return render_template("parts/error.html", status=503, message=message), 503, headers
 
     app.register_error_handler(HTTPException, http_error)

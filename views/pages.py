@@ -12,7 +12,7 @@ from models.core.errors import DomainError
 from models.services import history
 
 from .keypad import read_keypad
-from .kit import database, games, registry
+from .kit import database, games, registry, services
 from .rights import stored_tokens
 from .texts import error_message
 
@@ -31,7 +31,12 @@ def safe_next(target: str | None) -> str:
 
 @bp.get("/healthz")
 def healthz():
-    return "ok", 200, {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"}
+    """Answers "ok"; "live feed down" with 503 while this worker's change feed cannot hear the database
+    (it subscribes again by itself; its streams catch up then). Reads no database."""
+    headers = {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"}
+    if services()["feed"].down:
+        return "live feed down", 503, headers
+    return "ok", 200, headers
 
 
 RESUMED_GAMES = 3  # the games in progress listed on the home page

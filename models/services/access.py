@@ -15,31 +15,33 @@ import hmac
 from datetime import timedelta
 from enum import IntEnum
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import bindparam, exists, func, or_, select, update
 from sqlmodel import Session
 
 from ..core.errors import N_, NotFound
-from .db import Database, HouseVariant, Invite, token_hash, utcnow
+from .db import Database, Game, HouseVariant, Invite, Manche, token_hash, utcnow
 from .ids import checked_house_id, checked_id
 from .lru import LRU
+from .unit_of_work import unit_of_work
 
 MAX_TOKEN = 200
 USE_GRAIN = timedelta(minutes=1)  # an invite's last use is noted to the minute
 
 
-GAME_LEVEL = (
-    "SELECT edit_token_hash, EXISTS (SELECT 1 FROM invite WHERE invite.game_id = game.id"
-    " AND invite.token_hash = ? AND invite.revoked_at IS NULL) FROM game WHERE id = ?"
+# Whether the token (its hash) is a live invite of the game.
+INVITED = (
+    exists()
+    .where(Invite.game_id == Game.id, Invite.token_hash == bindparam("digest"), Invite.revoked_at.is_(None))
+    .label("invited")
 )
-
-
-# The game page's question (issue 29): the revision and last manche its cache key holds, and what
-# the token allows, in one statement.
-PAGE_LEVEL = (
-    "SELECT revision, (SELECT COALESCE(MAX(number), 0) FROM manche WHERE manche.game_id = game.id),"
-    " edit_token_hash, EXISTS (SELECT 1 FROM invite WHERE invite.game_id = game.id"
-    " AND invite.token_hash = ? AND invite.revoked_at IS NULL) FROM game WHERE id = ?"
+LAST_NUMBER = (
+    select(func.coalesce(func.max(Manche.number), 0)).where(Manche.game_id == Game.id).scalar_subquery().label("last")
 )
+# A write's question: the game's edit token (its hash) and whether the token is a live invite.
+GAME_LEVEL = select(Game.edit_token_hash, INVITED).where(Game.id == bindparam("game_id"))
+# The game page's question: the revision and last manche its cache key holds, and what the token
+# allows, in one statement.
+PAGE_LEVEL = select(Game.revision, LAST_NUMBER, Game.edit_token_hash, INVITED).where(Game.id == bindparam("game_id"))
 
 
 class Level(IntEnum):
@@ -68,9 +70,8 @@ class AccessService:
     def __init__(self, database: Database):
         self.db = database
         # A game's edit token never changes and a game is never deleted: once a token was found to
-        # be a game's own, it stays so, and the owner's next writes ask nothing (issue 29: the
-        # lookup and its Python were 30 µs of a manche's write). An invite can be revoked: a
-        # scorekeeper's rights are asked every time.
+        # be a game's own, it stays so, and the owner's next writes ask nothing. An invite can be
+        # revoked: a scorekeeper's rights are asked every time.
         self.owners = LRU(OWNERS_KEPT)
 
     def game(self, game_id: str, token: str | None) -> Level:
@@ -80,10 +81,10 @@ class AccessService:
         game_id = checked_id(game_id)
         if digest and self.owners.get((game_id, digest)):
             return Level.OWNER
-        row = self.db.lookup(GAME_LEVEL, digest, game_id)  # every other write asks: a lookup
+        row = self.db.first(GAME_LEVEL, {"digest": digest, "game_id": game_id})
         if row is None:
             raise NotFound(N_("No game with this id."), field="id")
-        level = _level_of(row[0], digest, row[1])
+        level = _level_of(row.edit_token_hash, digest, row.invited)
         if level == Level.OWNER:
             self.owners.put((game_id, digest), True)
         return level
@@ -92,10 +93,10 @@ class AccessService:
         """The game's revision, the number of its last manche (0 before the first) and what
         ``token`` allows on it, in one statement; None when there is no such game."""
         digest = token_hash(token) if _usable(token) else ""
-        row = self.db.lookup(PAGE_LEVEL, digest, checked_id(game_id))
+        row = self.db.first(PAGE_LEVEL, {"digest": digest, "game_id": checked_id(game_id)})
         if row is None:
             return None
-        return row[0], row[1], _level_of(row[2], digest, row[3])
+        return row.revision, row.last, _level_of(row.edit_token_hash, digest, row.invited)
 
     def note_use(self, game_id: str, token: str) -> None:
         """Note that an invite wrote to its game: one UPDATE, and only when the last use noted is
@@ -103,7 +104,7 @@ class AccessService:
         if not _usable(token):
             return
         now = utcnow()
-        with Session(self.db.writer) as session, session.begin():
+        with unit_of_work(self.db) as session:
             session.execute(
                 update(Invite)
                 .where(

@@ -14,6 +14,7 @@ from sqlmodel import Session
 
 from ..core.errors import N_, ValidationError
 from .db import Database, Game, Hand, HouseVariant, IdempotencyRecord, Invite, Manche, Player, utcnow
+from .unit_of_work import unit_of_work
 
 BACKUP_FORMAT = "carte-backup/1"
 GAME_FIELDS = ("id", "variant", "options_json", "mode", "table_id", "target", "rounds", "first_dealer",
@@ -22,7 +23,7 @@ HOUSE_FIELDS = ("id", "document_json", "edit_token_hash", "created_at", "updated
 TIMES = {"created_at", "updated_at", "finished_at", "revoked_at", "last_used_at"}
 PLAYER_FIELDS = ("seat", "name", "team", "joined_after", "left_after", "start_total", "place")
 INVITE_FIELDS = ("id", "token_hash", "created_at", "revoked_at", "last_used_at")
-KEY_FIELDS = ("key", "manche_number", "gone_revision", "created_at")  # gone_revision: issue 27
+KEY_FIELDS = ("key", "manche_number", "gone_revision", "created_at")
 DEFAULTS = {"joined_after": 0, "start_total": 0}  # absent from backups made before players could join
 
 
@@ -86,38 +87,46 @@ def restore(database: Database, document) -> tuple[int, int]:
     if not isinstance(entries, list):
         raise ValidationError(N_("The backup is damaged: the games are missing."), field="games")
     restored = skipped = 0
-    with Session(database.writer) as session, session.begin():
+    with unit_of_work(database) as session:
         present = set(session.exec(select(Game.id)).scalars().all())
-        house_present = set(session.exec(select(HouseVariant.id)).scalars().all())
-        for entry in document.get("house_variants") or []:
-            if isinstance(entry, dict) and entry.get("id") not in house_present:
-                session.add(HouseVariant(**_load(entry, HOUSE_FIELDS)))
-                house_present.add(entry.get("id"))
+        _restore_house(session, document.get("house_variants") or [])
         for entry in entries:
             game = _load(entry["game"], GAME_FIELDS)
             if game["id"] in present:
                 skipped += 1
                 continue
-            session.add(Game(**game))
-            session.flush()
-            for p in entry["players"]:
-                player = _load(p, PLAYER_FIELDS)
-                if player["place"] is None:  # a backup made before players chose their place: their seat
-                    player["place"] = player["seat"]
-                session.add(Player(game_id=game["id"], **player))
-            for m in entry["manches"]:
-                manche = Manche(
-                    game_id=game["id"], **_load(m, ("number", "winner_seat", "blocked", "last_card", "created_at"))
-                )
-                session.add(manche)
-                session.flush()
-                for h in m["hands"]:
-                    session.add(Hand(manche_id=manche.id, **_load(h, ("seat", "cards", "typed", "value"))))
-            for i in entry.get("invites", []):
-                session.add(Invite(game_id=game["id"], **_load(i, INVITE_FIELDS)))
-            for k in entry.get("keys", []):
-                session.add(IdempotencyRecord(game_id=game["id"], **_load(k, KEY_FIELDS)))
-            session.flush()
+            _restore_game(session, game, entry)
             present.add(game["id"])
             restored += 1
     return restored, skipped
+
+
+def _restore_house(session, entries: list) -> None:
+    """The house variants of a backup that are not already here."""
+    present = set(session.exec(select(HouseVariant.id)).scalars().all())
+    for entry in entries:
+        if isinstance(entry, dict) and entry.get("id") not in present:
+            session.add(HouseVariant(**_load(entry, HOUSE_FIELDS)))
+            present.add(entry.get("id"))
+
+
+def _restore_game(session, game: dict, entry: dict) -> None:
+    """One game of a backup: its row, players, manches and their hands, invites and keys."""
+    session.add(Game(**game))
+    session.flush()
+    for p in entry["players"]:
+        player = _load(p, PLAYER_FIELDS)
+        if player["place"] is None:  # a backup made before players chose their place: their seat
+            player["place"] = player["seat"]
+        session.add(Player(game_id=game["id"], **player))
+    for m in entry["manches"]:
+        manche = Manche(game_id=game["id"], **_load(m, ("number", "winner_seat", "blocked", "last_card", "created_at")))
+        session.add(manche)
+        session.flush()
+        for h in m["hands"]:
+            session.add(Hand(manche_id=manche.id, **_load(h, ("seat", "cards", "typed", "value"))))
+    for i in entry.get("invites", []):
+        session.add(Invite(game_id=game["id"], **_load(i, INVITE_FIELDS)))
+    for k in entry.get("keys", []):
+        session.add(IdempotencyRecord(game_id=game["id"], **_load(k, KEY_FIELDS)))
+    session.flush()

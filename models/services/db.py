@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-import time
 from datetime import UTC, datetime
 
 from sqlalchemy import Index, event, text
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlmodel import Column, Field, SQLModel, Text, UniqueConstraint, create_engine
 
 
@@ -32,7 +32,7 @@ def utcnow() -> datetime:
 class Game(SQLModel, table=True):
     __tablename__ = "game"
     # The list of games' order (in progress first, newest first): its first page is read from
-    # this index, never sorted (issue 17, migration 0005).
+    # this index, never sorted (migration 0005).
     __table_args__ = (Index("ix_game_listed", text("(finished_at IS NOT NULL)"), text("created_at DESC"), "id"),)
 
     id: str = Field(primary_key=True, max_length=32)
@@ -48,7 +48,7 @@ class Game(SQLModel, table=True):
     revision: int = 0
     # Bumped with the revision by every change but a manche added (an edit, a deletion, an undo, a
     # player joining or leaving): a write that kept the game's view and finds it unchanged here
-    # reads only the manches added since (issue 17, migration 0005).
+    # reads only the manches added since (migration 0005).
     reshaped: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
@@ -74,7 +74,7 @@ class Player(SQLModel, table=True):
     joined_after: int = 0
     start_total: int = 0
     left_after: int | None = None
-    # Where they sit (issue 28): their place around the table, the way play goes; the table order
+    # Where they sit: their place around the table, the way play goes; the table order
     # is the players by place. A seat never changes (hands and winners are stored by seat); the
     # places after a newcomer's move up by one when they sit down between two players.
     place: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
@@ -83,7 +83,7 @@ class Player(SQLModel, table=True):
 class Manche(SQLModel, table=True):
     __tablename__ = "manche"
     # A game's manches are found through the unique constraint's index (game_id first): no index of
-    # game_id alone, one page fewer to write for every manche recorded (issue 29, migration 0009).
+    # game_id alone, one page fewer to write for every manche recorded (migration 0009).
     __table_args__ = (UniqueConstraint("game_id", "number"),)
 
     id: int | None = Field(default=None, primary_key=True)
@@ -137,7 +137,7 @@ class Presence(SQLModel, table=True):
     """A phone entering (or correcting) a manche right now, for the other phones of the table
     (« Chloé saisit la manche 7… »): refreshed by the entry page every few seconds, gone when it
     saves or leaves, and ignored once ``seen`` is older than ``PRESENCE_SECONDS``. Ephemeral: not
-    part of a game's history, of its file or of a backup (issue 24, migration 0006)."""
+    part of a game's history, of its file or of a backup (migration 0006)."""
 
     __tablename__ = "presence"
 
@@ -154,7 +154,7 @@ class IdempotencyRecord(SQLModel, table=True):
     twice: the number of the manche it recorded, and, once that manche was taken away (deleted, or
     its saving undone), the game's revision that write made — a retry is then told so, never
     recorded again; the undo of that deletion clears it. Kept ``models/services/keys.KEPT_DAYS``
-    (issue 27, migration 0006)."""
+    (migration 0006)."""
 
     __tablename__ = "idempotency"
     __table_args__ = (UniqueConstraint("game_id", "key"),)  # its index finds a game's keys (0009)
@@ -187,11 +187,30 @@ class UndoRecord(SQLModel, table=True):
 # timeout, PostgreSQL's lock_timeout. A request that cannot have it in time answers 503 with
 # Retry-After (views/errors.py) and has written nothing; it never hangs for long, nor answers 500.
 LOCK_TIMEOUT = 5.0
+
+# The connections a process holds, whatever its load (PostgreSQL's budget: at most 6 a process).
+# Writes and reads each have a small pool of their own and no overflow; the live table's
+# subscription holds one more (models/services/notifications.py). A request waits at most
+# POOL_TIMEOUT for a connection, then answers 503 with Retry-After; a connection idle in the pool
+# is replaced after POOL_RECYCLE seconds, so one cut by the server or a firewall is not reused.
+WRITER_POOL = 3
+READER_POOL = 2
+LISTEN_CONNECTIONS = 1
+CONNECTIONS_PER_PROCESS = WRITER_POOL + READER_POOL + LISTEN_CONNECTIONS
+POOL_TIMEOUT = 3.0
+POOL_RECYCLE = 300
+
 # The errors that mean "the lock could not be had in time, try again": SQLite's SQLITE_BUSY and
 # SQLITE_LOCKED ("database is locked"); PostgreSQL's lock_not_available (lock_timeout),
 # serialization_failure and deadlock_detected.
 SQLITE_BUSY_CODES = (5, 6)
 PG_BUSY_SQLSTATES = ("55P03", "40001", "40P01")
+# The errors that mean "the database cannot be reached right now": PostgreSQL's connection
+# exceptions (08…), insufficient resources ("too many clients", 53…) and operator intervention
+# (a backend terminated, the server shutting down, 57P…); SQLite's file that cannot be opened
+# (SQLITE_CANTOPEN) or read (SQLITE_IOERR).
+PG_UNAVAILABLE_SQLSTATES = ("08", "53", "57P")
+SQLITE_UNAVAILABLE_CODES = (10, 14)
 
 
 def is_busy(error: BaseException) -> bool:
@@ -203,6 +222,26 @@ def is_busy(error: BaseException) -> bool:
     if isinstance(code, int):
         return code & 0xFF in SQLITE_BUSY_CODES  # extended codes (SQLITE_BUSY_SNAPSHOT …) included
     return isinstance(cause, sqlite3.OperationalError) and "database is locked" in str(cause)
+
+
+def is_unavailable(error: BaseException) -> bool:
+    """Whether an error says the database could not be reached (refused, cut, too many clients,
+    no pooled connection free in time): the request did nothing and may be tried again."""
+    if isinstance(error, PoolTimeout):
+        return True
+    if not isinstance(error, DBAPIError):
+        return False
+    if error.connection_invalidated:
+        return True
+    cause = error.orig
+    state = getattr(cause, "sqlstate", None)
+    if state:
+        return state.startswith(PG_UNAVAILABLE_SQLSTATES)
+    code = getattr(cause, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in SQLITE_UNAVAILABLE_CODES
+    # psycopg's errors without a state come from the connection itself (refused, closed).
+    return isinstance(error, OperationalError | InterfaceError) and type(cause).__module__.startswith("psycopg")
 
 
 def _sqlite_pragmas(lock_timeout: float):
@@ -228,199 +267,82 @@ def _pg_lock_timeout(lock_timeout: float):
     return set_lock_timeout
 
 
-def make_engine(url: str, lock_timeout: float = LOCK_TIMEOUT, **kwargs) -> Engine:
-    """An engine for ``url``; SQLite gets WAL, synchronous FULL, foreign keys and a busy timeout,
-    PostgreSQL a lock timeout (``lock_timeout`` seconds both)."""
-    if url.startswith("postgres://"):
-        url = "postgresql+psycopg://" + url[len("postgres://") :]
-    elif url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url[len("postgresql://") :]
+def _sqlite_begins_immediate(engine: Engine) -> None:
+    """The write engine's transactions on SQLite begin with ``BEGIN IMMEDIATE``, as SQLAlchemy's
+    pysqlite documentation shows: the driver's own BEGIN is turned off at connect, and the
+    ``begin`` event emits ours. A write takes the database's one write lock first, waiting for it
+    up to the busy timeout, instead of failing when a reading transaction would have to become a
+    writing one."""
+
+    @event.listens_for(engine, "connect")
+    def _no_driver_begin(dbapi_connection, _record):
+        dbapi_connection.isolation_level = None
+
+    @event.listens_for(engine, "begin")
+    def _begin_immediate(connection):
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def database_url(url: str) -> str:
+    """``url`` with the driver the app uses (``postgres://`` and ``postgresql://`` mean psycopg 3)."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def make_engine(url: str, lock_timeout: float = LOCK_TIMEOUT, pool_size: int = WRITER_POOL, **kwargs) -> Engine:
+    """An engine for ``url`` with a pool of ``pool_size`` connections and no overflow; SQLite gets
+    WAL, synchronous FULL, foreign keys and a busy timeout, PostgreSQL a lock timeout
+    (``lock_timeout`` seconds both) and connections pinged before use."""
+    url = database_url(url)
+    kwargs = {"pool_size": pool_size, "max_overflow": 0, "pool_timeout": POOL_TIMEOUT, **kwargs}
     if url.startswith("sqlite"):
         kwargs.setdefault("connect_args", {"check_same_thread": False, "timeout": lock_timeout})
         engine = create_engine(url, **kwargs)
         event.listen(engine, "connect", _sqlite_pragmas(lock_timeout))
         return engine
     kwargs.setdefault("pool_pre_ping", True)
+    kwargs.setdefault("pool_recycle", POOL_RECYCLE)
     engine = create_engine(url, **kwargs)
     event.listen(engine, "connect", _pg_lock_timeout(lock_timeout))
     return engine
 
 
-WRITE_LOCK_POLL = 0.0005  # seconds between two tries for SQLite's write lock (issue 29)
-
-
-def _sqlite_immediate(engine: Engine, lock_timeout: float) -> None:
-    """Writes on SQLite start with BEGIN IMMEDIATE, which takes the database's one write lock
-    first: they wait for it instead of failing when a reading transaction would have to become
-    a writing one.
-
-    The waiting is ours, not SQLite's (issue 29): SQLite's busy handler sleeps inside the C call
-    (1, 2, 5, 10 … 100 ms), which stops a whole gevent worker — every request it holds — and
-    wakes long after the lock was let go; under two workers writing to the same file, one of
-    them kept sleeping while the other took the lock again and again. Here the writer's
-    connections have no busy timeout and BEGIN IMMEDIATE is tried again every
-    ``WRITE_LOCK_POLL`` seconds with ``time.sleep``, which gevent's worker turns into a pause of
-    this request only; after ``lock_timeout`` seconds the busy error goes up (503 with
-    Retry-After, views/errors.py)."""
-
-    @event.listens_for(engine, "connect")
-    def _no_implicit_begin(dbapi_connection, _record):
-        dbapi_connection.isolation_level = None
-        dbapi_connection.execute("PRAGMA busy_timeout=0")
-
-    @event.listens_for(engine, "begin")
-    def _begin_immediate(connection):
-        begin_immediate(lambda: connection.exec_driver_sql("BEGIN IMMEDIATE"), lock_timeout)
-
-
-def begin_immediate(begin, lock_timeout: float) -> None:
-    """``begin()`` (which runs SQLite's BEGIN IMMEDIATE) until it has the write lock, tried again
-    every ``WRITE_LOCK_POLL`` seconds while the database is busy, at most ``lock_timeout`` seconds."""
-    deadline = time.monotonic() + lock_timeout
-    while True:
-        try:
-            begin()
-            return
-        except (OperationalError, sqlite3.OperationalError) as error:  # SQLAlchemy's, or the driver's own
-            if not is_busy(error) or time.monotonic() > deadline:
-                raise
-        time.sleep(WRITE_LOCK_POLL)
-
-
-LOOKUP_POOL = 2  # connections held per process for lookups (a lookup holds one for microseconds)
-WRITERS_HELD = 4  # connections held per process for SQLite's writes (a write waiting for the lock holds one)
-
-
-def announce(engine: Engine, cursor, sql: str, params, many: bool = False) -> None:
-    """Hand a statement about to run on a DBAPI cursor to ``engine``'s ``before_cursor_execute``
-    listeners, as SQLAlchemy hands them its own (the tests that count statements listen there)."""
-    for listener in engine.dispatch.before_cursor_execute:
-        listener(None, cursor, sql, params, None, many)
-
-
-class Held:
-    """Connections of ``engine`` held checked out between two uses, ``size`` at most: going
-    through the pool — its checkout, its return and the rollback it resets a connection with —
-    cost more than a short statement (issue 29: 18 µs of a stored page's 170 on SQLite; 75 µs of
-    a manche's write). ``take`` gives a held one, else one from the pool; ``give_back`` holds it
-    again (a connection found broken is closed instead, never given back)."""
-
-    def __init__(self, engine: Engine, size: int):
-        self.engine = engine
-        self.size = size
-        self.connections: list = []
-
-    def take(self):
-        try:
-            return self.connections.pop()
-        except IndexError:
-            return self.engine.raw_connection()
-
-    def give_back(self, connection) -> None:
-        if len(self.connections) < self.size:
-            self.connections.append(connection)
-        else:
-            connection.close()
-
-    def let_go(self) -> None:
-        """Every held connection back to the pool."""
-        while self.connections:
-            try:
-                self.connections.pop().close()
-            except IndexError:
-                break
-
-
 class Database:
-    """The engines of one database: ``reader`` for pages, ``writer`` for the service's writes,
-    ``lookups`` for the one-row statements asked before a cached page is served or a write is
-    planned (``lookup``)."""
+    """The engines of one database: ``writer`` for the writes (each one transaction:
+    ``models/services/unit_of_work.py``), ``reader`` for the reads, which run without a
+    transaction of their own (each statement sees what was committed when it started)."""
 
     def __init__(self, url: str, lock_timeout: float = LOCK_TIMEOUT, **kwargs):
         self.url = url
         self.lock_timeout = lock_timeout
-        self.compiled: dict = {}  # statements compiled for this database (models/services/transaction.py)
-        self.writer = make_engine(url, lock_timeout, **kwargs)
+        self.writer = make_engine(url, lock_timeout, WRITER_POOL, **kwargs)
         self.is_sqlite = self.writer.dialect.name == "sqlite"
         if self.is_sqlite:
-            _sqlite_immediate(self.writer, lock_timeout)
-            self.reader = make_engine(url, lock_timeout, **kwargs)
+            _sqlite_begins_immediate(self.writer)
+            self.reader = make_engine(url, lock_timeout, READER_POOL, **kwargs)
         else:
-            # Reads in autocommit: no BEGIN and ROLLBACK around them, two round trips of three
-            # (each statement sees the data committed when it starts, as in READ COMMITTED).
-            self.reader = make_engine(
-                url, lock_timeout, isolation_level="AUTOCOMMIT", pool_reset_on_return=None, **kwargs
-            )
-        # Issue 17: a lookup is one indexed statement; through the ORM or a Core connection it
-        # cost 140 µs on SQLite and 400–800 µs on PostgreSQL (a ping, the statement, a rollback:
-        # three round trips), on a pooled DBAPI connection in autocommit 8 µs and 98 µs.
-        self.lookups = make_engine(
-            url,
-            lock_timeout,
-            isolation_level="AUTOCOMMIT",
-            pool_reset_on_return=None,
-            pool_pre_ping=False,
-            pool_size=LOOKUP_POOL,
-            **kwargs,
-        )
-        self.placeholder = "?" if self.is_sqlite else "%s"
-        self.held_lookups = Held(self.lookups, LOOKUP_POOL)
-        # A write's connection (models/services/transaction.py) is held too on SQLite; on
-        # PostgreSQL it comes from the pool, which pings it first (a server restart drops them).
-        self.held_writers = Held(self.writer, WRITERS_HELD if self.is_sqlite else 0)
+            self.reader = make_engine(url, lock_timeout, READER_POOL, isolation_level="AUTOCOMMIT", **kwargs)
 
-    def lookup(self, sql: str, *params):
-        """The first row of a small read-only statement (``?`` for each parameter), or None. No
-        transaction, no statement compiled, no ping: when a connection is found dropped (the
-        server restarted, an idle connection cut), every connection kept for lookups is let go
-        and the statement asked once more on a new one. Errors are SQLAlchemy's, as elsewhere."""
-        return self._ask(sql, params, lambda cursor: cursor.fetchone())
+    def first(self, statement, params=None):
+        """The first row of a small read (a Core ``select()``), or None."""
+        with self.reader.connect() as connection:
+            return connection.execute(statement, params or {}).first()
 
-    def lookup_all(self, sql: str, *params) -> list:
-        """Every row of a small read-only statement, asked as ``lookup`` asks (one statement: what
-        it reads is one consistent state of the database)."""
-        return self._ask(sql, params, lambda cursor: cursor.fetchall())
-
-    def _ask(self, sql: str, params: tuple, fetch):
-        if self.placeholder != "?":
-            sql = sql.replace("?", self.placeholder)
-        dbapi = self.lookups.dialect.loaded_dbapi
-        for attempt in (1, 2):
-            connection = self.held_lookups.take()
-            kept = True
-            try:
-                cursor = connection.cursor()
-                announce(self.lookups, cursor, sql, params)  # those who count statements see lookups too
-                cursor.execute(sql, params)
-                rows = fetch(cursor)
-                cursor.close()
-                return rows
-            except dbapi.Error as error:
-                dropped = self.lookups.dialect.is_disconnect(error, connection.dbapi_connection, None)
-                if dropped:
-                    kept = False
-                    connection.invalidate()
-                    self.held_lookups.let_go()  # the others were opened before the drop too
-                    self.lookups.dispose()
-                if attempt == 2 or not dropped:
-                    raise DBAPIError.instance(
-                        sql, params, error, dbapi.Error, connection_invalidated=dropped
-                    ) from error
-            finally:
-                if kept:
-                    self.held_lookups.give_back(connection)
-                else:
-                    connection.close()
+    def all(self, statement, params=None) -> list:
+        """Every row of a small read (a Core ``select()``): one statement, one consistent state."""
+        with self.reader.connect() as connection:
+            return connection.execute(statement, params or {}).all()
 
     is_busy = staticmethod(is_busy)  # for the web layer, which never imports this module
+    is_unavailable = staticmethod(is_unavailable)
 
     @property
     def engines(self) -> list[Engine]:
-        return [self.reader, self.writer, self.lookups]
+        return [self.reader, self.writer]
 
     def dispose(self) -> None:
-        self.held_lookups.let_go()
-        self.held_writers.let_go()
         for engine in self.engines:
             engine.dispose()
 

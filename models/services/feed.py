@@ -9,12 +9,17 @@ game's listeners. The phones entering a manche (``presence``) travel the same wa
 ``Presence`` events. Listeners of a game keep the last ``KEPT_CHANGES`` changes, so that a phone
 that reconnects with the revision it last saw gets what it missed, each change once.
 
+The subscription's thread survives any error: it logs it, waits (``RETRY_DELAYS``, longer each
+time up to a few seconds), subscribes again and looks at every watched game, so each stream
+catches up from the revision it last had. Meanwhile ``down`` says so (``/healthz``).
+
 No language here: a change is facts (what happened, which numbers, which parts of a page),
 worded by the web layer.
 """
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
@@ -26,6 +31,9 @@ from .presence import Entering
 
 KEPT_CHANGES = 32
 PRESENCE_GAP = 1.0  # seconds between two presence events of a game: more often, they are coalesced
+RETRY_DELAYS = (0.1, 0.5, 1.0, 2.0, 5.0)  # seconds before subscribing again, after each failure in a row
+
+log = logging.getLogger(__name__)
 
 # The parts of a page a change may concern.
 SCORES, PLAYERS, INVITES = "scores", "players", "invites"
@@ -165,6 +173,7 @@ class ChangeFeed:
         self.lock = threading.RLock()
         self.stop = threading.Event()
         self.thread: threading.Thread | None = None
+        self.failures = 0  # failures in a row of the subscription (0: it is up, or not started)
 
     # --- the streams' side ------------------------------------------------------------------------
 
@@ -232,12 +241,29 @@ class ChangeFeed:
                 self.thread = threading.Thread(target=self._run, name="carte-feed", daemon=True)
                 self.thread.start()
 
+    @property
+    def down(self) -> bool:
+        """Whether the subscription failed and has not heard anything since."""
+        return self.failures > 0
+
     def _run(self) -> None:
-        subscription(self.database).run(self.heard, self.tick, self.stop)
+        """Run the subscription until the feed closes, again after any error (see the module)."""
+        while not self.stop.is_set():
+            try:
+                subscription(self.database).run(self.heard, self.tick, self.stop)
+            except Exception:  # noqa: BLE001 — whatever it was, the feed goes on
+                delay = RETRY_DELAYS[min(self.failures, len(RETRY_DELAYS) - 1)]
+                self.failures += 1
+                log.exception("live table: the change feed failed; subscribing again in %ss", delay)
+                self.stop.wait(delay)
 
     def heard(self, game_ids) -> None:
         """Games changed (``None``: any of them may have): each watched one that moved is read
         once, and its listeners told."""
+        self._look(game_ids)
+        self.failures = 0  # heard and read: the subscription works
+
+    def _look(self, game_ids) -> None:
         with self.lock:
             watched = list(self.games) if game_ids is None else [g for g in game_ids if g in self.games]
         if not watched:

@@ -21,6 +21,7 @@ from ..core.scoring import MancheEntry, score_entry
 from ..core.variant import MAX_MANCHES, Ruleset
 from .db import UndoRecord, utcnow
 from .game_view import GameRows, GameView
+from .stored import StoredHand, StoredManche, StoredPlayer
 
 MAX_NAME = 40
 KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,128}")
@@ -58,7 +59,7 @@ class NewGame:
         row = {**self.row, **changes}
         seat = self.roster.get
         players = tuple(
-            (name, self.side_of.get(name), *seat_columns(seat(name, scoring.SEAT)), self.place(index))
+            StoredPlayer(name, self.side_of.get(name), *seat_columns(seat(name, scoring.SEAT)), self.place(index))
             for index, name in enumerate(self.players)
         )
         return GameRows({k: v for k, v in row.items() if k != "edit_token_hash"}, players, (), {})
@@ -119,9 +120,9 @@ def choose_first_dealer(first_dealer, players: int) -> int:
     return first_dealer
 
 
-def stored_manche(players: list, score: scoring.MancheScore) -> tuple[dict, list[tuple]]:
+def stored_manche(players: list, score: scoring.MancheScore) -> tuple[dict, list[StoredHand]]:
     """What is stored of a scored manche: its columns (winner's seat, blocked, last card) and one
-    row per hand entered, in seat order: (seat, cards as canonical text or None, typed, value)."""
+    ``StoredHand`` per hand entered, in seat order (its cards as canonical text, or None)."""
     seats = {name: seat for seat, name in enumerate(players)}
     manche = {
         "winner_seat": seats[score.winner] if score.winner else None,
@@ -131,20 +132,18 @@ def stored_manche(players: list, score: scoring.MancheScore) -> tuple[dict, list
     hands = []
     for name, value in score.values.items():
         cards = score.hands.get(name)
-        hands.append((seats[name], format_cards(cards) if cards is not None else None, score.typed.get(name), value))
+        text = format_cards(cards) if cards is not None else None
+        hands.append(StoredHand(seats[name], text, score.typed.get(name), value))
     return manche, sorted(hands)
 
 
-def hand_rows(manche_id: int, hands: list[tuple]) -> list[dict]:
-    return [
-        {"manche_id": manche_id, "seat": seat, "cards": cards, "typed": typed, "value": value}
-        for seat, cards, typed, value in hands
-    ]
+def hand_rows(manche_id: int, hands: list[StoredHand]) -> list[dict]:
+    return [{"manche_id": manche_id, **StoredHand._make(hand)._asdict()} for hand in hands]
 
 
-def stored_row(game: GameView, number: int) -> tuple:
-    """The stored row of manche ``number`` (id, number, winner seat, blocked, last card)."""
-    stored = next((m for m in game.rows.manches if m[1] == number), None)
+def stored_row(game: GameView, number: int) -> StoredManche:
+    """Manche ``number`` as stored; ``not_found`` if there is none."""
+    stored = game.rows.manche(number)
     if stored is None:
         raise NotFound(N_("Round %(number)s does not exist."), field="number", number=number)
     return stored
@@ -174,8 +173,8 @@ class PlannedManche:
     columns: dict
     hands: list
     finished_at: object
-    game_columns: dict  # what the revision's bump sets too: the end, only when it moves (issue 29: the
-    # list's index holds it, and setting it unchanged would write that index's page again)
+    game_columns: dict  # what the revision's bump sets too: the end, only when it moves (the list's
+    # index holds it, and setting it unchanged would write that index's page again)
     points: dict
     totals: dict
 
@@ -231,15 +230,15 @@ def check_no_change_after(game: GameView, number: int) -> None:
             )
 
 
-def keep_for_undo(session: Session, game: GameView, kind: str, stored: tuple) -> None:
+def keep_for_undo(session: Session, game: GameView, kind: str, stored: StoredManche) -> None:
     """Keep the manche an edit or a deletion replaces, for its "Undo" (one record per game)."""
     manche = {
-        "winner_seat": stored[2],
-        "blocked": bool(stored[3]),
-        "last_card": stored[4],
-        "hands": [list(hand) for hand in game.rows.hands.get(stored[0], ())],
+        "winner_seat": stored.winner_seat,
+        "blocked": bool(stored.blocked),
+        "last_card": stored.last_card,
+        "hands": [list(hand) for hand in game.rows.hands.get(stored.id, ())],
     }
-    keep_undo(session, game, kind, stored[1], manche)
+    keep_undo(session, game, kind, stored.number, manche)
 
 
 def keep_undo(session: Session, game: GameView, kind: str, number: int, kept: dict) -> None:

@@ -1,4 +1,4 @@
-"""What a game looks like as JSON (issue 25 item 4): one shape, here, for the API, the game file
+"""What a game looks like as JSON: one shape, here, for the API, the game file
 and the phone's offline copy. Each adds fields to it; none renames a field or gives it another
 meaning.
 

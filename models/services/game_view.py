@@ -23,6 +23,15 @@ from ..core.cards import parse_cards
 from ..core.variant import Ruleset
 from .db import Game, Hand, Manche, Player
 from .game_json import rules_fields
+from .stored import (
+    HAND_COLUMNS,
+    MANCHE_COLUMNS,
+    PLAYER_COLUMNS,
+    StoredHand,
+    StoredManche,
+    StoredPlayer,
+    stored_manche_of,
+)
 
 # The columns of a game's row that its view needs (no token hash).
 GAME_COLUMNS = (
@@ -36,21 +45,19 @@ def hands_weight(hand_lists) -> tuple[int, int]:
     hands = characters = 0
     for held in hand_lists:
         hands += len(held)
-        characters += sum(len(hand[1]) for hand in held if hand[1])
+        characters += sum(len(hand.cards) for hand in held if hand.cards)
     return hands, characters
 
 
 @dataclass(frozen=True)
 class GameRows:
-    """A game as stored: its row (``GAME_COLUMNS``), players ``(name, team, joined after, left
-    after, start total, place)`` by seat, manches
-    ``(id, number, winner seat, blocked, last card)`` in order, hands by manche id ``(seat, cards,
-    typed, value)`` in seat order."""
+    """A game as stored: its row (``GAME_COLUMNS``), its players by seat (``StoredPlayer``), its
+    manches in order (``StoredManche``), their hands by manche id in seat order (``StoredHand``)."""
 
     game: dict
-    players: tuple
-    manches: tuple
-    hands: dict
+    players: tuple[StoredPlayer, ...]
+    manches: tuple[StoredManche, ...]
+    hands: dict[int, tuple[StoredHand, ...]]
 
     @cached_property
     def weight(self) -> tuple[int, int]:
@@ -69,17 +76,18 @@ class GameRows:
             )
         return rows
 
-    def with_manche(self, manche: tuple, hands: list) -> GameRows:
+    def with_manche(self, manche: StoredManche, hands: list) -> GameRows:
         """These rows with one manche added or replaced (the same number): a manche added after
         the last one costs what it holds, not what the game holds."""
-        if not self.manches or manche[1] > self.manches[-1][1]:
+        hands = tuple(StoredHand._make(hand) for hand in hands)
+        if not self.manches or manche.number > self.manches[-1].number:
             manches, removed = self.manches + (manche,), ()
         else:
-            kept = tuple(m for m in self.manches if m[1] != manche[1])
-            removed = [self.hands.get(m[0], ()) for m in self.manches if m[1] == manche[1]]
-            manches = tuple(sorted(kept + (manche,), key=lambda m: m[1]))
-        rows = replace(self, manches=manches, hands={**self.hands, manche[0]: tuple(hands)})
-        return self._weighed(rows, [tuple(hands)], removed)
+            kept = tuple(m for m in self.manches if m.number != manche.number)
+            removed = [self.hands.get(m.id, ()) for m in self.manches if m.number == manche.number]
+            manches = tuple(sorted(kept + (manche,), key=lambda m: m.number))
+        rows = replace(self, manches=manches, hands={**self.hands, manche.id: hands})
+        return self._weighed(rows, [hands], removed)
 
     def with_manches(self, game: dict, manches: tuple, hands: dict) -> GameRows:
         """These rows with the game's row as it now stands and ``manches`` (with their ``hands``
@@ -88,30 +96,35 @@ class GameRows:
         return self._weighed(rows, hands.values())
 
     def without_manche(self, number: int) -> GameRows:
-        gone = [m for m in self.manches if m[1] == number]
-        hands = {k: v for k, v in self.hands.items() if not gone or k != gone[0][0]}
-        rows = replace(self, manches=tuple(m for m in self.manches if m[1] != number), hands=hands)
-        return self._weighed(rows, removed=[self.hands.get(gone[0][0], ())] if gone else ())
+        gone = self.manche(number)
+        hands = {k: v for k, v in self.hands.items() if gone is None or k != gone.id}
+        rows = replace(self, manches=tuple(m for m in self.manches if m.number != number), hands=hands)
+        return self._weighed(rows, removed=[self.hands.get(gone.id, ())] if gone else ())
+
+    def manche(self, number: int) -> StoredManche | None:
+        """Manche ``number`` as stored, or None."""
+        return next((m for m in self.manches if m.number == number), None)
 
     def manche_version(self, number: int) -> str | None:
         """A short digest of manche ``number`` as stored (who went out, the last card, each hand):
         it changes when that manche does, and only then. An edit form carries it, so that two
-        phones correcting the same manche find out (issue 24)."""
-        found = next((m for m in self.manches if m[1] == number), None)
+        phones correcting the same manche find out."""
+        found = self.manche(number)
         return None if found is None else self._version(found)
 
     def manche_versions(self) -> dict[int, str]:
         """Every manche's ``manche_version`` by its number, in one pass (the offline copy's)."""
-        return {m[1]: self._version(m) for m in self.manches}
+        return {m.number: self._version(m) for m in self.manches}
 
-    def _version(self, manche: tuple) -> str:
-        stored = (manche[2], bool(manche[3]), manche[4], tuple(tuple(hand) for hand in self.hands.get(manche[0], ())))
+    def _version(self, manche: StoredManche) -> str:
+        hands = tuple(tuple(hand) for hand in self.hands.get(manche.id, ()))
+        stored = (manche.winner_seat, bool(manche.blocked), manche.last_card, hands)
         return hashlib.sha256(repr(stored).encode()).hexdigest()[:16]
 
     def with_game(self, **columns) -> GameRows:
         return self._weighed(replace(self, game={**self.game, **columns}))
 
-    def with_player(self, seat: int, row: tuple) -> GameRows:
+    def with_player(self, seat: int, row: StoredPlayer) -> GameRows:
         """These rows with the player at ``seat`` added (the next seat) or replaced."""
         players = list(self.players)
         if seat == len(players):
@@ -127,12 +140,13 @@ class GameRows:
     def in_order(self, order) -> GameRows:
         """These rows with each player's place their position in ``order`` (the seats in table order)."""
         place = {seat: index for index, seat in enumerate(order)}
-        return replace(self, players=tuple((*row[:5], place[seat]) for seat, row in enumerate(self.players)))
+        players = tuple(row._replace(place=place[seat]) for seat, row in enumerate(self.players))
+        return replace(self, players=players)
 
     @property
     def order(self) -> tuple | None:
         """The seats in table order (by place, then by seat); None where it is the seats' own order."""
-        order = tuple(sorted(range(len(self.players)), key=lambda seat: (self.players[seat][5], seat)))
+        order = tuple(sorted(range(len(self.players)), key=lambda seat: (self.players[seat].place, seat)))
         return None if order == tuple(range(len(order))) else order
 
 
@@ -284,38 +298,26 @@ def load_rows(session: Session, games: list[dict]) -> list[GameRows]:
         return []
     players_of: dict = {}
     for game_id, *player in session.execute(
-        select(
-            Player.game_id,
-            Player.name,
-            Player.team,
-            Player.joined_after,
-            Player.left_after,
-            Player.start_total,
-            Player.place,
-        )
-        .where(Player.game_id.in_(ids))
-        .order_by(Player.game_id, Player.seat)
+        select(Player.game_id, *PLAYER_COLUMNS).where(Player.game_id.in_(ids)).order_by(Player.game_id, Player.seat)
     ):
-        players_of.setdefault(game_id, []).append(tuple(player))
+        players_of.setdefault(game_id, []).append(StoredPlayer._make(player))
     manches_of: dict = {}
-    for row in session.execute(
-        select(Manche.game_id, Manche.id, Manche.number, Manche.winner_seat, Manche.blocked, Manche.last_card)
-        .where(Manche.game_id.in_(ids))
-        .order_by(Manche.game_id, Manche.number)
+    for game_id, *manche in session.execute(
+        select(Manche.game_id, *MANCHE_COLUMNS).where(Manche.game_id.in_(ids)).order_by(Manche.game_id, Manche.number)
     ):
-        manches_of.setdefault(row[0], []).append(tuple(row[1:]))
+        manches_of.setdefault(game_id, []).append(stored_manche_of(manche))
     hands_of: dict = {}
-    for row in session.execute(
-        select(Hand.manche_id, Hand.seat, Hand.cards, Hand.typed, Hand.value)
+    for manche_id, *hand in session.execute(
+        select(Hand.manche_id, *HAND_COLUMNS)
         .join(Manche, Hand.manche_id == Manche.id)
         .where(Manche.game_id.in_(ids))
         .order_by(Hand.manche_id, Hand.seat)
     ):
-        hands_of.setdefault(row[0], []).append(tuple(row[1:]))
+        hands_of.setdefault(manche_id, []).append(StoredHand._make(hand))
     out = []
     for game in games:
         manches = tuple(manches_of.get(game["id"], ()))
-        hands = {m[0]: tuple(hands_of.get(m[0], ())) for m in manches}
+        hands = {m.id: tuple(hands_of.get(m.id, ())) for m in manches}
         out.append(GameRows(dict(game), tuple(players_of.get(game["id"], ())), manches, hands))
     return out
 
@@ -340,14 +342,15 @@ def game_row(session: Session, game_id: str) -> dict | None:
 def _shown(rows: GameRows, players: list, manches) -> tuple[list, list]:
     """The results ``play_through`` takes and what each manche shows, for ``manches`` (rows)."""
     results, shown = [], []
-    for manche_id, number, winner_seat, blocked, last_card in manches:
+    for manche in manches:
         hands = {}
-        for seat, cards, typed, value in rows.hands.get(manche_id, ()):
-            name = players[seat]
-            hands[name] = HandView(name, stored_cards(cards) if cards is not None else None, typed, value)
-        winner = players[winner_seat] if winner_seat is not None else None
+        for hand in rows.hands.get(manche.id, ()):
+            name = players[hand.seat]
+            cards = stored_cards(hand.cards) if hand.cards is not None else None
+            hands[name] = HandView(name, cards, hand.typed, hand.value)
+        winner = players[manche.winner_seat] if manche.winner_seat is not None else None
         results.append((winner, {name: hand.value for name, hand in hands.items()}))
-        shown.append((number, winner, blocked, last_card, hands))
+        shown.append((manche.number, winner, manche.blocked, manche.last_card, hands))
     return results, shown
 
 
@@ -367,16 +370,16 @@ VIEW_FIELDS = frozenset(f.name for f in fields(GameView))
 def build_view(rows: GameRows, ruleset: Ruleset) -> GameView:
     """A game's view from its rows and its rules (``scoring.play_through`` derives every number)."""
     game = rows.game
-    players = [row[0] for row in rows.players]
+    players = [row.name for row in rows.players]
     teams: dict | None = None
-    if any(row[1] for row in rows.players):
+    if any(row.team for row in rows.players):
         teams = {}
-        for name, team, *_ in rows.players:
-            teams.setdefault(team, []).append(name)
+        for row in rows.players:
+            teams.setdefault(row.team, []).append(row.name)
     roster = {
-        name: scoring.Seat(joined, left, start)
-        for name, _, joined, left, start, _place in rows.players
-        if joined or left is not None
+        row.name: scoring.Seat(row.joined_after, row.left_after, row.start_total)
+        for row in rows.players
+        if row.joined_after or row.left_after is not None
     }
     order = rows.order
     results, shown = _shown(rows, players, rows.manches)
@@ -402,7 +405,7 @@ def build_view(rows: GameRows, ruleset: Ruleset) -> GameView:
 def _gone_on(view: GameView, **changes) -> GameView:
     """``dataclasses.replace(view, **changes)`` for a view gone on from ``view`` with the same
     players, teams and rules — what ``view`` worked out of them (``side_of``) holds for it too.
-    ``replace`` checks and sets every field one by one: 4 of a write's 19 µs going on (issue 29)."""
+    ``replace`` checks and sets every field one by one, a large share of a write's going on."""
     unknown = changes.keys() - VIEW_FIELDS
     if unknown:
         raise TypeError(f"not fields of a game's view: {sorted(unknown)}")

@@ -3,12 +3,10 @@ scorekeepers — one transaction each.
 
 A write reads the game once (its caller usually has it already: the view it checked the form
 against), checks and scores the manche in memory with the pure core, then writes in one short
-transaction: the game's revision is compared and bumped in one statement (``UPDATE … WHERE
-revision = ?``: a write in between means "read again and retry" — a manche recorded reads what
-was added and plans again within its transaction), the rows are inserted in batches, and the
-write lock is held for those statements alone — on SQLite, for those of the manche writes of other
-games waiting at the same moment too, which share that transaction, each in a savepoint of its own
-(``SharedCommits``).
+transaction (``unit_of_work``): the game's revision is compared and bumped in one statement
+(``UPDATE … WHERE revision = ?``: a write in between means "read again and retry" — a manche
+recorded reads what was added and plans again within its transaction), the rows are inserted in
+batches, and the write lock is held for those statements alone.
 It answers with what its caller needs — the recorded manche, the new totals and standing, the
 game as it now stands — built from what it has just written (``GameRows.with_manche``), never by
 reading it back.
@@ -60,8 +58,9 @@ from .latest import LatestViews
 from .recorded import Recorded, replayed, written
 from .registry import Registry
 from .seats import join_plan, leave_plan
-from .transaction import SharedCommits
+from .stored import StoredManche
 from .undo import NEW_HANDS, NEW_MANCHE, changed, plan_undo, replace_manche, undo_target
+from .unit_of_work import unit_of_work
 
 __all__ = ["GameService", "MancheEntry", "Recorded"]
 
@@ -97,7 +96,6 @@ class GameService:
         self.registry = registry
         self.latest = LatestViews()  # what a write needs of its game, kept per revision (models/services/latest.py)
         self.purge = keys.Purge()  # idempotency keys let go after keys.KEPT_DAYS
-        self.commits = SharedCommits(database)  # SQLite: the manche writes waiting share a commit
 
     # reading
 
@@ -157,7 +155,7 @@ class GameService:
     ) -> tuple[GameView, str]:
         """Create a game; return it and its edit token (shown once, stored only as a hash)."""
         new = self._new_game(variant, players, teams, options, table, mode, target, rounds, first_dealer)
-        with Session(self.db.writer) as session, session.begin():
+        with unit_of_work(self.db) as session:
             self._write_game(session, new)
         return build_view(new.rows(), new.ruleset), new.token
 
@@ -287,27 +285,30 @@ class GameService:
             manche_rows.append({**manche, "game_id": new.id, "number": index + 1, "created_at": now})
             hands_of.append(hands)
         finished_at = now if progress.standing.finished else None
-        stored = []
-        with Session(self.db.writer) as session, session.begin():
+        with unit_of_work(self.db) as session:
             self._write_game(session, new, revision=1, finished_at=finished_at)
-            if manche_rows:
-                ids = session.execute(insert(Manche.__table__).returning(Manche.id, Manche.number), manche_rows).all()
-                id_of = {number: manche_id for manche_id, number in ids}
-                session.execute(
-                    NEW_HANDS,
-                    [
-                        row
-                        for m, hands in zip(manche_rows, hands_of, strict=True)
-                        for row in hand_rows(id_of[m["number"]], hands)
-                    ],
-                )
-                stored = [
-                    ((id_of[m["number"]], m["number"], m["winner_seat"], m["blocked"], m["last_card"]), hands)
-                    for m, hands in zip(manche_rows, hands_of, strict=True)
-                ]
+            stored = self._write_manches(session, manche_rows, hands_of)
         rows = new.rows(revision=1, finished_at=finished_at)
-        rows = GameRows(rows.game, rows.players, tuple(m for m, _ in stored), {m[0]: tuple(h) for m, h in stored})
+        rows = GameRows(rows.game, rows.players, tuple(m for m, _ in stored), {m.id: tuple(h) for m, h in stored})
         return build_view(rows, ruleset), new.token
+
+    @staticmethod
+    def _write_manches(session: Session, manche_rows: list[dict], hands_of: list) -> list:
+        """Insert an imported game's manches (their ids returned) and their hands: two statements
+        whatever their number; answers each ``(StoredManche, hands)``."""
+        if not manche_rows:
+            return []
+        ids = session.execute(insert(Manche.__table__).returning(Manche.id, Manche.number), manche_rows).all()
+        id_of = {row.number: row.id for row in ids}
+        pairs = list(zip(manche_rows, hands_of, strict=True))
+        session.execute(NEW_HANDS, [row for m, hands in pairs for row in hand_rows(id_of[m["number"]], hands)])
+        return [
+            (
+                StoredManche._make(id_of[m["number"]] if name == "id" else m[name] for name in StoredManche._fields),
+                hands,
+            )
+            for m, hands in pairs
+        ]
 
     # invites (a second phone gets the right to record manches)
 
@@ -315,7 +316,7 @@ class GameService:
         """A new invite for a scorekeeper: returns (invite id, invite token)."""
         token = secrets.token_urlsafe(24)
         invite_id = new_id()
-        with Session(self.db.writer) as session, session.begin():
+        with unit_of_work(self.db) as session:
             self._bump(session, game_id)  # the game page lists the invites: a new version of it
             session.add(Invite(id=invite_id, game_id=game_id, token_hash=token_hash(token)))
         return invite_id, token
@@ -328,7 +329,7 @@ class GameService:
             return invites
 
     def revoke_invite(self, game_id: str, invite_id: str) -> None:
-        with Session(self.db.writer) as session, session.begin():
+        with unit_of_work(self.db) as session:
             invite = session.get(Invite, checked_id(invite_id))
             if invite is None or invite.game_id != game_id:
                 raise NotFound(N_("No such invite."), field="invite")
@@ -357,7 +358,7 @@ class GameService:
             return self._replay(current, done)
         state = [current, plan_manche(current, entry, number, utcnow())]
 
-        def write(session) -> int:  # on the DBAPI connection: no ORM, no Core objects
+        def write(session: Session) -> int:
             current, planned = state
             for _attempt in range(MAX_ATTEMPTS):
                 try:
@@ -365,8 +366,7 @@ class GameService:
                     break
                 except _Stale:
                     # Another write went through while this one waited for the lock, now held:
-                    # catch up (one statement) and plan again here rather than wait for it again
-                    # (issue 29: one write in five did, two workers writing to the same games).
+                    # catch up (one statement) and plan again here rather than wait for it again.
                     current = state[0] = self._loaded(current.id)
                     if key and (done := keys.found(self.db, current.id, key)) is not None:
                         raise _Replayed(done) from None
@@ -381,7 +381,8 @@ class GameService:
             return manche_id
 
         try:
-            manche_id = self.commits.run(write)
+            with unit_of_work(self.db) as session:
+                manche_id = write(session)
         except _Replayed as replayed:
             return self._replay(state[0], replayed.args[0])
         except IntegrityError:
@@ -415,7 +416,7 @@ class GameService:
                 )
             score = score_entry(current.ruleset, current.seated_at(number), current.teams, entry)
             columns, hands = stored_manche(current.players, score)
-            manche = (stored[0], number, columns["winner_seat"], columns["blocked"], columns["last_card"])
+            manche = StoredManche(stored.id, number, **columns)
             view = build_view(current.rows.with_manche(manche, hands), current.ruleset)
             if len(view.after_end) > len(current.after_end):  # the change moves the end earlier
                 raise GameFinished(
@@ -430,7 +431,7 @@ class GameService:
 
             def write(session: Session) -> None:
                 keep_for_undo(session, current, "edited", stored)
-                replace_manche(session, stored[0], columns, hands)
+                replace_manche(session, stored.id, columns, hands)
 
             return view, write
 
@@ -443,15 +444,15 @@ class GameService:
 
         def plan(current: GameView):
             stored = stored_row(current, number)
-            if number != current.rows.manches[-1][1]:
+            if number != current.rows.manches[-1].number:
                 raise Conflict(N_("Only the last round can be deleted."), field="number")
             check_no_change_after(current, number)
 
             def write(session: Session) -> None:
                 keep_for_undo(session, current, "deleted", stored)
                 keys.mark_gone(session, current.id, number, current.revision + 1)  # its keys stay, marked
-                session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
-                session.execute(delete(Manche).where(Manche.id == stored[0]))
+                session.execute(delete(Hand).where(Hand.manche_id == stored.id))
+                session.execute(delete(Manche).where(Manche.id == stored.id))
 
             return build_view(current.rows.without_manche(number), current.ruleset), write
 
@@ -471,7 +472,7 @@ class GameService:
             view, write = plan(current)
             finished_at = (current.finished_at or utcnow()) if view.finished else None
             try:
-                with self.db.writer.begin() as session:  # one Core transaction: no ORM unit of work
+                with unit_of_work(self.db) as session:
                     self._bump(session, current.id, current.revision, finished_at=finished_at)
                     write(session)
                     if key:
@@ -515,7 +516,7 @@ class GameService:
         plan = plan_undo(current, kind, number, self._undo_record(current.id) if kind != "saved" else None)
         finished_at = (current.finished_at or utcnow()) if build_view(plan.probe, current.ruleset).finished else None
         try:
-            with Session(self.db.writer) as session, session.begin():
+            with unit_of_work(self.db) as session:
                 self._bump(session, current.id, revision, finished_at=finished_at)
                 keys.keep(session, current.id, key, number)
                 rows = plan.put_back(session)
@@ -575,7 +576,7 @@ class GameService:
                 raise NotFound(N_("No game with this id."), field="id")
             raise _Stale
 
-    def _replay(self, game: GameView, record: tuple) -> Recorded:
+    def _replay(self, game: GameView, record: keys.KeptKey) -> Recorded:
         """The answer to a retried write: the manche its key recorded, as it stands now (a
         ``conflict`` if it was taken away since: ``keys.check_not_gone``)."""
         number = keys.check_not_gone(record)

@@ -2,14 +2,14 @@
 the share view's state.
 
 Every page here costs a constant number of SQL statements whatever the number of games, and a
-bounded amount of work (issue 17): the list of games is ordered, counted and paged in SQL; a
+bounded amount of work: the list of games is ordered, counted and paged in SQL; a
 game's points, totals and standing are computed by the pure scoring module from the stored hand
 values (the same derivation as ``GameService``: nothing derived is stored) once per revision of
 the game and kept, summed up, in a per-process memo (``SUMMARIES``) that every request checks
 against the revisions it has just read. A player's page adds those summaries up.
 
 Across games, a reader sees only the games of a ``Scope``: a browser's own games (those it holds
-rights to or opened), or every game for the administrator (issue 12).
+rights to or opened), or every game for the administrator.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection
 
 from ..core import scoring
 from ..core.cards import format_cards
-from .db import Database, Game, Player
+from .db import Database, Game, Manche, Player
 from .game_view import GAME_COLUMNS, GameView, game_rows
 from .ids import checked_id
 from .lru import LRU
@@ -55,17 +55,15 @@ EVERY_GAME = Scope(everything=True)
 # --- the game page -------------------------------------------------------------------------------
 
 
-PAGE_STATE = (
-    "SELECT revision, (SELECT COALESCE(MAX(number), 0) FROM manche WHERE manche.game_id = game.id)"
-    " FROM game WHERE id = ?"
-)
+LAST_NUMBER = select(func.coalesce(func.max(Manche.number), 0)).where(Manche.game_id == Game.id).scalar_subquery()
+PAGE_STATE = select(Game.revision, LAST_NUMBER.label("last")).where(Game.id == bindparam("game_id"))
 
 
 def page_state(database: Database, game_id: str) -> tuple[int, int] | None:
     """A game's revision and the number of its last manche (0 before the first) in one small
     statement — what the game page's cache key needs — or None when there is no such game."""
-    row = database.lookup(PAGE_STATE, checked_id(game_id))
-    return None if row is None else (row[0], row[1])
+    row = database.first(PAGE_STATE, {"game_id": checked_id(game_id)})
+    return None if row is None else (row.revision, row.last)
 
 
 # --- pages across games ----------------------------------------------------------------------------
@@ -80,19 +78,18 @@ def revisions(database: Database, game_ids) -> dict[str, int]:
         return dict(connection.execute(select(Game.id, Game.revision).where(Game.id.in_(ids))).all())
 
 
+SCOPE_STATE = select(func.count().label("games"), func.coalesce(func.sum(Game.revision), 0).label("revisions"))
+
+
 def scope_state(database: Database, scope: Scope) -> tuple[int, int]:
     """How many games the scope holds and the sum of their revisions, in one small statement: every
     change to one of them raises its revision, so the pair moves whenever any of them does and a
-    page across them kept under it is never stale. Nothing is shared by all games (issue 24: the
-    one row every write used to bump serialised the writes of every game)."""
+    page across them kept under it is never stale. Nothing is shared by all games (one
+    row every write bumped would serialise the writes of every game)."""
     if scope.empty:
         return (0, 0)
-    sql = "SELECT COUNT(*), COALESCE(SUM(revision), 0) FROM game"
-    if scope.everything:
-        row = database.lookup(sql)
-    else:
-        row = database.lookup(f"{sql} WHERE id IN ({', '.join('?' * len(scope.ids))})", *scope.ids)
-    return (row[0], int(row[1]))
+    row = database.first(scope.restrict(SCOPE_STATE))
+    return (row.games, int(row.revisions))
 
 
 # --- the share view ------------------------------------------------------------------------------
@@ -107,15 +104,15 @@ class SharedState:
     finished: bool
 
 
-SHARED_STATE = "SELECT id, revision, finished_at FROM game WHERE share_id = ?"
+SHARED_STATE = select(Game.id, Game.revision, Game.finished_at).where(Game.share_id == bindparam("share_id"))
 
 
 def shared_state(database: Database, share_id: str) -> SharedState | None:
     """The game behind a share id, its revision (the ETag) and whether it is over, or None."""
-    row = database.lookup(SHARED_STATE, share_id)
+    row = database.first(SHARED_STATE, {"share_id": share_id})
     if row is None:
         return None
-    return SharedState(row[0], row[1], row[2] is not None)
+    return SharedState(row.id, row.revision, row.finished_at is not None)
 
 
 # --- games summed up once per revision -------------------------------------------------------------
@@ -182,7 +179,7 @@ class GameSummary:
                    game.standing, len(game.manches), game.next_number, low, parts)  # fmt: skip
 
 
-SUMMARIES_BYTES = 16 * 1024 * 1024  # per process, as estimated by summary_bytes (issue 27)
+SUMMARIES_BYTES = 16 * 1024 * 1024  # per process, as estimated by summary_bytes
 
 
 def summary_bytes(summary: GameSummary) -> int:

@@ -20,6 +20,7 @@ from ..core.house_rules import compile_document, dump_document, normalize, snaps
 from ..core.variant import Catalog, Variant
 from .db import Database, HouseVariant, token_hash, utcnow
 from .ids import checked_house_id, new_house_id
+from .unit_of_work import unit_of_work
 
 EXPORT_FORMAT = "carte-variant/1"
 
@@ -63,14 +64,14 @@ class HouseService:
         variant_id = new_house_id()
         _, text = self.prepare(document, variant_id)
         token = secrets.token_urlsafe(24)
-        with Session(self.db.writer) as session, session.begin():
+        with unit_of_work(self.db) as session:
             session.add(HouseVariant(id=variant_id, document_json=text, edit_token_hash=token_hash(token)))
         return self.get(variant_id), token
 
     def update(self, variant_id: str, document) -> HouseEntry:
         """Replace a saved house variant's document (the caller checked the rights)."""
         _, text = self.prepare(document, variant_id)
-        with Session(self.db.writer) as session, session.begin():
+        with unit_of_work(self.db) as session:
             row = session.get(HouseVariant, variant_id)
             if row is None:
                 raise NotFound(N_("No house rules with this id."), field="id")
@@ -80,7 +81,7 @@ class HouseService:
 
     def delete(self, variant_id: str) -> None:
         """Delete a saved house variant (the caller checked the rights); games keep their snapshot."""
-        with Session(self.db.writer) as session, session.begin():
+        with unit_of_work(self.db) as session:
             row = session.get(HouseVariant, variant_id)
             if row is not None:
                 session.delete(row)

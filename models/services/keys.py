@@ -1,4 +1,4 @@
-"""Idempotency keys (issue 27, item 3): a retried write never counts twice, whatever happened in
+"""Idempotency keys: a retried write never counts twice, whatever happened in
 between.
 
 A manche recorded with a key (the API's ``Idempotency-Key``, the form's ``form:<nonce>``, the
@@ -19,6 +19,7 @@ import logging
 import threading
 import time
 from datetime import timedelta
+from typing import NamedTuple
 
 from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
@@ -26,6 +27,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..core.errors import N_, Conflict
 from .db import Database, IdempotencyRecord, utcnow
+from .unit_of_work import unit_of_work
 
 log = logging.getLogger(__name__)
 
@@ -52,11 +54,17 @@ BACK = (
 )
 
 
-def found(database: Database, game_id: str, key: str) -> tuple[int, int | None] | None:
-    """``(number, gone_revision)`` of the manche recorded with ``key`` in this game, or None."""
-    with database.reader.connect() as connection:
-        row = connection.execute(FOUND, {"game_id": game_id, "key": key}).first()
-    return tuple(row) if row is not None else None
+class KeptKey(NamedTuple):
+    """What a key recorded: its manche's number, and the revision that took it away (or None)."""
+
+    manche_number: int
+    gone_revision: int | None
+
+
+def found(database: Database, game_id: str, key: str) -> KeptKey | None:
+    """What ``key`` recorded in this game, or None."""
+    row = database.first(FOUND, {"game_id": game_id, "key": key})
+    return KeptKey._make(row) if row is not None else None
 
 
 def keep(connection: Connection, game_id: str, key: str, number: int) -> None:
@@ -74,10 +82,10 @@ def bring_back(connection: Connection, game_id: str, revision: int) -> None:
     connection.execute(BACK, {"of_game": game_id, "made": revision})
 
 
-def check_not_gone(record: tuple[int, int | None]) -> int:
+def check_not_gone(record: KeptKey) -> int:
     """The number of the manche a key recorded; a ``conflict`` if it was taken away since."""
-    number, gone = record
-    if gone is not None:
+    number = record.manche_number
+    if record.gone_revision is not None:
         raise Conflict(
             N_(
                 "Round %(number)s was saved from this very entry, then deleted: it is not saved a second "
@@ -108,7 +116,7 @@ class Purge:
     def run(self, database: Database, now=None) -> int:
         """Delete the keys older than KEPT_DAYS (one statement); how many went."""
         cutoff = (now or utcnow()) - timedelta(days=KEPT_DAYS)
-        with database.writer.begin() as connection:
+        with unit_of_work(database) as connection:
             return connection.execute(delete(IdempotencyRecord).where(IdempotencyRecord.created_at < cutoff)).rowcount
 
     def maybe(self, database: Database) -> None:

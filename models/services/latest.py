@@ -1,8 +1,8 @@
-"""The latest view of the games this process wrote or read for a write (issue 17): a write that
-finds its game here at the revision the database holds skips reading the game again — one small
-indexed statement instead of four and the whole game recomputed. When another process has only
-added manches since (the game's count of reshapes unchanged: ``Game.reshaped``), the view is
-brought up to date with those manches alone (read in the same one statement, ``CATCH_UP``;
+"""The latest view of the games this process wrote or read for a write: a write that finds its
+game here at the revision the database holds skips reading the game again — one small indexed
+statement instead of four and the whole game recomputed. When another process has only added
+manches since (the game's count of reshapes unchanged: ``Game.reshaped``), the view is brought
+up to date with those manches alone (read in the same one statement, ``CATCH_UP``;
 ``extend_view``).
 
 Correct with several worker processes and PostgreSQL: the revision is read from the database
@@ -13,27 +13,36 @@ change to a game bumps its revision (the shared view's ETag and the page cache r
 
 from __future__ import annotations
 
-import functools
 import threading
 from contextlib import contextmanager
 
-from .db import Database, Game
+from sqlalchemy import and_, bindparam, select
+
+from .db import Database, Game, Hand, Manche
 from .game_view import GameView, extend_view
 from .lru import LRU
+from .stored import StoredHand, StoredManche, stored_manche_of
 
-# A write's one question before it is planned (issue 29): the game's revision, count of reshapes and
-# end, and the manches another process added after the kept view's last one, with their hands.
+# A write's one question before it is planned: the game's revision, count of reshapes and end,
+# and the manches another process added after the kept view's last one, with their hands.
 CATCH_UP = (
-    "SELECT game.revision, game.reshaped, game.finished_at, manche.id, manche.number, manche.winner_seat,"
-    " manche.blocked, manche.last_card, hand.seat, hand.cards, hand.typed, hand.value FROM game"
-    " LEFT JOIN manche ON manche.game_id = game.id AND manche.number > ?"
-    " LEFT JOIN hand ON hand.manche_id = manche.id WHERE game.id = ? ORDER BY manche.number, hand.seat"
+    select(
+        Game.revision,
+        Game.reshaped,
+        Game.finished_at,
+        *[getattr(Manche, name).label(f"manche_{name}") for name in StoredManche._fields],
+        *[getattr(Hand, name).label(f"hand_{name}") for name in StoredHand._fields],
+    )
+    .select_from(Game)
+    .outerjoin(Manche, and_(Manche.game_id == Game.id, Manche.number > bindparam("after")))
+    .outerjoin(Hand, Hand.manche_id == Manche.id)
+    .where(Game.id == bindparam("game_id"))
+    .order_by(Manche.number, Hand.seat)
 )
-FINISHED_AT = Game.__table__.c.finished_at
 GAMES_KEPT = 64  # per process: the games being played right now
-VIEWS_BYTES = 32 * 1024 * 1024  # per process, as estimated by view_bytes (issue 27)
+VIEWS_BYTES = 32 * 1024 * 1024  # per process, as estimated by view_bytes
 
-# What a view holds, in bytes (issue 27): measured with tracemalloc on views built from games of 2 to
+# What a view holds, in bytes: measured with tracemalloc on views built from games of 2 to
 # 8 players, 10 to 990 manches, typed totals or 1 to 8 cards a hand, and taken above every one of
 # them (a game of 8 players and 990 manches of 2-card hands: 3.1 MB measured, 4.6 MB estimated;
 # of 8-card hands: 6.6 MB measured, 7.3 MB estimated; of 2 players and 10 manches: 16 KB, 19 KB).
@@ -58,12 +67,11 @@ class LatestViews:
 
     @contextmanager
     def turn(self, game_id: str):
-        """One manche recorded at a time per game in this process (issue 29): two phones saving
-        the same game at once in one worker no longer both plan on the view kept before either
-        wrote — the second waits (a pause of that request alone under gevent), then finds the view
-        the first one kept, at the revision the database holds. Without it the second found the
-        revision moved once it had the database's lock (one write in five, two workers writing to
-        the same 8 games), and planned again holding it."""
+        """One manche recorded at a time per game in this process: two phones saving the same game
+        at once in one worker do not both plan on the view kept before either wrote — the second
+        waits (a pause of that request alone under gevent), then finds the view the first one
+        kept, at the revision the database holds, instead of finding the revision moved once it
+        holds the database's lock and planning again there."""
         with self.turns_lock:
             entry = self.turns.setdefault(game_id, [threading.Lock(), 0])
             entry[1] += 1
@@ -96,36 +104,32 @@ class LatestViews:
         view = self.views.get(game_id)
         if view is None:
             return None
-        after = view.rows.manches[-1][1] if view.rows.manches else 0
-        found = database.lookup_all(CATCH_UP, after, game_id)
+        after = view.rows.manches[-1].number if view.rows.manches else 0
+        found = database.all(CATCH_UP, {"after": after, "game_id": game_id})
         if not found:
             return None
-        revision, reshaped, finished_at = found[0][:3]
-        if revision == view.revision:
+        state = found[0]
+        if state.revision == view.revision:
             return view
-        if reshaped != view.rows.game["reshaped"] or not view.goes_on:
+        if state.reshaped != view.rows.game["reshaped"] or not view.goes_on:
             return None
-        manches: dict = {}
-        hands: dict = {}
-        for row in found:
-            if row[3] is None:
-                continue
-            manches.setdefault(row[3], (row[3], row[4], row[5], bool(row[6]), row[7]))
-            if row[8] is not None:
-                hands.setdefault(row[3], []).append((row[8], row[9], row[10], row[11]))
-        game = {**view.rows.game, "revision": revision, "finished_at": _finished_at(database, finished_at)}
+        manches, hands = _added(found)
+        game = {**view.rows.game, "revision": state.revision, "finished_at": state.finished_at}
         rows = view.rows.with_manches(game, tuple(manches.values()), {m: tuple(hands.get(m, ())) for m in manches})
         return self.remember(extend_view(view, rows))
 
 
-def _finished_at(database: Database, value):
-    """A game's end as the ORM reads it (SQLite gives its text)."""
-    parse = _end_reader(database.lookups.dialect)
-    return parse(value) if parse and value is not None else value
-
-
-@functools.lru_cache(maxsize=8)
-def _end_reader(dialect):
-    """How the dialect reads the column of a game's end: with the type as the dialect has it (the
-    generic one leaves SQLite's text as it is: a game another worker ended was a 500 here)."""
-    return FINISHED_AT.type.dialect_impl(dialect).result_processor(dialect, None)
+def _added(found) -> tuple[dict, dict]:
+    """The manches (by id) and their hands (by manche id) in the rows of ``CATCH_UP``."""
+    manches: dict = {}
+    hands: dict = {}
+    for row in found:
+        mapping = row._asdict()
+        if mapping["manche_id"] is None:
+            continue
+        manche = stored_manche_of([mapping[f"manche_{name}"] for name in StoredManche._fields])
+        manches.setdefault(manche.id, manche)
+        if mapping["hand_seat"] is not None:
+            hand = StoredHand._make([mapping[f"hand_{name}"] for name in StoredHand._fields])
+            hands.setdefault(manche.id, []).append(hand)
+    return manches, hands

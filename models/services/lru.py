@@ -3,8 +3,8 @@ share between threads: the one kind of bounded memo the app keeps (a game's late
 summaries, session cookies verified lately). The page cache is bounded in bytes too
 (``views/pagecache.py``).
 
-A count alone does not bound memory (issue 27: one write to each of 66 games of 8 players and 990
-manches grew a worker by 195 MB): each memo gives ``weigh``, an estimate of what an entry holds in
+A count alone does not bound memory (a few games of 8 players and 990 manches weigh hundreds of
+megabytes): each memo gives ``weigh``, an estimate of what an entry holds in
 bytes (an upper bound measured with tracemalloc, see the memo's own docstring), and the memo keeps
 the sum under ``max_bytes``. An entry heavier than the whole bound is answered but not kept.
 """

@@ -13,12 +13,13 @@ under gevent):
   commits; then the watched games are looked at (one small statement).
 
 Either way ``heard(game_ids)`` is called with the games named, or None for "look at every game
-watched"; ``tick()`` is called at least once a second (to forget phones gone silent).
+watched" (first of all once connected: whatever changed before); ``tick()`` is called at least
+once a second (to forget phones gone silent). ``run`` returns when ``stop`` is set and raises
+whatever goes wrong: the change feed logs it, waits and runs it again (``feed.ChangeFeed``).
 """
 
 from __future__ import annotations
 
-import logging
 import sqlite3
 import threading
 import time
@@ -26,11 +27,8 @@ import time
 from .db import Database
 
 CHANNEL = "carte_changes"  # migration 0006's triggers notify on it
-SQLITE_INTERVAL = 0.1  # a new revision is noticed within this (issue 24: within 200 ms)
+SQLITE_INTERVAL = 0.1  # a new revision is noticed within this
 PG_WAIT = 1.0  # how long a wait for notifications lasts before tick() and the stop flag are seen
-RECONNECT_DELAYS = (0.5, 1, 2, 5, 10)
-
-log = logging.getLogger(__name__)
 
 
 def subscription(database: Database):
@@ -65,19 +63,10 @@ class PgListener:
     def run(self, heard, tick, stop: threading.Event) -> None:
         import psycopg
 
-        failures = 0
-        while not stop.is_set():
-            try:
-                with psycopg.connect(self.conninfo, autocommit=True) as connection:
-                    connection.execute(f"LISTEN {CHANNEL}")
-                    failures = 0
-                    heard(None)  # anything sent while this connection did not listen
-                    self._listen(connection, heard, tick, stop)
-            except psycopg.Error as error:
-                delay = RECONNECT_DELAYS[min(failures, len(RECONNECT_DELAYS) - 1)]
-                failures += 1
-                log.warning("live table: the notifications connection failed (%s); again in %ss", error, delay)
-                stop.wait(delay)
+        with psycopg.connect(self.conninfo, autocommit=True) as connection:
+            connection.execute(f"LISTEN {CHANNEL}")
+            heard(None)  # anything sent while this connection did not listen
+            self._listen(connection, heard, tick, stop)
 
     @staticmethod
     def _listen(connection, heard, tick, stop: threading.Event) -> None:

@@ -17,6 +17,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from .db import Database, Presence
 from .ids import checked_id
+from .unit_of_work import unit_of_work
 
 HEARTBEAT_SECONDS = 10  # the entry page's sign of life
 PRESENCE_SECONDS = 30  # forgotten this long after the last one
@@ -57,7 +58,7 @@ class PresenceService:
             index_elements=["game_id", "phone"],
             set_={"name": name, "number": number, "editing": editing, "seen": now},
         )
-        with self.db.writer.begin() as connection:
+        with unit_of_work(self.db) as connection:
             connection.execute(
                 delete(Presence).where(Presence.game_id == row["game_id"], Presence.seen < now - PRESENCE_SECONDS)
             )
@@ -69,7 +70,7 @@ class PresenceService:
 
     def leave(self, game_id: str, phone: str) -> None:
         """The phone saved, or left its entry: it is no longer entering anything."""
-        with self.db.writer.begin() as connection:
+        with unit_of_work(self.db) as connection:
             connection.execute(delete(Presence).where(Presence.game_id == checked_id(game_id), Presence.phone == phone))
 
     def of_games(self, game_ids) -> dict[str, tuple[Entering, ...]]:

@@ -1,6 +1,6 @@
 """What recording a manche answers (``GameService.record_manche``): its number, its points, the
 totals and the standing after it, whether it was a retry, and the game as it now stands — the
-last built only when asked (issue 29: the JSON API's answer never asks for it)."""
+last built only when asked (the JSON API's answer never asks for it)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from ..core import scoring
 from .game_input import PlannedManche
 from .game_view import GameView, extend_view
 from .latest import LatestViews
+from .stored import StoredManche
 
 
 @dataclass(frozen=True)
@@ -38,8 +39,7 @@ def written(latest: LatestViews, current: GameView, planned: PlannedManche, manc
     only when asked; this process's next write of the game reads the manche back with whatever
     another process added meanwhile, one ``extend_view`` for both. Else (somebody joined or
     left, a manche after the end) the view is built now, whole, as a read builds it."""
-    columns = planned.columns
-    manche = (manche_id, planned.number, columns["winner_seat"], columns["blocked"], columns["last_card"])
+    manche = StoredManche(manche_id, planned.number, **planned.columns)
 
     def view() -> GameView:
         rows = current.rows.with_manche(manche, planned.hands).with_game(

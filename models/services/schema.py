@@ -1,5 +1,5 @@
 """The database's schema: brought to the latest revision with Alembic (``migrations/``), once per
-deployment however many processes start at the same moment (issue 27).
+deployment however many processes start at the same moment.
 
 Every worker of ``gunicorn -w 3`` migrates as it starts (unless ``AUTO_MIGRATE=0``): they take
 one lock in turn, and the first upgrades while the others wait; each of them then finds the schema

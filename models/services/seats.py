@@ -1,4 +1,4 @@
-"""Players joining or leaving mid-game (issues 14 and 28), as plans for the game service's
+"""Players joining or leaving mid-game, as plans for the game service's
 ``_rewrite``: each checks the change against the game as it stands and answers the game as it
 will stand and the statements that make it so (run in one transaction with the revision compared
 and bumped, an "Undo" kept for the notice that follows).
@@ -20,6 +20,7 @@ from ..core.errors import N_, GameFinished, UnknownPlayer, ValidationError
 from .db import Player
 from .game_input import keep_undo
 from .game_view import GameView, build_view
+from .stored import StoredPlayer
 from .undo import move_places
 
 
@@ -58,9 +59,9 @@ def join_plan(name: str, start: str, after):
         seat = len(current.players)
         order = seating.sit_after(current.table_seats, current.players.index(neighbour), seat)
         played = len(current.manches) + len(current.after_end)
-        rows = current.rows.with_player(seat, (name, None, played, None, total, 0)).in_order(order)
-        row = {"game_id": current.id, "seat": seat, "name": name, "team": None, "place": rows.players[seat][5]}
-        row |= {"joined_after": played, "start_total": total, "left_after": None}
+        newcomer = StoredPlayer(name, None, joined_after=played, left_after=None, start_total=total, place=0)
+        rows = current.rows.with_player(seat, newcomer).in_order(order)
+        row = {"game_id": current.id, "seat": seat, **rows.players[seat]._asdict()}
 
         def write(session: Session) -> None:
             move_places(session, current, rows)
@@ -92,7 +93,7 @@ def leave_plan(name):
             )
             keep_undo(session, current, "left", seat, {"name": name})
 
-        rows = current.rows.with_player(seat, (*row[:3], played, *row[4:]))
+        rows = current.rows.with_player(seat, row._replace(left_after=played))
         return build_view(rows, current.ruleset), write
 
     return plan

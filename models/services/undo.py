@@ -1,4 +1,4 @@
-"""Undo (issues 14 and 28): the write that brought a game to a revision, taken back from the notice
+"""Undo: the write that brought a game to a revision, taken back from the notice
 that follows it — a manche saved (deleted again), edited (put back as it was) or deleted (put back
 at its number), a player who joined (they no longer sit there, the others' places as they were) or
 who left (back at their place, with their total).
@@ -23,6 +23,7 @@ from . import keys
 from .db import Hand, Manche, Player
 from .game_input import check_no_change_after, existing_number, hand_rows, stored_row
 from .game_view import GameRows, GameView
+from .stored import StoredHand, StoredManche
 
 MANCHE_KINDS = ("saved", "edited", "deleted")
 SEAT_KINDS = ("joined", "left")
@@ -52,11 +53,11 @@ def replace_manche(session: Session, manche_id: int, columns: dict, hands: list[
 
 def move_places(session: Session, game: GameView, rows: GameRows) -> None:
     """Store the places of ``rows`` where they differ from ``game``'s (one batched statement)."""
-    before = {seat: row[5] for seat, row in enumerate(game.rows.players)}
+    before = {seat: row.place for seat, row in enumerate(game.rows.players)}
     moved = [
-        {"game": game.id, "at": seat, "moved_to": row[5]}
+        {"game": game.id, "at": seat, "moved_to": row.place}
         for seat, row in enumerate(rows.players)
-        if seat in before and before[seat] != row[5]
+        if seat in before and before[seat] != row.place
     ]
     if moved:
         session.execute(NEW_PLACE, moved)
@@ -99,15 +100,15 @@ def plan_undo(current: GameView, kind: str, number: int, record) -> UndoPlan:
     if kind in SEAT_KINDS:
         return (_unjoin if kind == "joined" else _unleave)(current, number, kept)
     columns = {k: kept[k] for k in ("winner_seat", "blocked", "last_card")}
-    hands = [tuple(hand) for hand in kept["hands"]]
+    hands = [StoredHand._make(hand) for hand in kept["hands"]]
     if kind == "edited":
         stored = stored_row(current, number)
 
         def put_edit_back(session: Session) -> GameRows:
-            replace_manche(session, stored[0], columns, hands)
-            return current.rows.with_manche((stored[0], number, *columns.values()), hands)
+            replace_manche(session, stored.id, columns, hands)
+            return current.rows.with_manche(StoredManche(stored.id, number, **columns), hands)
 
-        return UndoPlan(current.rows.with_manche((stored[0], number, *columns.values()), hands), put_edit_back)
+        return UndoPlan(current.rows.with_manche(StoredManche(stored.id, number, **columns), hands), put_edit_back)
     if number != current.next_number:
         raise changed()
 
@@ -116,23 +117,23 @@ def plan_undo(current: GameView, kind: str, number: int, record) -> UndoPlan:
         row = {**columns, "game_id": current.id, "number": number, "created_at": record.created_at}
         manche_id = session.execute(NEW_MANCHE, [row]).scalar_one()
         session.execute(NEW_HANDS, hand_rows(manche_id, hands))
-        return current.rows.with_manche((manche_id, number, *columns.values()), hands)
+        return current.rows.with_manche(StoredManche(manche_id, number, **columns), hands)
 
-    return UndoPlan(current.rows.with_manche((-1, number, *columns.values()), hands), put_deleted_back)
+    return UndoPlan(current.rows.with_manche(StoredManche(-1, number, **columns), hands), put_deleted_back)
 
 
 def _unsave(current: GameView, number: int) -> UndoPlan:
     """A manche just saved, deleted again (only the last, nobody sat down or left after it)."""
     stored = stored_row(current, number)
-    if number != current.rows.manches[-1][1]:
+    if number != current.rows.manches[-1].number:
         raise changed()
     check_no_change_after(current, number)
     rows = current.rows.without_manche(number)
 
     def put_back(session: Session) -> GameRows:
         keys.mark_gone(session, current.id, number, current.revision + 1)  # its keys stay, marked
-        session.execute(delete(Hand).where(Hand.manche_id == stored[0]))
-        session.execute(delete(Manche).where(Manche.id == stored[0]))
+        session.execute(delete(Hand).where(Hand.manche_id == stored.id))
+        session.execute(delete(Manche).where(Manche.id == stored.id))
         return rows
 
     return UndoPlan(rows, put_back)
@@ -159,7 +160,7 @@ def _unleave(current: GameView, seat: int, kept: dict) -> UndoPlan:
     if seat >= len(current.players) or current.players[seat] != kept.get("name"):
         raise changed()
     row = current.rows.players[seat]
-    rows = current.rows.with_player(seat, (*row[:3], None, *row[4:]))
+    rows = current.rows.with_player(seat, row._replace(left_after=None))
 
     def put_back(session: Session) -> GameRows:
         session.execute(update(Player).where(Player.game_id == current.id, Player.seat == seat).values(left_after=None))

@@ -403,7 +403,8 @@ def test_migration_0005_from_0004_with_data(tmp_path):
         assert conn.execute(text("SELECT reshaped FROM game WHERE id = 'g1'")).scalar_one() == 0
         before = conn.execute(text("SELECT count FROM game_changes")).scalar_one()
         conn.execute(text("UPDATE game SET revision = revision + 1 WHERE id = 'g1'"))
-    assert database.lookup("SELECT count FROM game_changes") == (before + 1,)
+    with database.reader.connect() as conn:
+        assert conn.execute(text("SELECT count FROM game_changes")).scalar_one() == before + 1
     database.dispose()
 
 
@@ -417,7 +418,8 @@ def test_migration_0006_from_0005_with_data(tmp_path):
         triggers = set(conn.execute(text("SELECT name FROM sqlite_master WHERE type = 'trigger'")).scalars())
         assert not triggers
         conn.execute(text("UPDATE game SET revision = revision + 1 WHERE id = 'g1'"))
-    assert database.lookup("SELECT revision FROM game WHERE id = 'g1'") == (1,)
+    with database.reader.connect() as conn:
+        assert conn.execute(text("SELECT revision FROM game WHERE id = 'g1'")).scalar_one() == 1
     database.dispose()
 
 

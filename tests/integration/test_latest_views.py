@@ -117,7 +117,7 @@ def test_a_kept_view_reads_only_the_manches_another_worker_added(workers):
     assert fourth.game == second.get(game.id)
     assert not any("FROM player" in s for s in reads), reads  # not the whole game again
     # one statement: the game's revision with the manches added after the view's last one and their hands
-    assert len(reads) == 1 and "manche.number >" in reads[0] and "LEFT JOIN hand" in reads[0], reads
+    assert len(reads) == 1 and "manche.number >" in reads[0] and "LEFT OUTER JOIN hand" in reads[0], reads
 
 
 def test_a_game_another_worker_ended_is_caught_up_with_its_end(workers):
@@ -166,12 +166,12 @@ def test_a_view_brought_up_to_date_while_another_worker_writes_is_not_trusted(wo
             second.join_player(game.id, "Dan")
             second.record_manche(game.id, MancheEntry("Dan", {"Ana": ["5H"], "Bob": ["9C"], "Chloé": ["3C"]}))
 
-    event.listen(first.db.lookups, "before_cursor_execute", meanwhile)
+    event.listen(first.db.reader, "before_cursor_execute", meanwhile)
     try:
         # Dan is at the table now: the first's entry has his hand, as the phone shows it
         fourth = first.record_manche(game.id, MancheEntry("Ana", {"Bob": ["3C"], "Chloé": ["KD"], "Dan": ["4D"]}))
     finally:
-        event.remove(first.db.lookups, "before_cursor_execute", meanwhile)
+        event.remove(first.db.reader, "before_cursor_execute", meanwhile)
     assert meddled and fourth.number == 4
     assert fourth.game == second.get(game.id)
 
@@ -188,7 +188,7 @@ def test_a_view_answered_by_create_game_can_be_written_from(workers):
 def test_a_write_overtaken_while_it_waited_for_the_lock_catches_up_under_it(workers):
     """Another worker's manche committed between this write's look at the game and its lock: the
     revision compared in the bump fails, and the write — holding the lock, so nothing else can move
-    — catches up and plans again inside the same transaction (issue 29), instead of letting go of
+    — catches up and plans again inside the same transaction, instead of letting go of
     the lock and waiting for it again. One BEGIN, no ROLLBACK; the overtaken entry becomes the
     next manche, scored on the game as it now stands."""
     first, second = workers(), workers()
@@ -219,7 +219,7 @@ def test_a_write_overtaken_while_it_waited_for_the_lock_catches_up_under_it(work
 
 
 def test_two_writes_of_one_game_in_one_worker_take_turns(workers):
-    """Two phones saving the same game at once, both answered by one worker (issue 29): the second
+    """Two phones saving the same game at once, both answered by one worker: the second
     waits for the first's turn to end (``LatestViews.turn``), then plans on the view the first kept
     — its one bump goes through, no revision found moved. Without the turn it planned on the view
     from before the first's manche and found the revision moved once it had the lock."""

@@ -1,5 +1,5 @@
-"""What the cached pages are kept under (issues 17 and 24): a game's revision and, for the pages
-across games, the count and revisions of the reader's games, read as lookups (one indexed statement on a connection of their own), and exact with
+"""What the cached pages are kept under: a game's revision and, for the pages across games, the
+count and revisions of the reader's games, read as lookups (one indexed Core statement), and exact with
 several worker processes — here two apps on one database, as two gunicorn workers."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ from __future__ import annotations
 import os
 
 import pytest
-from sqlalchemy import event, text
+from sqlalchemy import column, event, func, literal, select, text
 from sqlalchemy.exc import DBAPIError
 
 from app import create_app
 from models.services import history
-from models.services.db import Database
+from models.services.db import Database, Game
 from models.services.games import MancheEntry
 
 USE_PG = os.environ.get("DATABASE_URL", "").startswith("postgres")
@@ -87,62 +87,59 @@ def test_a_page_kept_by_one_worker_shows_what_another_wrote(app, client, second_
         assert ">10<" in client.get(page).get_data(as_text=True).replace(" ", "")
 
 
+PID = select(func.pg_backend_pid())
+
+
 @pytest.mark.skipif(not USE_PG, reason="a dropped connection is PostgreSQL's (a server restart)")
-def test_lookups_go_on_when_every_kept_connection_was_dropped(database_url):
-    """After a restart every connection kept for lookups is dead, not only the first one tried."""
+def test_lookups_go_on_when_every_pooled_connection_was_dropped(database_url):
+    """After a restart every connection the reads' pool keeps is dead, not only the first one
+    tried: each is pinged at checkout and replaced."""
     database = Database(database_url)
     try:
-        held = [database.lookups.raw_connection() for _ in range(2)]  # two kept in the pool
-        pids = []
-        for connection in held:
-            cursor = connection.cursor()
-            cursor.execute("SELECT pg_backend_pid()")
-            pids.append(cursor.fetchone()[0])
-            connection.close()  # back to the pool
+        with database.reader.connect() as one, database.reader.connect() as two:  # two kept in the pool
+            pids = [one.scalar(PID), two.scalar(PID)]
         with database.writer.begin() as conn:
             for pid in pids:
                 conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
-        assert database.lookup("SELECT 1") == (1,)
-        assert database.lookup("SELECT pg_backend_pid()")[0] not in pids
+        assert database.first(select(literal(1))) == (1,)
+        assert database.first(PID)[0] not in pids
     finally:
         database.dispose()
 
 
 def test_a_failed_lookup_is_sqlalchemys_error(app):
     """A lookup that fails for another reason says so as every other statement does (SQLAlchemy's
-    error, which the error pages know), not as the driver's own."""
+    error, which the error pages know)."""
     with pytest.raises(DBAPIError):
-        app.extensions["database"].lookup("SELECT no_such_column FROM game")
+        app.extensions["database"].first(select(column("no_such_column")).select_from(Game))
 
 
-def test_lookups_hold_their_connection_between_them(database_url):
-    """A lookup takes its connection from those the last lookups held, not from the pool each
-    time (the pool's checkout and return cost more than the statement: issue 29); ``dispose``
-    lets them go."""
+def test_lookups_reuse_the_pooled_connections(database_url):
+    """Reads take their connection from the reads' pool: five in a row open one connection, and
+    ``dispose`` lets it go."""
     database = Database(database_url)
-    checkouts = []
-    event.listen(database.lookups, "checkout", lambda *args: checkouts.append(1))
+    connects = []
+    event.listen(database.reader, "connect", lambda *args: connects.append(1))
     try:
         for _ in range(5):
-            assert database.lookup("SELECT 1") == (1,)
-        assert len(checkouts) == 1 and len(database.held_lookups.connections) == 1
+            assert database.first(select(literal(1))) == (1,)
+        assert len(connects) == 1
         database.dispose()
-        assert database.held_lookups.connections == []
-        assert database.lookup("SELECT 2") == (2,)
-        assert len(checkouts) == 2
+        assert database.all(select(literal(2))) == [(2,)]
+        assert len(connects) == 2
     finally:
         database.dispose()
 
 
 @pytest.mark.skipif(not USE_PG, reason="a dropped connection is PostgreSQL's (a server restart)")
-def test_a_held_lookup_connection_found_dropped_is_replaced(database_url):
-    """The connection held between lookups was cut (a server restart): the next lookup answers,
-    on a new one."""
+def test_a_pooled_lookup_connection_found_dropped_is_replaced(database_url):
+    """The connection kept between reads was cut (a server restart): the next read answers, on a
+    new one."""
     database = Database(database_url)
     try:
-        pid = database.lookup("SELECT pg_backend_pid()")[0]  # its connection is held now
+        pid = database.first(PID)[0]  # its connection is kept in the pool now
         with database.writer.begin() as conn:
             conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
-        assert database.lookup("SELECT pg_backend_pid()")[0] != pid
+        assert database.first(PID)[0] != pid
     finally:
         database.dispose()
