@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import time
 from datetime import UTC, datetime
 
 from sqlalchemy import Index, event, text
@@ -267,20 +268,36 @@ def _pg_lock_timeout(lock_timeout: float):
     return set_lock_timeout
 
 
-def _sqlite_begins_immediate(engine: Engine) -> None:
+WRITE_LOCK_POLL = 0.002  # seconds between two tries for SQLite's write lock
+
+
+def _sqlite_begins_immediate(engine: Engine, lock_timeout: float) -> None:
     """The write engine's transactions on SQLite begin with ``BEGIN IMMEDIATE``, as SQLAlchemy's
     pysqlite documentation shows: the driver's own BEGIN is turned off at connect, and the
-    ``begin`` event emits ours. A write takes the database's one write lock first, waiting for it
-    up to the busy timeout, instead of failing when a reading transaction would have to become a
-    writing one."""
+    ``begin`` event emits ours. A write takes the database's one write lock first instead of
+    failing when a reading transaction would have to become a writing one.
+
+    The wait for that lock is a loop here, not SQLite's busy handler: the handler sleeps inside
+    the C call, which under gevent stops every request of the worker (the one holding the lock in
+    this process included). ``time.sleep`` pauses this request alone; after ``lock_timeout``
+    seconds the busy error goes up (503 with Retry-After)."""
 
     @event.listens_for(engine, "connect")
     def _no_driver_begin(dbapi_connection, _record):
         dbapi_connection.isolation_level = None
+        dbapi_connection.execute("PRAGMA busy_timeout=0")
 
     @event.listens_for(engine, "begin")
     def _begin_immediate(connection):
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        deadline = time.monotonic() + lock_timeout
+        while True:
+            try:
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+                return
+            except OperationalError as error:
+                if not is_busy(error) or time.monotonic() > deadline:
+                    raise
+            time.sleep(WRITE_LOCK_POLL)
 
 
 def database_url(url: str) -> str:
@@ -320,7 +337,7 @@ class Database:
         self.writer = make_engine(url, lock_timeout, WRITER_POOL, **kwargs)
         self.is_sqlite = self.writer.dialect.name == "sqlite"
         if self.is_sqlite:
-            _sqlite_begins_immediate(self.writer)
+            _sqlite_begins_immediate(self.writer, lock_timeout)
             self.reader = make_engine(url, lock_timeout, READER_POOL, **kwargs)
         else:
             self.reader = make_engine(url, lock_timeout, READER_POOL, isolation_level="AUTOCOMMIT", **kwargs)
