@@ -1,4 +1,4 @@
-"""Who sits at the table, and where (issues 14 and 28): when each player sat down or left, the total
+"""Who sits at the table, and where: when each player sat down or left, the total
 a newcomer starts from, and the order around the table in which the deal and the play go.
 
 A player's *seat* is their index in the game's list of players: it never changes (what was entered,
