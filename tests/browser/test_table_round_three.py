@@ -44,3 +44,33 @@ def test_a_player_who_left_is_not_told_how_far_the_target_is(phone, live_server,
     expect(card).to_contain_text("Ana, Bob ·")
     expect(card).not_to_contain_text("Chloé")
     picture(page, request, "home", ".resume")
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=["360", "320"])
+def test_a_full_table_offers_no_seat(phone, live_server, request, width, height, scheme, js):
+    """Classique is played by 2 to 5: with five at the table « Un joueur arrive ou s'en va » says the
+    table is full instead of asking for a newcomer's name, and still lets one leave; once one has
+    left, the newcomer's form is back."""
+    games = live_server.app.extensions["games"]
+    game, token = games.create_game("classique", ["Ana", "Bob", "Chloé", "Dan", "Éloïse"], first_dealer=0)
+    page = phone(width, height, js=js, scheme=scheme)
+    page.goto(f"{live_server.url}/join/{game.id}/{token}")
+    page.locator("#players summary").click()
+    panel = page.locator("#players")
+    expect(panel.locator("[data-table-full]")).to_have_text(
+        "La table est complète\u00a0: cette variante se joue à 5 joueurs au plus. Pour qu'un joueur arrive, un autre doit d'abord partir."
+    )
+    expect(panel.locator("#newcomer")).to_have_count(0)
+    expect(panel.locator("#leaver")).to_be_visible()
+    picture(page, request, "full", "#players")
+
+    panel.locator("#leaver").select_option(label="Dan")
+    panel.locator(".leave-form button").click()
+    page.locator("[data-confirm-leave]").click()
+    expect(page.locator('#scoreboard tr[data-side="Dan"]')).to_contain_text("a quitté la table")
+    if not page.locator("#players").get_attribute("open"):
+        page.locator("#players summary").click()
+    expect(page.locator("#newcomer")).to_be_visible()
+    expect(page.locator("[data-table-full]")).to_have_count(0)
