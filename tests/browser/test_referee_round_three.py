@@ -98,3 +98,19 @@ def test_an_ace_answered_by_an_ace_says_which_suit_play_goes_on_in(
         "Puis le jeu reprend dans la couleur de l'As de carreau, la dernière carte de la chaîne\u00a0: carreau."
     )
     picture(page, request, "verdict", "#verdict")
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=["360", "320"])
+def test_the_rule_search_puts_the_finishing_rule_first(phone, live_server, request, width, height, scheme, js):
+    """On huit-américain's rules, « joker dernière carte » asks on which card one may go out: the
+    section titled « Sur quelle carte finir ? » (its heading answers « carte » and, through « dernière
+    carte », « finir »; its text the Joker) comes first, before the Joker's own paragraph."""
+    page = phone(width, height, js=js, scheme=scheme)
+    page.goto(f"{live_server.url}/rules/search?variant=huit-americain")
+    page.locator("#rule-q").fill("joker dernière carte")
+    page.locator(".rule-search button[type=submit]").click()
+    titles = page.locator("#rule-hits .hit-title")
+    expect(titles.first).to_have_text("Sur quelle carte finir ?")
+    picture(page, request, "hits", "#rule-hits")
