@@ -74,3 +74,23 @@ def test_a_full_table_offers_no_seat(phone, live_server, request, width, height,
         page.locator("#players summary").click()
     expect(page.locator("#newcomer")).to_be_visible()
     expect(page.locator("[data-table-full]")).to_have_count(0)
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=["360", "320"])
+def test_a_phone_that_opened_the_invite_is_told_it_may_record(phone, live_server, request, width, height, scheme, js):
+    """Chloé scans the scorekeeper invite: the game page tells her phone it may now record the
+    manches, and offers the entry; opened again later, the page says nothing more."""
+    games = live_server.app.extensions["games"]
+    game, _token = games.create_game("classique", ["Ana", "Bob", "Chloé"], first_dealer=0)
+    _invite, invite_token = games.create_invite(game.id)
+    page = phone(width, height, js=js, scheme=scheme)
+    page.goto(f"{live_server.url}/join/{game.id}/{invite_token}?name=Chloé")
+    expect(page.locator(".notice")).to_contain_text(
+        "Ce téléphone peut désormais saisir les manches de cette partie, comme celui qui l'a créée."
+    )
+    expect(page.get_by_role("link", name="Saisir la manche 1")).to_be_visible()
+    picture(page, request, "keeper", ".notice")
+    page.goto(f"{live_server.url}/games/{game.id}")
+    expect(page.locator(".notice")).to_have_count(0)
