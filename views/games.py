@@ -200,7 +200,7 @@ def create_game():
 # --- the game ------------------------------------------------------------------------------------
 
 
-SEAT_NOTICES = ("joined", "left", "unjoined", "back")  # a player joined or left, or that was undone
+SEAT_NOTICES = ("joined", "left", "unjoined", "back", "keeper")  # a player joined or left, that undone; an invite taken
 
 
 def notice_of(args, last: int) -> tuple[str, int] | None:

@@ -18,7 +18,7 @@ from functools import cached_property, lru_cache
 from sqlalchemy import bindparam, select
 from sqlmodel import Session
 
-from ..core import game_end, scoring
+from ..core import game_end, scoring, seating
 from ..core.cards import parse_cards
 from ..core.variant import Ruleset
 from .db import Game, Hand, Manche, Player
@@ -225,6 +225,11 @@ class GameView:
         if name not in seated or len(seated) < 2:
             return None
         return seated[seated.index(name) - 1]
+
+    @property
+    def table_full(self) -> bool:
+        """Whether nobody more can sit down (``seating.is_full``)."""
+        return seating.is_full(self.variant, self.seated)
 
     @property
     def gone(self) -> list:

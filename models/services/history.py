@@ -136,7 +136,7 @@ class PlayerPart:
 class GameSummary:
     """A game as the lists and the player pages show it, computed once from its view per revision
     (the attributes the templates read on a ``GameView``: id, variant, created_at, players, teams,
-    standing, finished, next_number), with each player's part."""
+    standing, finished, next_number, seated), with each player's part."""
 
     id: str
     revision: int
@@ -149,6 +149,7 @@ class GameSummary:
     next_number: int
     lower_is_better: bool
     parts: dict  # player -> PlayerPart
+    seated: list = field(default_factory=list)  # those still at the table, in its order
 
     @property
     def finished(self) -> bool:
@@ -176,7 +177,7 @@ class GameSummary:
             worst = min(ranked, key=lambda r: r[0], default=None)
             parts[me] = PlayerPart(side, manches, sum(p for _, p in manches), costs, best, worst)
         return cls(game.id, game.revision, game.variant, game.created_at, list(game.players), game.teams,
-                   game.standing, len(game.manches), game.next_number, low, parts)  # fmt: skip
+                   game.standing, len(game.manches), game.next_number, low, parts, list(game.seated))  # fmt: skip
 
 
 SUMMARIES_BYTES = 16 * 1024 * 1024  # per process, as estimated by summary_bytes
