@@ -23,7 +23,7 @@ from models.services.access import Level
 from models.services.games import MancheEntry
 
 from . import links, live, present
-from .groups import my_groups, played_in, suggested_names
+from .groups import group_choice, played_in
 from .keypad import read_keypad
 from .kit import fragment_or_page, games, is_htmx, lang, registry
 from .limiting import new_game_limit
@@ -133,8 +133,7 @@ def new_game_context(form: NewGameForm, errors: dict | None = None) -> dict:
         "variants": registry().all(),
         "tables": tables,
         "modes": [(m, gettext(MODE_LABELS[m][0]), gettext(MODE_LABELS[m][1])) for m in MODES],
-        "suggestions": suggested_names(request.values.get("group")),  # this browser's own, or its group's
-        "groups": my_groups(),
+        **group_choice(request.values.get("group")),  # the groups offered, the names suggested
         "errors": errors or {},
         "wins_target": DEFAULT_WINS_TARGET,
         "is_htmx": is_htmx(),

@@ -61,6 +61,11 @@ def suggested_names(group: str | None) -> list[str]:
     return history.player_names(database(), history.Scope(ids=known_games()))
 
 
+def group_choice(group: str | None) -> dict:
+    """The new-game form's groups (this phone's) and the names it suggests."""
+    return {"groups": my_groups(), "suggestions": suggested_names(group)}
+
+
 def played_in(group: str) -> str | None:
     """The group a new game is played in: none, or one this phone is a member of (else not found)."""
     if not group:

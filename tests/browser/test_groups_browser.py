@@ -71,10 +71,16 @@ def test_a_group_on_four_phones(live_server, phone, shot):
     record(bob, base, game_id, {"winner": "0", "p1-typed": "30", "p2-typed": "12"})
     record(chloe, base, game_id, {"winner": "1", "p0-typed": "5", "p2-typed": "20"})
 
+    check_every_phone(base, group_url, game_id, {"ana": ana, "bob": bob, "chloe": chloe, "dan": dan}, shot)
+    lock_out(base, group_url, game_id, ana, bob, shot)
+
+
+def check_every_phone(base, group_url, game_id, phones, shot):
+    """Every member phone shows the game and the standings worked out by hand."""
     # Totals: Ana 0 + 5 = 5, Bob 30 + 0 = 30, Chloé 12 + 20 = 32: Ana wins the only game.
     # Ana: 1 played, 1 won, 100 %; manches 0 and 5: average 2.5, best 0, worst 5, run 1.
     # Bob: 1 played, 0 won; 30 and 0: average 15, best 0, worst 30. Chloé: 12 and 20: average 16.
-    for member, name in ((ana, "ana"), (bob, "bob"), (chloe, "chloe"), (dan, "dan")):
+    for name, member in phones.items():
         member.goto(group_url)
         standings = member.locator("[data-standings] tbody tr")
         expect(standings).to_have_count(3)
@@ -92,6 +98,9 @@ def test_a_group_on_four_phones(live_server, phone, shot):
         member.goto(base + "/games")
         expect(member.locator(f'a[href="/games/{game_id}"]')).to_have_count(1)
 
+
+def lock_out(base, group_url, game_id, ana, bob, shot):
+    """Ana removes Bob's phone: the group and its games are closed to it at once."""
     # Ana removes Bob's phone: the group and its games are closed to it at once.
     ana.goto(group_url)
     ana.get_by_role("button", name="Retirer Bob de la tablée").click()
