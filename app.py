@@ -26,6 +26,7 @@ from models.services.access import AccessService
 from models.services.db import LOCK_TIMEOUT, Database
 from models.services.feed import ChangeFeed
 from models.services.games import GameService
+from models.services.groups import GroupService
 from models.services.history import revisions
 from models.services.house import HouseService
 from models.services.presence import PresenceService
@@ -40,6 +41,7 @@ from views import (
     errors,
     filters,
     games,
+    groups,
     history,
     house_pages,
     kit,
@@ -249,6 +251,7 @@ def _services(app: Flask) -> None:
         house=house,
         registry=registry,
         access=AccessService(database),
+        groups=GroupService(database),
         games=game_service,
         presence=presence,
         # The live table: one subscription to the database's changes per process.
@@ -256,7 +259,7 @@ def _services(app: Flask) -> None:
     )
 
 
-BLUEPRINTS = (pages, games, table, share, history, rule_pages, referee_page, house_pages, api, offline, live)
+BLUEPRINTS = (pages, games, table, share, history, groups, rule_pages, referee_page, house_pages, api, offline, live)
 
 
 def _web(app: Flask) -> None:

@@ -19,13 +19,13 @@ from models.core import scoring
 from models.core.cards import parse_card
 from models.core.errors import N_, Conflict, DomainError, EditCollision, GameFinished, NotFound
 from models.core.variant import MAX_MANCHES, MODES
-from models.services import history
 from models.services.access import Level
 from models.services.games import MancheEntry
 
 from . import links, live, present
+from .groups import group_choice, played_in
 from .keypad import read_keypad
-from .kit import database, fragment_or_page, games, is_htmx, lang, registry
+from .kit import fragment_or_page, games, is_htmx, lang, registry
 from .limiting import new_game_limit
 from .numbers import number_or_text, page_number, whole_number
 from .pagecache import cached_page
@@ -33,7 +33,6 @@ from .present import forbidden_cards, game_context
 from .rights import (
     can_edit,
     game_page_state,
-    known_games,
     phone_id,
     remember_opened,
     remember_token,
@@ -134,7 +133,7 @@ def new_game_context(form: NewGameForm, errors: dict | None = None) -> dict:
         "variants": registry().all(),
         "tables": tables,
         "modes": [(m, gettext(MODE_LABELS[m][0]), gettext(MODE_LABELS[m][1])) for m in MODES],
-        "suggestions": history.player_names(database(), history.Scope(ids=known_games())),  # this browser's own
+        **group_choice(request.values.get("group")),  # the groups offered, the names suggested
         "errors": errors or {},
         "wins_target": DEFAULT_WINS_TARGET,
         "is_htmx": is_htmx(),
@@ -190,6 +189,7 @@ def create_game():
             target=number_or_text(form.target) if form.end == "target" else None,
             rounds=number_or_text(form.rounds) if form.end == "rounds" else None,
             first_dealer=form.dealer_seat(positions),
+            group=played_in(request.form.get("group")),
         )
     except DomainError as error:
         return render_new_game(form, new_game_errors(error, form), 422)

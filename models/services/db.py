@@ -57,6 +57,8 @@ class Game(SQLModel, table=True):
     # The rules of a game played with house rules: the house variant's document when the game was
     # created (the house variant may be edited or deleted later; the game keeps these).
     rules_json: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    # The group (« tablée ») the game was played in, if any: its members see and record it (0010).
+    group_id: str | None = Field(default=None, max_length=32, index=True)
 
 
 class Player(SQLModel, table=True):
@@ -182,6 +184,49 @@ class UndoRecord(SQLModel, table=True):
     number: int
     manche_json: str = Field(sa_column=Column(Text, nullable=False))
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class PlayGroup(SQLModel, table=True):
+    """A group of people who play together (« une tablée »): its games are seen and recorded by
+    every member phone. Phones join by an invite (``GroupInvite``); ``watch_id`` opens a read-only
+    page. ``revision`` moves with every change of its members or games (migration 0010)."""
+
+    __tablename__ = "play_group"
+
+    id: str = Field(primary_key=True, max_length=32)
+    name: str = Field(max_length=60)
+    watch_id: str = Field(max_length=32, unique=True)
+    revision: int = 0
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class GroupMember(SQLModel, table=True):
+    """A phone in a group: its own token (stored hashed, kept in the phone's session or sent as
+    the API's bearer token) gives it a scorekeeper's rights on the group's games until the owner
+    removes it (``removed_at``). One member is the owner (migration 0010)."""
+
+    __tablename__ = "group_member"
+
+    id: str = Field(primary_key=True, max_length=32)
+    group_id: str = Field(foreign_key="play_group.id", index=True, max_length=32, ondelete="CASCADE")
+    token_hash: str = Field(max_length=64, unique=True)
+    name: str | None = Field(default=None, max_length=40)  # what the phone calls itself
+    owner: bool = False
+    joined_at: datetime = Field(default_factory=utcnow)
+    removed_at: datetime | None = None
+
+
+class GroupInvite(SQLModel, table=True):
+    """A link that lets a phone join a group: its token (stored hashed) works until the owner
+    revokes it (migration 0010)."""
+
+    __tablename__ = "group_invite"
+
+    id: str = Field(primary_key=True, max_length=32)
+    group_id: str = Field(foreign_key="play_group.id", index=True, max_length=32, ondelete="CASCADE")
+    token_hash: str = Field(max_length=64, unique=True)
+    created_at: datetime = Field(default_factory=utcnow)
+    revoked_at: datetime | None = None
 
 
 # How long a write waits for a lock another write holds before giving up (seconds): SQLite's busy

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.engine import Connection
 
 from ..core import scoring
@@ -35,18 +35,28 @@ SUGGESTED_NAMES = 30
 
 @dataclass(frozen=True)
 class Scope:
-    """The games a reader may see across games: the ones named by id, or every game."""
+    """The games a reader may see across games: the ones named by id and those of the groups
+    named (the reader is a member), or every game."""
 
     ids: tuple[str, ...] = ()
     everything: bool = False
+    groups: tuple[str, ...] = ()
 
     @property
     def empty(self) -> bool:
-        return not self.everything and not self.ids
+        return not self.everything and not self.ids and not self.groups
 
     def restrict(self, query, game_id_column=Game.id):
         """``query`` kept to the games of the scope."""
-        return query if self.everything else query.where(game_id_column.in_(self.ids))
+        if self.everything:
+            return query
+        if not self.groups:
+            return query.where(game_id_column.in_(self.ids))
+        if game_id_column is Game.id:
+            in_groups = Game.group_id.in_(self.groups)
+        else:
+            in_groups = game_id_column.in_(select(Game.id).where(Game.group_id.in_(self.groups)))
+        return query.where(or_(game_id_column.in_(self.ids), in_groups))
 
 
 EVERY_GAME = Scope(everything=True)
