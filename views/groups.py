@@ -23,7 +23,7 @@ from models.services.groups import Membership
 
 from . import links
 from .group_charts import season_chart
-from .kit import database, games, groups, registry
+from .kit import database, fragment_or_page, games, groups, registry
 from .rights import is_owner, known_games, member_tokens, remember_token, stored_tokens
 
 bp = Blueprint("groups", __name__)
@@ -211,6 +211,33 @@ def add_game(group_id):
         raise NotFound(N_("No game with this id."), field="game")
     groups().add_game(group_id, game_id)
     return private(redirect(url_for("groups.group_page", group_id=group_id, _anchor="games"), 303))
+
+
+def group_name_from(players) -> str:
+    """A new group's name from a game's players ("Ana, Bob, Chloé"), as many as fit in a name."""
+    name = ""
+    for player in players:
+        longer = f"{name}, {player}" if name else player
+        if len(longer) > group_service.MAX_GROUP_NAME:
+            break
+        name = longer
+    return name
+
+
+@bp.get("/games/<game_id>/together")
+def together(game_id):
+    """« Continuer ensemble » from a game: a member of its group is offered the group (a new game
+    in it, its page); the game's owner, a new group made from it (its name prefilled) or one of
+    this phone's groups to add it to. Anyone else: not found."""
+    game = games().get(game_id)
+    group_id = groups().group_of_game(game_id)
+    if group_id is not None and groups().membership(group_id, member_tokens()):
+        context = {"game": game, "group": groups().group(group_id)}
+    elif group_id is None and is_owner(game_id):
+        context = {"game": game, "group": None, "my_groups": my_groups(), "name": group_name_from(game.players)}
+    else:
+        raise NotFound(N_("No game with this id."), field="id")
+    return private(make_response(fragment_or_page("groups/_together.html", "groups/together.html", **context)))
 
 
 @bp.get("/w/<watch_id>")

@@ -140,6 +140,11 @@ class GroupService:
         )
         return [StoredMember._make(row) for row in self.db.all(query)]
 
+    def group_of_game(self, game_id: str) -> str | None:
+        """The group a game is played in, or None (no such game either): one statement."""
+        row = self.db.first(select(Game.group_id).where(Game.id == checked_id(game_id)))
+        return None if row is None else row.group_id
+
     def invites(self, group_id: str) -> list[StoredGroupInvite]:
         query = select(*INVITE_COLUMNS).where(GroupInvite.group_id == checked_id(group_id))
         return [StoredGroupInvite._make(row) for row in self.db.all(query.order_by(GroupInvite.created_at))]
