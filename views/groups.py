@@ -16,14 +16,14 @@ from urllib.parse import urlencode
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
 
 from models.core import standings
-from models.core.errors import N_, Forbidden, NotFound
+from models.core.errors import N_, Forbidden, NotFound, ValidationError
 from models.services import groups as group_service
 from models.services import history
 from models.services.groups import Membership
 
 from . import links
 from .group_charts import season_chart
-from .kit import database, games, groups, registry
+from .kit import database, fragment_or_page, games, groups, registry
 from .rights import is_owner, known_games, member_tokens, remember_token, stored_tokens
 
 bp = Blueprint("groups", __name__)
@@ -82,9 +82,13 @@ def watch_url(group) -> str:
     return links.absolute(url_for("groups.watch", watch_id=group.watch_id))
 
 
-def standings_context(summaries, args) -> dict:
-    """The standings the page asks for (``?period=all|year|month&variant=…&a=…&b=…``)."""
-    finished = group_service.results(summaries)
+def standings_context(summaries, args, aliases=()) -> dict:
+    """The standings the page asks for (``?period=all|year|month&variant=…&a=…&b=…``), each merged
+    spelling (``aliases``) counted as the person it was merged into."""
+    merges = {alias.person: alias.counted_as for alias in aliases}
+    apart = group_service.results(summaries)
+    finished = standings.merged(apart, merges)
+    spelled = standings.spellings(apart)
     period = args.get("period") if args.get("period") in standings.PERIODS else "all"
     played = standings.variants(finished)
     variant = args.get("variant") if args.get("variant") in played else None
@@ -92,7 +96,8 @@ def standings_context(summaries, args) -> dict:
     picked = standings.chosen(finished, period, variant, today)
     lines = standings.table(picked)
     persons = {line.person: line.name for line in standings.table(finished)}
-    first, second = standings.person(args.get("a", "")), standings.person(args.get("b", ""))
+    first = standings.counted_as(merges, standings.person(args.get("a", "")))
+    second = standings.counted_as(merges, standings.person(args.get("b", "")))
     versus = None
     if first in persons and second in persons and first != second:
         versus = standings.head_to_head(picked, first, second)
@@ -110,6 +115,7 @@ def standings_context(summaries, args) -> dict:
         "versus": versus,
         "season": season,
         "season_chart": season_chart(season),
+        "merges": [(a.id, spelled.get(a.person, a.person), spelled.get(a.counted_as, a.counted_as)) for a in aliases],
     }
 
 
@@ -130,7 +136,7 @@ def group_context(group_id: str, membership: Membership, new_invite: str | None 
         "addable": history.summaries(database(), games().views, own),
         "read_only": False,
     }
-    context.update(standings_context(summaries, request.args))
+    context.update(standings_context(summaries, request.args, groups().aliases(group_id)))
     return context
 
 
@@ -213,13 +219,79 @@ def add_game(group_id):
     return private(redirect(url_for("groups.group_page", group_id=group_id, _anchor="games"), 303))
 
 
+def merge_preview(group_id: str, args) -> standings.MergePreview:
+    """What merging ``b`` into ``a`` (two persons of the group's standings, neither merged
+    already) would do; anything else is a clear 422."""
+    aliases = groups().aliases(group_id)
+    finished = group_service.results(groups().summaries(games().views, group_id), aliases)
+    persons = {line.person for line in standings.table(finished)}
+    first, second = standings.person(args.get("a", "")), standings.person(args.get("b", ""))
+    if first not in persons or second not in persons or first == second:
+        raise ValidationError(N_("Choose two different players of the group."), field="b")
+    preview = standings.merge_preview(finished, first, second)
+    if preview.together:
+        raise ValidationError(N_("These two played in the same game: they are two people."), field="b")
+    return preview
+
+
+@bp.get("/groups/<group_id>/merge")
+def merge_page(group_id):
+    """The merge shown before it is done: the games of each spelling, with the names they bear."""
+    owner(group_id)
+    preview = merge_preview(group_id, request.args)
+    page = render_template("groups/merge.html", group=groups().group(group_id), preview=preview)
+    return private(make_response(page))
+
+
+@bp.post("/groups/<group_id>/merges")
+def merge(group_id):
+    owner(group_id)
+    preview = merge_preview(group_id, request.form)
+    groups().merge(group_id, preview.second, preview.first)
+    return private(redirect(url_for("groups.group_page", group_id=group_id, _anchor="merges"), 303))
+
+
+@bp.post("/groups/<group_id>/merges/<alias_id>/undo")
+def unmerge(group_id, alias_id):
+    owner(group_id)
+    groups().unmerge(group_id, alias_id)
+    return private(redirect(url_for("groups.group_page", group_id=group_id, _anchor="merges"), 303))
+
+
+def group_name_from(players) -> str:
+    """A new group's name from a game's players ("Ana, Bob, Chloé"), as many as fit in a name."""
+    name = ""
+    for player in players:
+        longer = f"{name}, {player}" if name else player
+        if len(longer) > group_service.MAX_GROUP_NAME:
+            break
+        name = longer
+    return name
+
+
+@bp.get("/games/<game_id>/together")
+def together(game_id):
+    """« Continuer ensemble » from a game: a member of its group is offered the group (a new game
+    in it, its page); the game's owner, a new group made from it (its name prefilled) or one of
+    this phone's groups to add it to. Anyone else: not found."""
+    game = games().get(game_id)
+    group_id = groups().group_of_game(game_id)
+    if group_id is not None and groups().membership(group_id, member_tokens()):
+        context = {"game": game, "group": groups().group(group_id)}
+    elif group_id is None and is_owner(game_id):
+        context = {"game": game, "group": None, "my_groups": my_groups(), "name": group_name_from(game.players)}
+    else:
+        raise NotFound(N_("No game with this id."), field="id")
+    return private(make_response(fragment_or_page("groups/_together.html", "groups/together.html", **context)))
+
+
 @bp.get("/w/<watch_id>")
 def watch(watch_id):
     """The read-only page of a group: its games and standings, nothing of its members or invites."""
     group = groups().watched(watch_id)
     summaries = groups().summaries(games().views, group.id)
     context = {"group": group, "games": list(reversed(summaries))[:GAMES_SHOWN], "game_count": len(summaries)}
-    context.update(standings_context(summaries, request.args))
+    context.update(standings_context(summaries, request.args, groups().aliases(group.id)))
     return private(make_response(render_template("groups/watch.html", read_only=True, **context)))
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 
@@ -36,6 +36,7 @@ class GameResult:
     points: dict
     winners: frozenset
     lower_is_better: bool = True
+    game_id: str = ""
 
     def merit(self, points: int) -> int:
         """Higher is better whatever the game's mode."""
@@ -84,6 +85,69 @@ class Line:
                 self._best_merit, self.best = merit, points
             if self._worst_merit is None or merit < self._worst_merit:
                 self._worst_merit, self.worst = merit, points
+
+
+def counted_as(aliases: dict, who: str) -> str:
+    """The person ``who`` counts as once the owner's merges (``aliases``: person → person) are
+    followed to their end (a loop, which no write makes, stops where it would come back)."""
+    seen = {who}
+    while who in aliases and aliases[who] not in seen:
+        who = aliases[who]
+        seen.add(who)
+    return who
+
+
+def merged(games, aliases: dict) -> list[GameResult]:
+    """The games with each merged person counted as the one they were merged into; each game
+    keeps the spellings it was played with."""
+    if not aliases:
+        return list(games)
+    out = []
+    for game in games:
+        key = {who: counted_as(aliases, who) for who in game.names}
+        out.append(
+            replace(
+                game,
+                names={key[w]: name for w, name in game.names.items()},
+                points={key[w]: pts for w, pts in game.points.items()},
+                winners=frozenset(key[w] for w in game.winners),
+            )
+        )
+    return out
+
+
+def spellings(games) -> dict:
+    """Each person's latest spelling over ``games``."""
+    return {who: name for game in chronological(games) for who, name in game.names.items()}
+
+
+@dataclass(frozen=True)
+class MergePreview:
+    """What merging ``second`` into ``first`` would do: the games of each (as ``(game, spelling)``
+    pairs, oldest first) and the games both sat in (then they are two people: no merge)."""
+
+    first: str
+    second: str
+    first_games: tuple
+    second_games: tuple
+    together: tuple
+
+    @property
+    def possible(self) -> bool:
+        return not self.together and bool(self.first_games) and bool(self.second_games)
+
+
+def merge_preview(games, first: str, second: str) -> MergePreview:
+    """Which games and which names merging ``second`` into ``first`` concerns (``games`` already
+    merged as the group stands)."""
+    games = chronological(games)
+    return MergePreview(
+        first,
+        second,
+        tuple((g, g.names[first]) for g in games if first in g.names),
+        tuple((g, g.names[second]) for g in games if second in g.names),
+        tuple(g for g in games if first in g.names and second in g.names),
+    )
 
 
 def chronological(games) -> list[GameResult]:

@@ -229,6 +229,21 @@ class GroupInvite(SQLModel, table=True):
     revoked_at: datetime | None = None
 
 
+class GroupAlias(SQLModel, table=True):
+    """Two spellings of one person in a group, merged by its owner: ``person`` (a spelling's
+    person, as ``standings.person`` reads it) counts as ``counted_as`` in the group's standings. The
+    games keep their names; undoing the merge deletes the row (migration 0012)."""
+
+    __tablename__ = "group_alias"
+    __table_args__ = (UniqueConstraint("group_id", "person"),)  # its index finds a group's merges
+
+    id: str = Field(primary_key=True, max_length=32)
+    group_id: str = Field(foreign_key="play_group.id", max_length=32, ondelete="CASCADE")
+    person: str = Field(max_length=80)  # a name of 40 characters may spread when decomposed
+    counted_as: str = Field(max_length=80)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
 # How long a write waits for a lock another write holds before giving up (seconds): SQLite's busy
 # timeout, PostgreSQL's lock_timeout. A request that cannot have it in time answers 503 with
 # Retry-After (views/errors.py) and has written nothing; it never hangs for long, nor answers 500.

@@ -369,8 +369,6 @@ def _manche_views(players: list, shown: list, progress: scoring.Progress, first:
     ]
 
 
-
-
 def build_view(rows: GameRows, ruleset: Ruleset) -> GameView:
     """A game's view from its rows and its rules (``scoring.play_through`` derives every number)."""
     game = rows.game

@@ -16,14 +16,15 @@ import secrets
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy.exc import IntegrityError
 
 from ..core import standings
 from ..core.errors import N_, NotFound, ValidationError
 from ..core.names import InvalidName, clean_name
 from . import history
 from .access import member_digests
-from .db import Database, Game, GroupInvite, GroupMember, PlayGroup, token_hash, utcnow
+from .db import Database, Game, GroupAlias, GroupInvite, GroupMember, PlayGroup, token_hash, utcnow
 from .ids import checked_id, new_id
 from .stored import columns_of
 from .unit_of_work import unit_of_work
@@ -52,6 +53,15 @@ class StoredGroupInvite(NamedTuple):
     revoked_at: datetime | None
 
 
+class StoredAlias(NamedTuple):
+    """A merge: ``person`` counts as ``counted_as`` in the group's standings."""
+
+    id: str
+    person: str
+    counted_as: str
+    created_at: datetime
+
+
 class Membership(NamedTuple):
     """The member a request is in a group: its id and whether it owns the group."""
 
@@ -62,6 +72,7 @@ class Membership(NamedTuple):
 GROUP_COLUMNS = columns_of(StoredGroup, PlayGroup)
 MEMBER_COLUMNS = columns_of(StoredMember, GroupMember)
 INVITE_COLUMNS = columns_of(StoredGroupInvite, GroupInvite)
+ALIAS_COLUMNS = columns_of(StoredAlias, GroupAlias)
 LIVE = GroupMember.removed_at.is_(None)
 MEMBERSHIP = select(GroupMember.id, GroupMember.owner).where(
     GroupMember.group_id == bindparam("group_id"),
@@ -140,9 +151,19 @@ class GroupService:
         )
         return [StoredMember._make(row) for row in self.db.all(query)]
 
+    def group_of_game(self, game_id: str) -> str | None:
+        """The group a game is played in, or None (no such game either): one statement."""
+        row = self.db.first(select(Game.group_id).where(Game.id == checked_id(game_id)))
+        return None if row is None else row.group_id
+
     def invites(self, group_id: str) -> list[StoredGroupInvite]:
         query = select(*INVITE_COLUMNS).where(GroupInvite.group_id == checked_id(group_id))
         return [StoredGroupInvite._make(row) for row in self.db.all(query.order_by(GroupInvite.created_at))]
+
+    def aliases(self, group_id: str) -> list[StoredAlias]:
+        """The owner's merges of two spellings, oldest first: one statement."""
+        query = select(*ALIAS_COLUMNS).where(GroupAlias.group_id == checked_id(group_id))
+        return [StoredAlias._make(row) for row in self.db.all(query.order_by(GroupAlias.created_at, GroupAlias.id))]
 
     # --- writes ------------------------------------------------------------------------------
 
@@ -258,6 +279,32 @@ class GroupService:
             raise ValidationError(N_("This game is already in a group."), field="game")
         self._bump(session, group_id)
 
+    def merge(self, group_id: str, person: str, counted_as: str) -> None:
+        """``person`` counts as ``counted_as`` in the group's standings from now on (the view has
+        shown the preview and checked both are persons of the group, neither merged already)."""
+        if standings.person(person) != person or standings.person(counted_as) != counted_as or person == counted_as:
+            raise ValidationError(N_("Choose two different players of the group."), field="b")
+        try:
+            with unit_of_work(self.db) as session:
+                session.add(
+                    GroupAlias(id=new_id(), group_id=checked_id(group_id), person=person, counted_as=counted_as)
+                )
+                self._bump(session, group_id)
+        except IntegrityError as error:  # merged already, by another request
+            raise ValidationError(N_("This player is merged already."), field="b") from error
+
+    def unmerge(self, group_id: str, alias_id: str) -> None:
+        """The merge undone: the two spellings are two people again (nothing else was changed)."""
+        with unit_of_work(self.db) as session:
+            done = session.execute(
+                delete(GroupAlias).where(
+                    GroupAlias.group_id == checked_id(group_id), GroupAlias.id == checked_id(alias_id)
+                )
+            )
+            if done.rowcount != 1:
+                raise NotFound(N_("No such merge in this group."), field="merge")
+            self._bump(session, group_id)
+
     @staticmethod
     def _bump(session, group_id: str) -> None:
         session.execute(update(PlayGroup).where(PlayGroup.id == group_id).values(revision=PlayGroup.revision + 1))
@@ -291,13 +338,15 @@ def result_of(summary) -> standings.GameResult:
         if part.side in summary.standing.winners:
             winners.add(who)
     return standings.GameResult(
-        summary.created_at, summary.variant.id, names, points, frozenset(winners), summary.lower_is_better
+        summary.created_at, summary.variant.id, names, points, frozenset(winners), summary.lower_is_better, summary.id
     )
 
 
-def results(summaries) -> list[standings.GameResult]:
-    """The finished games among ``summaries``, for the standings."""
-    return [result_of(s) for s in summaries if s.finished]
+def results(summaries, aliases=()) -> list[standings.GameResult]:
+    """The finished games among ``summaries``, for the standings, each merged person (``aliases``,
+    the group's ``StoredAlias`` rows) counted as the one they were merged into."""
+    merges = {alias.person: alias.counted_as for alias in aliases}
+    return standings.merged([result_of(s) for s in summaries if s.finished], merges)
 
 
 def addable(database: Database, game_ids) -> list[tuple[str, int]]:

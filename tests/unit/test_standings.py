@@ -103,3 +103,41 @@ def test_the_season():
     assert season.wins["chloe"] == (0, 0, 1) + (1,) * 9
     assert season.wins["bob"] == (0,) * 12
     assert season.most == 2
+
+
+def test_two_spellings_merged_count_as_one_person():
+    # "Robert" is Bob, written so on another phone: his one game, against Chloé, he won with 3.
+    robert = game(datetime(2026, 2, 1), ["Robert", "Chloé"], [[0, 3], [20, 0]], ["Robert"])  # Robert 3, Chloé 20
+    games = [*GAMES[:3], robert]
+    apart = {line.person: line for line in standings.table(games)}
+    assert (apart["bob"].played, apart["bob"].won) == (2, 0)  # games 1 and 3, both lost
+    assert (apart["robert"].played, apart["robert"].won) == (1, 1)
+
+    together = standings.merged(games, {"robert": "bob"})
+    lines = {line.person: line for line in standings.table(together)}
+    assert "robert" not in lines
+    bob = lines["bob"]
+    # Bob: game 1 (30, 0 → lost), Robert's game (0, 3 → won), game 3 (4 → lost), in that order.
+    assert (bob.played, bob.won, bob.win_rate) == (3, 1, 33)  # 1/3 = 33.3 %
+    # Manches 30, 0, 0, 3, 4 = 37 over 5 = 7.4; best 0, worst 30; one win in a row at most.
+    assert (bob.manches, bob.points, bob.average, bob.best, bob.worst, bob.longest_run) == (5, 37, 7.4, 0, 30, 1)
+    assert bob.name == "Bob"  # the latest spelling: game 3 (20 March) after Robert's (1 February)
+    assert together[3].names == {"bob": "Robert", "chloe": "Chloé"}  # the game keeps its spelling
+    assert robert.names == {"robert": "Robert", "chloe": "Chloé"}  # and the stored result is untouched
+
+
+def test_a_merge_is_shown_before_it_is_done():
+    robert = game(datetime(2026, 2, 1), ["Robert", "Chloé"], [[0], [20]], ["Robert"])
+    preview = standings.merge_preview([*GAMES[:3], robert], "bob", "robert")
+    assert [name for _, name in preview.first_games] == ["Bob", "Bob"]  # games 1 and 3
+    assert [name for _, name in preview.second_games] == ["Robert"]
+    assert preview.possible
+    # Ana and Chloé sat at games 2 and 3 together: two people, never merged.
+    assert not standings.merge_preview(GAMES, "ana", "chloe").possible
+    assert len(standings.merge_preview(GAMES, "ana", "chloe").together) == 2
+
+
+def test_merges_are_followed_to_their_end():
+    assert standings.counted_as({"robert": "bob", "bobby": "robert"}, "bobby") == "bob"
+    assert standings.counted_as({"a": "b", "b": "a"}, "a") == "b"  # a loop stops
+    assert standings.counted_as({}, "ana") == "ana"
