@@ -21,7 +21,7 @@ from werkzeug.serving import make_server
 
 from app import create_app
 
-from .conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+from .conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, open_listening
 from .test_offline import api_game, opened_phones, recorded, wait_js
 
 PLAYERS = ["Ana", "Bob", "Chloé"]
@@ -117,6 +117,9 @@ def shot(page, name):
 
 def test_two_manches_saved_offline_at_the_lan_address_are_recorded_once_in_order(lan_server, lan_phone):
     game_id, token = api_game(lan_server)
+    # A second phone at the table, on the game page and listening all along (its network stays).
+    watcher = lan_phone(game_id, token, scheme="dark")
+    open_listening(watcher, f"{lan_server.url}/games/{game_id}")
     page = lan_phone(game_id, token)
     page.goto(f"{lan_server.url}/games/{game_id}/manches/new")
     assert page.evaluate("window.isSecureContext") is False
@@ -152,10 +155,12 @@ def test_two_manches_saved_offline_at_the_lan_address_are_recorded_once_in_order
         (2, "Bob", {"Ana": 15, "Chloé": 20}),
     ]
     expect(page.locator("h1")).to_have_text("Manche 3")
-    watcher = lan_phone(game_id, token, scheme="dark")  # a second phone at the table
-    watcher.goto(f"{lan_server.url}/games/{game_id}")
-    expect(watcher.locator("#scoreboard tr[data-side='Chloé'] td.total")).to_have_text("73")
+    # The second phone heard both manches as they were replayed, back to back: totals and history.
+    expect(watcher.locator("#scoreboard tr[data-side='Chloé'] td.total")).to_have_text("73", timeout=5000)
+    expect(watcher.locator("#scoreboard tr[data-side='Ana'] td.total")).to_have_text("15")
     expect(watcher.locator("#scoreboard tr[data-side='Bob'] td.total")).to_have_text("60")
+    expect(watcher.locator(".history-table .manche-row")).to_have_count(2)
+    assert watcher.loads == [f"{lan_server.url}/games/{game_id}"]  # followed live, never reloaded
     expect(watcher.locator("#share [role=note]")).to_contain_text("HTTP simple")  # says what works where
     shot(watcher, "second-phone")
     assert all(url.startswith(lan_server.url) for url in page.loads + watcher.loads)
