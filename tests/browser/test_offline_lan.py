@@ -221,3 +221,54 @@ def test_a_half_counted_entry_survives_a_reload_and_a_back_where_a_worker_runs(l
     phone = worker_phones(live_server, game_id, token)
     phone.controlled()
     half_counted_entry_survives(phone.page, live_server, game_id)
+
+
+def api_manche(server, game_id, token, body):
+    """A manche recorded through the JSON API, as another phone would."""
+    answer = server.app.test_client().post(
+        f"/api/v1/games/{game_id}/manches", json=body, headers={"Authorization": f"Bearer {token}"}
+    )
+    assert answer.status_code == 201, answer.get_json()
+
+
+def api_revision(server, game_id) -> int:
+    return server.app.test_client().get(f"/api/v1/games/{game_id}").get_json()["revision"]
+
+
+def test_a_correction_and_the_last_deletion_offline_at_the_lan_address_are_applied_once(lan_server, lan_phone):
+    game_id, token = api_game(lan_server)
+    api_manche(lan_server, game_id, token, {"winner": "Ana", "hands": {"Bob": ["8H", "KS"], "Chloé": ["3C", "JK"]}})
+    api_manche(lan_server, game_id, token, {"winner": "Bob", "hands": {"Ana": ["5H", "KH"], "Chloé": ["AS"]}})
+    revision = api_revision(lan_server, game_id)
+    # One phone, two tabs opened online: the correction of manche 1 (✎) and the game page.
+    edit = lan_phone(game_id, token)
+    edit.goto(f"{lan_server.url}/games/{game_id}/manches/1/edit")
+    assert edit.evaluate("window.isSecureContext") is False
+    ready(edit)
+    game = edit.context.new_page()
+    game.loads = []
+    game.on("framenavigated", lambda frame: frame == game.main_frame and game.loads.append(frame.url))
+    game.goto(f"{lan_server.url}/games/{game_id}")
+    ready(game)
+    edit.context.set_offline(True)
+    loads = (len(edit.loads), len(game.loads))
+
+    # Manche 1 corrected: Chloé's hand typed as 40 instead of 53.
+    tap_manche(edit, 0, typed={2: 40})
+    edit.get_by_role("button", name="Enregistrer les modifications").click()
+    expect(edit.locator(".waiting-list li[data-kind=edit]")).to_contain_text("en attente d'envoi")
+    # The last manche (2) deleted from the game page's history.
+    game.get_by_role("button", name="Supprimer la manche 2").click()
+    expect(game.locator(".waiting-list li[data-kind=delete]")).to_have_count(1)
+    expect(game.locator(".waiting-list li")).to_have_count(2)  # the correction waits here too
+    shot(game, "correction-deletion-waiting")
+    assert (edit.loads[loads[0] :], game.loads[loads[1] :]) == ([], [])  # no page, no browser error page
+    assert api_revision(lan_server, game_id) == revision
+
+    edit.context.set_offline(False)  # both pages hear `online`: one of them sends the queue, once
+    expect(game.locator("#offline-queue")).to_be_hidden(timeout=15000)
+    expect(edit.locator("#offline-queue")).to_be_hidden(timeout=15000)
+    manches = recorded(lan_server, game_id)
+    assert [(m["number"], m["winner"], m["values"]) for m in manches] == [(1, "Ana", {"Bob": 60, "Chloé": 40})]
+    assert api_revision(lan_server, game_id) == revision + 2  # one correction, one deletion
+    expect(game.locator("#scoreboard tr[data-side='Chloé'] td.total")).to_have_text("40")
