@@ -14,6 +14,7 @@ mode: the winner adds 0, each other player their own hand; the deal passes to th
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -272,3 +273,34 @@ def test_a_correction_and_the_last_deletion_offline_at_the_lan_address_are_appli
     assert [(m["number"], m["winner"], m["values"]) for m in manches] == [(1, "Ana", {"Bob": 60, "Chloé": 40})]
     assert api_revision(lan_server, game_id) == revision + 2  # one correction, one deletion
     expect(game.locator("#scoreboard tr[data-side='Chloé'] td.total")).to_have_text("40")
+
+
+def test_a_deletion_the_server_could_not_take_goes_at_the_next_answered_request(lan_server, lan_phone):
+    """The phone never went offline, the server could not answer for a while (503): no `online`
+    event comes; the page sends what waits as soon as a request of its own is answered again (its
+    event stream open again), not at the next 20-second try."""
+    game_id, token = api_game(lan_server)
+    api_manche(lan_server, game_id, token, {"winner": "Ana", "hands": {"Bob": ["8H", "KS"], "Chloé": ["3C", "JK"]}})
+    api_manche(lan_server, game_id, token, {"winner": "Bob", "hands": {"Ana": ["5H", "KH"], "Chloé": ["AS"]}})
+    page = lan_phone(game_id, token)
+
+    def unavailable(route):
+        route.fulfill(status=503, headers={"Retry-After": "1"}, body="")
+
+    down = [f"{lan_server.url}/games/{game_id}/events**", f"{lan_server.url}/games/{game_id}/manches/2/delete"]
+    for pattern in down:
+        page.route(pattern, unavailable)
+    page.add_init_script("document.addEventListener('htmx:sseOpen', () => { window.opened = true; })")
+    page.goto(f"{lan_server.url}/games/{game_id}")
+    loaded = time.monotonic()
+    ready(page)
+    page.get_by_role("button", name="Supprimer la manche 2").click()
+    expect(page.locator(".waiting-list li[data-kind=delete]")).to_have_count(1)
+    assert page.evaluate("window.opened === undefined")  # the stream has not been answered yet
+    assert len(recorded(lan_server, game_id)) == 2
+
+    for pattern in down:
+        page.unroute(pattern)
+    expect(page.locator(".history-table .manche-row")).to_have_count(1, timeout=15000)
+    assert time.monotonic() - loaded < 19  # the stream's answer sent it, before the 20-second try
+    assert [m["number"] for m in recorded(lan_server, game_id)] == [1]
