@@ -261,7 +261,8 @@ def enter(game_id):
     if number is None:
         raise ValidationError(N_("Which round is being entered?"), field="number")
     editing = request.form.get("editing") == "1"
-    current_app.extensions["presence"].enter(game_id, phone_id(), phone_name(), number, editing)
+    owner = game_level(game_id) == Level.OWNER  # said by its role while the phone has no name
+    current_app.extensions["presence"].enter(game_id, phone_id(), phone_name(), number, editing, owner)
     if session.get("entering") != game_id:
         session["entering"] = game_id  # the game page clears it, should the entry's goodbye be lost
     return "", 204

@@ -333,21 +333,27 @@ def renumbered_said(recorded: int, becomes: int) -> str:
 
 
 def entering_said(entering) -> str:
-    """ "Chloé is entering round 7…" for each phone entering a manche (« un autre téléphone »
-    for a phone that gave no name)."""
+    """ "Chloé is entering round 7…" for each phone entering a manche; a phone that gave no name is
+    said by what it is at the table: the organiser's (the game's owner) or an invited one."""
     lines = []
     for phone in entering:
-        if phone.editing:
+        if phone.name:
             line = (
                 gettext("%(name)s is correcting round %(n)d…", name=phone.name, n=phone.number)
-                if phone.name
-                else gettext("Another phone is correcting round %(n)d…", n=phone.number)
+                if phone.editing
+                else gettext("%(name)s is entering round %(n)d…", name=phone.name, n=phone.number)
+            )
+        elif phone.owner:
+            line = (
+                gettext("The organiser is correcting round %(n)d…", n=phone.number)
+                if phone.editing
+                else gettext("The organiser is entering round %(n)d…", n=phone.number)
             )
         else:
             line = (
-                gettext("%(name)s is entering round %(n)d…", name=phone.name, n=phone.number)
-                if phone.name
-                else gettext("Another phone is entering round %(n)d…", n=phone.number)
+                gettext("An invited phone is correcting round %(n)d…", n=phone.number)
+                if phone.editing
+                else gettext("An invited phone is entering round %(n)d…", n=phone.number)
             )
         lines.append(line)
     return " · ".join(lines)

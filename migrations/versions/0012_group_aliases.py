@@ -1,11 +1,8 @@
 """Groups (issue 42): two spellings of one person merged by the group's owner (undone by deleting
 the row; the games keep their names).
 
-Named 0012 and revising 0010: another branch may add 0011 (an open-entry table); whichever merges
-second sets its down_revision to the other.
-
 Revision ID: 0012
-Revises: 0010
+Revises: 0011
 Create Date: 2026-12-01 10:00:00.000000
 """
 
@@ -15,7 +12,7 @@ import sqlmodel
 
 
 revision = '0012'
-down_revision = '0010'
+down_revision = '0011'
 branch_labels = None
 depends_on = None
 

@@ -14,7 +14,7 @@ import sqlite3
 import time
 from datetime import UTC, datetime
 
-from sqlalchemy import Index, event, text
+from sqlalchemy import Index, event, false, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -149,6 +149,7 @@ class Presence(SQLModel, table=True):
     name: str | None = Field(default=None, max_length=40)  # the name the phone gave, if any
     number: int  # the manche it is entering or correcting
     editing: bool = False  # correcting a recorded manche (else entering the next one)
+    owner: bool = Field(default=False, sa_column_kwargs={"server_default": false()})  # the game's owner's phone
     seen: float  # time.time() of its last sign of life
 
 

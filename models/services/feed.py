@@ -326,4 +326,4 @@ class ChangeFeed:
 
 
 def _visible(entering: tuple[Entering, ...]) -> tuple:
-    return tuple((e.phone, e.name, e.number, e.editing) for e in entering)
+    return tuple((e.phone, e.name, e.number, e.editing, e.owner) for e in entering)

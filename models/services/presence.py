@@ -26,16 +26,22 @@ MAX_ENTERING = 16  # phones noted entering one game at once: a table of 8, each 
 
 @dataclass(frozen=True)
 class Entering:
-    """One phone entering manche ``number`` (``editing``: correcting that recorded manche)."""
+    """One phone entering manche ``number`` (``editing``: correcting that recorded manche;
+    ``owner``: the phone holds the game's own token, else a scorekeeper's)."""
 
     phone: str
     name: str | None
     number: int
     editing: bool
     seen: float
+    owner: bool = False
 
     def fresh(self, now: float) -> bool:
         return now - self.seen < PRESENCE_SECONDS
+
+
+COLUMNS = (Presence.game_id, Presence.phone, Presence.name, Presence.number, Presence.editing, Presence.seen,
+           Presence.owner)  # fmt: skip
 
 
 class PresenceService:
@@ -45,18 +51,20 @@ class PresenceService:
         dialect = sqlite if database.is_sqlite else postgresql
         self._insert = dialect.insert
 
-    def enter(self, game_id: str, phone: str, name: str | None, number: int, editing: bool = False) -> bool:
+    def enter(
+        self, game_id: str, phone: str, name: str | None, number: int, editing: bool = False, owner: bool = False
+    ) -> bool:
         """The phone is entering (or correcting) manche ``number``: noted or refreshed, in one
         short transaction that also forgets the game's phones gone silent. A new phone is not
         noted (False) while ``MAX_ENTERING`` others are: one invite opened by many new phones
         fills no watcher's screen."""
         now = self.clock()
         row = {"game_id": checked_id(game_id), "phone": phone, "name": name, "number": number}
-        row |= {"editing": editing, "seen": now}
+        row |= {"editing": editing, "owner": owner, "seen": now}
         upsert = self._insert(Presence).values(**row)
         upsert = upsert.on_conflict_do_update(
             index_elements=["game_id", "phone"],
-            set_={"name": name, "number": number, "editing": editing, "seen": now},
+            set_={"name": name, "number": number, "editing": editing, "owner": owner, "seen": now},
         )
         with unit_of_work(self.db) as connection:
             connection.execute(
@@ -80,12 +88,12 @@ class PresenceService:
             return {}
         now = self.clock()
         query = (
-            select(Presence.game_id, Presence.phone, Presence.name, Presence.number, Presence.editing, Presence.seen)
+            select(*COLUMNS)
             .where(Presence.game_id.in_(ids), Presence.seen >= now - PRESENCE_SECONDS)
             .order_by(Presence.phone)
         )
         found: dict[str, list] = {game_id: [] for game_id in ids}
         with self.db.reader.connect() as connection:
-            for game_id, phone, name, number, editing, seen in connection.execute(query):
-                found[game_id].append(Entering(phone, name, number, bool(editing), seen))
+            for game_id, phone, name, number, editing, seen, owner in connection.execute(query):
+                found[game_id].append(Entering(phone, name, number, bool(editing), seen, bool(owner)))
         return {game_id: tuple(entries) for game_id, entries in found.items()}

@@ -1,6 +1,7 @@
 // Offline at the table: sending what waits on this phone, loaded after waiting.js.
-// - the queue is sent in order, with the same keys (page load, `online`, every 20 s), through the
-//   same form posts as online; a conflict or a refusal waits for the person's choice;
+// - the queue is sent in order, with the same keys (page load, `online`, the next answered request,
+//   every 20 s), through the same form posts as online; a conflict or a refusal waits for the
+//   person's choice;
 // - with no service worker (a plain-HTTP address on the LAN), the page sends its own writes and
 //   queues those the network does not take, as the worker would (CarteQueue.write);
 // - a game page asks the worker, where there is one, to keep its manche entry (and itself) for offline.
@@ -86,12 +87,18 @@
   }
   O.replay = replay;
 
+  // Sent again when something waits: the network back (`online`), every 20 s, and at the next
+  // request of this page the server answers (its event stream open again, a part fetched): a
+  // server that could not answer for a while does not say `online` when it can again.
+  function whenWaiting() {
+    Q.all().then(function (items) { if (items.some(function (i) { return i.state === "waiting"; })) replay(); });
+  }
   O.ready.then(function () { return O.shown; }).then(function () {
     if (navigator.onLine) replay();
     addEventListener("online", replay);
-    setInterval(function () {
-      Q.all().then(function (items) { if (items.some(function (i) { return i.state === "waiting"; })) replay(); });
-    }, 20000);
+    setInterval(whenWaiting, 20000);
+    document.addEventListener("htmx:sseOpen", whenWaiting);
+    document.addEventListener("htmx:afterRequest", function (event) { if (event.detail.successful) whenWaiting(); });
     keep();
   });
 

@@ -134,9 +134,9 @@ def test_three_phones_one_table(browser, live_server, scheme):
         # The owner's second tab: manche 1 half-filled (Ana went out, Bob holds K 8 so far).
         entry = half_filled_entry(owner, f"{base}/games/{game.id}/manches/new")
 
-        # The others see that someone is entering manche 1 (the owner gave no name).
+        # The others see that someone is entering manche 1: the owner gave no name, said by its role.
         for page in (keeper_page, watcher):
-            expect(page.locator("#presence")).to_have_text("Un autre téléphone saisit la manche 1…")
+            expect(page.locator("#presence")).to_have_text("L'organisateur saisit la manche 1…")
         for page in (owner_page, entry):  # the owner's own entry, in its other tab, is not "another phone"
             expect(page.locator("#presence")).to_be_empty()
         screenshots(browser, scheme, "presence", (("propriétaire : saisie", entry), ("marqueur : partie", keeper_page),
@@ -163,7 +163,7 @@ def test_three_phones_one_table(browser, live_server, scheme):
         expect(owner_page.locator("#announce")).to_have_attribute("aria-live", "polite")
         # The scorekeeper (named by the invite) left their entry: only the owner's entry remains.
         for page in (keeper_page, watcher):
-            expect(page.locator("#presence")).to_have_text("Un autre téléphone saisit la manche 2…")
+            expect(page.locator("#presence")).to_have_text("L'organisateur saisit la manche 2…")
 
         screenshots(browser, scheme, "renumbered", (("propriétaire : saisie", entry), ("propriétaire : partie", owner_page),
                                                     ("spectateur : vue partagée", watcher)))  # fmt: skip
@@ -183,3 +183,33 @@ def test_three_phones_one_table(browser, live_server, scheme):
 
         # A named scorekeeper entering: the others read their name; leaving the entry clears it.
         named_presence(keeper_page, f"{base}/games/{game.id}", (owner_page, watcher))
+
+
+def test_an_unnamed_phone_is_said_by_its_role(browser, live_server):
+    """A scorekeeper who opened the invite without a name is « Un téléphone invité » to the others,
+    entering or correcting; the owner's own phone, unnamed, is « L'organisateur »."""
+    games = live_server.app.extensions["games"]
+    game, owner_token = games.create_game("classique", THREE, first_dealer=0)
+    _invite, invite_token = games.create_invite(game.id)
+    base, game_url = live_server.url, f"{live_server.url}/games/{game.id}"
+    with phones(browser, "light") as phone:
+        owner_page = phone().new_page()
+        open_listening(owner_page, f"{base}/join/{game.id}/{owner_token}")
+        keeper_page = phone().new_page()
+        open_listening(keeper_page, f"{base}/join/{game.id}/{invite_token}")
+        watcher = phone().new_page()
+        open_listening(watcher, f"{base}/s/{game.share_id}")
+
+        keeper_page.goto(f"{game_url}/manches/new")
+        for page in (owner_page, watcher):
+            expect(page.locator("#presence")).to_have_text("Un téléphone invité saisit la manche 1…")
+        record_typed(keeper_page, f"{game_url}/manches/new", 1, winner=1, typed={0: "5", 2: "12"})
+        for page in (owner_page, watcher):
+            expect(page.locator("#presence")).to_be_empty()
+
+        owner_page.goto(f"{game_url}/manches/1/edit")
+        for page in (keeper_page, watcher):
+            expect(page.locator("#presence")).to_have_text("L'organisateur corrige la manche 1…")
+        keeper_page.goto(f"{game_url}/manches/1/edit")
+        expect(watcher.locator("#presence")).to_contain_text("Un téléphone invité corrige la manche 1…")
+        expect(watcher.locator("#presence")).to_contain_text("L'organisateur corrige la manche 1…")

@@ -14,6 +14,7 @@ mode: the winner adds 0, each other player their own hand; the deal passes to th
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -21,7 +22,7 @@ from werkzeug.serving import make_server
 
 from app import create_app
 
-from .conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+from .conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, open_listening
 from .test_offline import api_game, opened_phones, recorded, wait_js
 
 PLAYERS = ["Ana", "Bob", "Chloé"]
@@ -117,6 +118,9 @@ def shot(page, name):
 
 def test_two_manches_saved_offline_at_the_lan_address_are_recorded_once_in_order(lan_server, lan_phone):
     game_id, token = api_game(lan_server)
+    # A second phone at the table, on the game page and listening all along (its network stays).
+    watcher = lan_phone(game_id, token, scheme="dark")
+    open_listening(watcher, f"{lan_server.url}/games/{game_id}")
     page = lan_phone(game_id, token)
     page.goto(f"{lan_server.url}/games/{game_id}/manches/new")
     assert page.evaluate("window.isSecureContext") is False
@@ -152,10 +156,12 @@ def test_two_manches_saved_offline_at_the_lan_address_are_recorded_once_in_order
         (2, "Bob", {"Ana": 15, "Chloé": 20}),
     ]
     expect(page.locator("h1")).to_have_text("Manche 3")
-    watcher = lan_phone(game_id, token, scheme="dark")  # a second phone at the table
-    watcher.goto(f"{lan_server.url}/games/{game_id}")
-    expect(watcher.locator("#scoreboard tr[data-side='Chloé'] td.total")).to_have_text("73")
+    # The second phone heard both manches as they were replayed, back to back: totals and history.
+    expect(watcher.locator("#scoreboard tr[data-side='Chloé'] td.total")).to_have_text("73", timeout=5000)
+    expect(watcher.locator("#scoreboard tr[data-side='Ana'] td.total")).to_have_text("15")
     expect(watcher.locator("#scoreboard tr[data-side='Bob'] td.total")).to_have_text("60")
+    expect(watcher.locator(".history-table .manche-row")).to_have_count(2)
+    assert watcher.loads == [f"{lan_server.url}/games/{game_id}"]  # followed live, never reloaded
     expect(watcher.locator("#share [role=note]")).to_contain_text("HTTP simple")  # says what works where
     shot(watcher, "second-phone")
     assert all(url.startswith(lan_server.url) for url in page.loads + watcher.loads)
@@ -216,3 +222,85 @@ def test_a_half_counted_entry_survives_a_reload_and_a_back_where_a_worker_runs(l
     phone = worker_phones(live_server, game_id, token)
     phone.controlled()
     half_counted_entry_survives(phone.page, live_server, game_id)
+
+
+def api_manche(server, game_id, token, body):
+    """A manche recorded through the JSON API, as another phone would."""
+    answer = server.app.test_client().post(
+        f"/api/v1/games/{game_id}/manches", json=body, headers={"Authorization": f"Bearer {token}"}
+    )
+    assert answer.status_code == 201, answer.get_json()
+
+
+def api_revision(server, game_id) -> int:
+    return server.app.test_client().get(f"/api/v1/games/{game_id}").get_json()["revision"]
+
+
+def test_a_correction_and_the_last_deletion_offline_at_the_lan_address_are_applied_once(lan_server, lan_phone):
+    game_id, token = api_game(lan_server)
+    api_manche(lan_server, game_id, token, {"winner": "Ana", "hands": {"Bob": ["8H", "KS"], "Chloé": ["3C", "JK"]}})
+    api_manche(lan_server, game_id, token, {"winner": "Bob", "hands": {"Ana": ["5H", "KH"], "Chloé": ["AS"]}})
+    revision = api_revision(lan_server, game_id)
+    # One phone, two tabs opened online: the correction of manche 1 (✎) and the game page.
+    edit = lan_phone(game_id, token)
+    edit.goto(f"{lan_server.url}/games/{game_id}/manches/1/edit")
+    assert edit.evaluate("window.isSecureContext") is False
+    ready(edit)
+    game = edit.context.new_page()
+    game.loads = []
+    game.on("framenavigated", lambda frame: frame == game.main_frame and game.loads.append(frame.url))
+    game.goto(f"{lan_server.url}/games/{game_id}")
+    ready(game)
+    edit.context.set_offline(True)
+    loads = (len(edit.loads), len(game.loads))
+
+    # Manche 1 corrected: Chloé's hand typed as 40 instead of 53.
+    tap_manche(edit, 0, typed={2: 40})
+    edit.get_by_role("button", name="Enregistrer les modifications").click()
+    expect(edit.locator(".waiting-list li[data-kind=edit]")).to_contain_text("en attente d'envoi")
+    # The last manche (2) deleted from the game page's history.
+    game.get_by_role("button", name="Supprimer la manche 2").click()
+    expect(game.locator(".waiting-list li[data-kind=delete]")).to_have_count(1)
+    expect(game.locator(".waiting-list li")).to_have_count(2)  # the correction waits here too
+    shot(game, "correction-deletion-waiting")
+    assert (edit.loads[loads[0] :], game.loads[loads[1] :]) == ([], [])  # no page, no browser error page
+    assert api_revision(lan_server, game_id) == revision
+
+    edit.context.set_offline(False)  # both pages hear `online`: one of them sends the queue, once
+    expect(game.locator("#offline-queue")).to_be_hidden(timeout=15000)
+    expect(edit.locator("#offline-queue")).to_be_hidden(timeout=15000)
+    manches = recorded(lan_server, game_id)
+    assert [(m["number"], m["winner"], m["values"]) for m in manches] == [(1, "Ana", {"Bob": 60, "Chloé": 40})]
+    assert api_revision(lan_server, game_id) == revision + 2  # one correction, one deletion
+    expect(game.locator("#scoreboard tr[data-side='Chloé'] td.total")).to_have_text("40")
+
+
+def test_a_deletion_the_server_could_not_take_goes_at_the_next_answered_request(lan_server, lan_phone):
+    """The phone never went offline, the server could not answer for a while (503): no `online`
+    event comes; the page sends what waits as soon as a request of its own is answered again (its
+    event stream open again), not at the next 20-second try."""
+    game_id, token = api_game(lan_server)
+    api_manche(lan_server, game_id, token, {"winner": "Ana", "hands": {"Bob": ["8H", "KS"], "Chloé": ["3C", "JK"]}})
+    api_manche(lan_server, game_id, token, {"winner": "Bob", "hands": {"Ana": ["5H", "KH"], "Chloé": ["AS"]}})
+    page = lan_phone(game_id, token)
+
+    def unavailable(route):
+        route.fulfill(status=503, headers={"Retry-After": "1"}, body="")
+
+    down = [f"{lan_server.url}/games/{game_id}/events**", f"{lan_server.url}/games/{game_id}/manches/2/delete"]
+    for pattern in down:
+        page.route(pattern, unavailable)
+    page.add_init_script("document.addEventListener('htmx:sseOpen', () => { window.opened = true; })")
+    page.goto(f"{lan_server.url}/games/{game_id}")
+    loaded = time.monotonic()
+    ready(page)
+    page.get_by_role("button", name="Supprimer la manche 2").click()
+    expect(page.locator(".waiting-list li[data-kind=delete]")).to_have_count(1)
+    assert page.evaluate("window.opened === undefined")  # the stream has not been answered yet
+    assert len(recorded(lan_server, game_id)) == 2
+
+    for pattern in down:
+        page.unroute(pattern)
+    expect(page.locator(".history-table .manche-row")).to_have_count(1, timeout=15000)
+    assert time.monotonic() - loaded < 19  # the stream's answer sent it, before the 20-second try
+    assert [m["number"] for m in recorded(lan_server, game_id)] == [1]
