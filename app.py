@@ -28,6 +28,7 @@ from models.services.feed import ChangeFeed
 from models.services.games import GameService
 from models.services.history import revisions
 from models.services.house import HouseService
+from models.services.open_entry import OpenEntries
 from models.services.presence import PresenceService
 from models.services.registry import Registry
 from models.services.schema import migrate
@@ -242,6 +243,7 @@ def _services(app: Flask) -> None:
     registry = Registry(catalog, house)
     game_service = GameService(database, registry)
     presence = PresenceService(database)
+    entries = OpenEntries(database)
     app.extensions.update(
         catalog=catalog,
         rulebook=rulebook.rulebook(),
@@ -251,8 +253,9 @@ def _services(app: Flask) -> None:
         access=AccessService(database),
         games=game_service,
         presence=presence,
+        open_entries=entries,
         # The live table: one subscription to the database's changes per process.
-        feed=ChangeFeed(database, game_service.get, lambda ids: revisions(database, ids), presence),
+        feed=ChangeFeed(database, game_service.get, lambda ids: revisions(database, ids), presence, entries=entries),
     )
 
 
