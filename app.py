@@ -47,6 +47,7 @@ from views import (
     limiting,
     live,
     offline,
+    open_entry,
     pages,
     referee_page,
     rule_pages,
@@ -259,7 +260,7 @@ def _services(app: Flask) -> None:
     )
 
 
-BLUEPRINTS = (pages, games, table, share, history, rule_pages, referee_page, house_pages, api, offline, live)
+BLUEPRINTS = (pages, games, table, share, history, rule_pages, referee_page, house_pages, api, offline, live, open_entry)
 
 
 def _web(app: Flask) -> None:

@@ -97,8 +97,11 @@ class EntryState:
         return next((hand for hand in self.hands if hand.seat == seat), None)
 
     def missing(self) -> list[int]:
-        """The seats whose hands count and are not marked done yet."""
-        return [seat for seat in self.expected if not ((hand := self.hand(seat)) and hand.done)]
+        """The seats whose hands count and are not in yet: neither marked done nor typed (a
+        typed total is the hand's last word)."""
+        return [
+            seat for seat in self.expected if not ((hand := self.hand(seat)) and (hand.done or hand.typed is not None))
+        ]
 
 
 def phone_tag(phone: str | None) -> str | None:
