@@ -25,6 +25,7 @@ pytestmark = pytest.mark.on_postgresql  # the entry's changes reach the other ph
 def joined(page, url: str, player: str):
     """``page`` on the manche entry, listening, saying once which player it is."""
     open_listening(page, url)
+    page.locator("#who-am-i summary").click()
     page.locator("#who-am-i").get_by_role("button", name=player, exact=True).click()
     expect(page.locator("[data-entry-name]")).to_have_text(player)
     expect(page.locator("#i-am")).to_contain_text(player)
