@@ -260,7 +260,20 @@ def _services(app: Flask) -> None:
     )
 
 
-BLUEPRINTS = (pages, games, table, share, history, rule_pages, referee_page, house_pages, api, offline, live, open_entry)
+BLUEPRINTS = (
+    pages,
+    games,
+    table,
+    share,
+    history,
+    rule_pages,
+    referee_page,
+    house_pages,
+    api,
+    offline,
+    live,
+    open_entry,
+)
 
 
 def _web(app: Flask) -> None:
