@@ -13,7 +13,7 @@
   if (!form || !window.fetch || !window.JSON) return;
   var base = box.dataset.openEntry, gameUrl = box.dataset.gameUrl;
   var number = parseInt(form.elements.number.value, 10);
-  var meKey = "carte-me|" + base, shown = 0, state = null, pending = {}, timers = {}, applying = false, saving = false;
+  var meKey = "carte-me|" + base, myTag = null, shown = 0, state = null, pending = {}, timers = {}, applying = false, saving = false;
 
   function words(name, values) {
     return box.dataset["w" + name].replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
@@ -99,6 +99,7 @@
   function apply(data) {
     if (saving || !joined()) return;
     if (data.number > number) return leave();  // saved by another phone: to the game page
+    if (data.me) myTag = data.me;  // the page's own calls say which digest is this phone's
     if (data.version < shown) return;
     shown = data.version;
     state = data;
@@ -118,7 +119,7 @@
     });
     var missing = document.getElementById("entry-missing");
     missing.textContent = data.missing.length ? words("Missing", { names: data.missing.join(", ") }) : words("Ready", {});
-    var replaced = data.hands.find(function (hand) { return hand.replaced && hand.replaced.by.phone === data.me; });
+    var replaced = data.hands.find(function (hand) { return hand.replaced && hand.replaced.by.phone === myTag; });
     var line = document.getElementById("hand-replaced");
     line.hidden = !replaced;
     if (replaced) {
@@ -193,7 +194,7 @@
     event.stopImmediatePropagation();  // saved here: the page's own sending (replay.js) stays out
     var submitter = event.submitter, last = form.querySelector("input[name=last_card]:checked");
     (state ? state.hands : []).forEach(function (hand) {  // what this phone counted, it vouches for
-      if (hand.by.phone === state.me && !hand.done) changed(hand.seat, { done: true });
+      if (hand.by.phone === myTag && !hand.done) changed(hand.seat, { done: true });
     });
     Object.keys(pending).forEach(function (seat) { if (seat !== "winner") pending[seat].done = true; });
     flushAll().then(function () {

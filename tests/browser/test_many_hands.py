@@ -78,3 +78,36 @@ def test_two_phones_count_their_own_hands_into_one_manche(browser, live_server, 
         (manche,) = games.get(game.id).manches
         # Ana went out: 0; Bob 17; Chloé 53.
         assert manche.winner == "Ana" and manche.points == {"Ana": 0, "Bob": 17, "Chloé": 53}
+
+
+def test_the_later_change_of_a_hand_wins_and_the_other_phone_may_put_its_own_back(browser, live_server):
+    """Bob's phone counts his hand (K: 10); the scorekeeper's phone, counting for the table,
+    changes it (8: 50): the later wins on both phones, and Bob's phone is told in one line, its
+    own version one tap away; that tap puts it back on every phone."""
+    games = live_server.app.extensions["games"]
+    game, owner_token = games.create_game("classique", THREE, first_dealer=0)
+    _invite, invite_token = games.create_invite(game.id)
+    base, entry_url = live_server.url, f"{live_server.url}/games/{game.id}/manches/new"
+    with phones(browser, "light") as phone:
+        bob = phone().new_page()
+        bob.goto(f"{base}/join/{game.id}/{owner_token}")
+        keeper = phone().new_page()
+        keeper.goto(f"{base}/join/{game.id}/{invite_token}?name=Chloé")
+        joined(bob, entry_url, "Bob")
+        open_listening(keeper, entry_url)
+        keeper.locator("#who-am-i summary").click()
+        keeper.locator("#who-am-i").get_by_role("button", name="Personne : je compte pour la table").click()
+
+        tap(bob, 1, "K")
+        expect(keeper.locator("#hand-1 [data-hand-total]")).to_have_text("10", timeout=SECOND)
+        tap(keeper, 1, "K", step=-1)
+        tap(keeper, 1, "8")
+        expect(bob.locator("#hand-1 [data-hand-total]")).to_have_text("50", timeout=SECOND)
+        expect(bob.locator("#hand-replaced")).to_contain_text(
+            "Chloé a changé la main de Bob (la vôtre\u00a0: 10 pts).", timeout=SECOND
+        )
+        bob.get_by_role("button", name="Remettre la mienne").click()
+        expect(keeper.locator("#hand-1 [data-hand-total]")).to_have_text("10", timeout=SECOND)
+        expect(bob.locator("#hand-1 [data-hand-total]")).to_have_text("10")
+        expect(bob.locator("#hand-replaced")).to_be_hidden()
+        expect(keeper.locator("#hand-replaced")).to_contain_text("Bob a changé la main de Bob")
