@@ -88,7 +88,7 @@ def api_phone() -> str:
 def change_hand(game_id: str, seat: int, data: dict, phone: str):
     """A hand changed by ``phone``, shown to the others under the player it counts for (``me``),
     else the name the phone gave itself."""
-    game = games().get(game_id)
+    game = games().current(game_id)
     me = data.get("me")
     name = me if isinstance(me, str) and me in game.players else None
     if name is None and not phone.startswith("api:"):
@@ -97,12 +97,12 @@ def change_hand(game_id: str, seat: int, data: dict, phone: str):
 
 
 def choose_winner(game_id: str, data: dict):
-    game = games().get(game_id)
+    game = games().current(game_id)
     return game, entries().choose_winner(game, entry_number(data), chosen_winner(data, game.players))
 
 
 def save(game_id: str, data: dict, key: str | None):
-    game = games().get(game_id)
+    game = games().current(game_id)
     last_card = data.get("last_card")
     if last_card is not None and not isinstance(last_card, str):
         raise ValidationError(N_("“last_card” is a card or null."), field="last_card")
@@ -120,7 +120,7 @@ def page_answer(game, state):
 @bp.get("/games/<game_id>/entry")
 @writes_game
 def read_entry(game_id):
-    game = games().get(game_id)
+    game = games().current(game_id)
     response = page_answer(game, entries().read(game))
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -154,7 +154,7 @@ def save_entry(game_id):
 @api.get("/games/<game_id>/entry")
 @writes_game
 def api_entry(game_id):
-    game = games().get(game_id)
+    game = games().current(game_id)
     return jsonify(entry_fields(entries().read(game), game.players))
 
 
