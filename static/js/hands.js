@@ -67,8 +67,8 @@
     delete pending[seat];
     return send("PUT", "/hands/" + seat, body).then(function (answer) {
       if (answer.status === 200) apply(answer.data);
-      else if (answer.status === 409) leave();
-    }).catch(function () { pending[seat] = pending[seat] || {}; });  // offline: kept, sent with the next change or the save
+      else if (answer.status === 409) late(seat, body);
+    }).catch(function () { pending[seat] = pending[seat] || {}; });  // offline: kept, sent when back
   }
   function flushAll() {
     return Promise.all(Object.keys(pending).filter(function (seat) { return seat !== "winner"; }).map(flush));
@@ -77,6 +77,18 @@
   // --- what the server says ---------------------------------------------------------------------
 
   function leave() { saving = true; location.assign(gameUrl + "?saved=" + (number)); }
+
+  // The manche was recorded while this phone's hand had not reached the server (offline): the hand
+  // is kept for that manche's correction, which this phone is offered (nothing typed is lost).
+  function late(seat, body) {
+    if (!body.cards.length && body.typed === null) return leave();
+    stored(function (s) { s.setItem("carte-late|" + gameUrl + "|" + number, JSON.stringify({ seat: seat, cards: body.cards, typed: body.typed })); });
+    saving = true;
+    var line = document.getElementById("hand-late");
+    line.querySelector("a").href = gameUrl + "/manches/" + number + "/edit";
+    line.hidden = false;
+    line.querySelector("a").focus();
+  }
 
   function fillHand(hand) {
     var seat = hand.seat, counts = {};
@@ -98,7 +110,10 @@
 
   function apply(data) {
     if (saving || !joined()) return;
-    if (data.number > number) return leave();  // saved by another phone: to the game page
+    if (data.number > number) {  // saved by another phone: to the game page, once this hand is sent
+      var waiting = Object.keys(pending).filter(function (seat) { return seat !== "winner"; });
+      return waiting.length ? flushAll() : leave();
+    }
     if (data.me) myTag = data.me;  // the page's own calls say which digest is this phone's
     if (data.version < shown) return;
     shown = data.version;
@@ -214,7 +229,31 @@
   function load() {
     if (joined()) send("GET", "").then(function (answer) { if (answer.status === 200) apply(answer.data); }).catch(function () {});
   }
+  addEventListener("online", function () { flushAll().then(load); });  // what waited is sent
   box.hidden = false;
   showMe();
   load();
+})();
+
+// The correction of a manche recorded without this phone's hand (it was offline): the hand kept for
+// it (above) is put in the form, said once; saving the correction records it (drafts.js keeps it).
+(function () {
+  "use strict";
+  var form = document.querySelector("form[data-manche-form]"), note = document.getElementById("late-hand");
+  var place = form && !form.elements.number && form.getAttribute("action").match(/^(\/games\/[^/]+)\/manches\/(\d+)$/);
+  if (!place || !note) return;
+  var key = "carte-late|" + place[1] + "|" + place[2], hand = null;
+  try { hand = JSON.parse(localStorage.getItem(key)); } catch (e) { return; }
+  if (!hand) return;
+  var prefix = "p" + hand.seat + "-", counts = {};
+  hand.cards.forEach(function (token) { counts[token] = (counts[token] || 0) + 1; });
+  form.querySelectorAll("input[type=hidden][name^='" + prefix + "n_']").forEach(function (input) {
+    input.value = counts[input.name.slice((prefix + "n_").length)] || 0;
+  });
+  form.elements[prefix + "typed"].value = hand.typed === null ? "" : hand.typed;
+  var pick = form.querySelector("[data-hand][data-seat='" + hand.seat + "'] [name=pick]");
+  if (pick) pick.click();
+  form.elements.selected.dispatchEvent(new Event("input", { bubbles: true }));
+  note.hidden = false;
+  form.addEventListener("submit", function () { try { localStorage.removeItem(key); } catch (e) { /* kept */ } });
 })();

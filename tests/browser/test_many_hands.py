@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import open_listening
-from .test_games_flow import choose_winner, tap
+from .test_games_flow import choose_winner, tap, type_total
 from .test_live_table import SECOND, THREE, phones, screenshots
 
 pytestmark = pytest.mark.on_postgresql  # the entry's changes reach the other phones by NOTIFY there
@@ -111,3 +111,46 @@ def test_the_later_change_of_a_hand_wins_and_the_other_phone_may_put_its_own_bac
         expect(bob.locator("#hand-1 [data-hand-total]")).to_have_text("10")
         expect(bob.locator("#hand-replaced")).to_be_hidden()
         expect(keeper.locator("#hand-replaced")).to_contain_text("Bob a changé la main de Bob")
+
+
+def test_a_hand_counted_offline_lands_in_a_correction_when_the_manche_was_saved_meanwhile(browser, live_server):
+    """Bob's phone loses the network while counting (K + 7 = 17); meanwhile the scorekeeper types
+    Bob's total (5), counts Chloé's (3) and saves manche 1. Back online, Bob's phone is told the
+    manche was saved without its hand and offered the correction, which holds it: Bob 17."""
+    games = live_server.app.extensions["games"]
+    game, owner_token = games.create_game("classique", THREE, first_dealer=0)
+    _invite, invite_token = games.create_invite(game.id)
+    base, entry_url = live_server.url, f"{live_server.url}/games/{game.id}/manches/new"
+    with phones(browser, "light") as phone:
+        bob_phone = phone()
+        bob = bob_phone.new_page()
+        bob.goto(f"{base}/join/{game.id}/{owner_token}")
+        keeper = phone().new_page()
+        keeper.goto(f"{base}/join/{game.id}/{invite_token}?name=Chloé")
+        joined(bob, entry_url, "Bob")
+        joined(keeper, entry_url, "Chloé")
+        choose_winner(bob, 0)
+        expect(keeper.locator("#winner-0")).to_be_checked(timeout=SECOND)
+
+        bob_phone.set_offline(True)
+        tap(bob, 1, "K 7")
+        expect(bob.locator("#hand-1 [data-hand-total]")).to_have_text("17")  # kept on the phone
+
+        type_total(keeper, 1, "5")
+        tap(keeper, 2, "3")
+        keeper.get_by_role("button", name="Enregistrer la manche 1").click()
+        expect(keeper).to_have_url(re.compile(rf"/games/{game.id}\?saved=1$"), timeout=5 * SECOND)
+        (manche,) = games.get(game.id).manches
+        assert manche.points == {"Ana": 0, "Bob": 5, "Chloé": 3}
+
+        bob_phone.set_offline(False)
+        expect(bob.locator("#hand-late")).to_contain_text("enregistrée sans votre main", timeout=5 * SECOND)
+        bob.get_by_role("link", name="La corriger avec votre main").click()
+        expect(bob.locator("#late-hand")).to_be_visible()
+        expect(bob.locator("#hand-1 [data-hand-total]")).to_have_text("17")
+        expect(bob.locator("#hand-2 [data-hand-total]")).to_have_text("3")
+        bob.get_by_role("button", name="Enregistrer les modifications").click()
+        expect(bob).to_have_url(re.compile(rf"/games/{game.id}\?edited=1"), timeout=3 * SECOND)
+        (manche,) = games.get(game.id).manches
+        # Corrected: Ana went out, 0; Bob K + 7 = 17; Chloé 3.
+        assert manche.points == {"Ana": 0, "Bob": 17, "Chloé": 3}
