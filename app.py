@@ -26,6 +26,7 @@ from models.services.access import AccessService
 from models.services.db import LOCK_TIMEOUT, Database
 from models.services.feed import ChangeFeed
 from models.services.games import GameService
+from models.services.groups import GroupService
 from models.services.history import revisions
 from models.services.house import HouseService
 from models.services.open_entry import OpenEntries
@@ -41,6 +42,7 @@ from views import (
     errors,
     filters,
     games,
+    groups,
     history,
     house_pages,
     kit,
@@ -252,6 +254,7 @@ def _services(app: Flask) -> None:
         house=house,
         registry=registry,
         access=AccessService(database),
+        groups=GroupService(database),
         games=game_service,
         presence=presence,
         open_entries=entries,
@@ -266,6 +269,7 @@ BLUEPRINTS = (
     table,
     share,
     history,
+    groups,
     rule_pages,
     referee_page,
     house_pages,

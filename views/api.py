@@ -13,8 +13,9 @@ from models.services import house as house_module
 from models.services.game_json import game_fields
 from models.services.games import MancheEntry
 
+from . import api_groups
 from .jsontext import may_hold_surrogate, refuse_unencodable
-from .kit import games, house, lang, registry
+from .kit import games, groups, house, lang, registry
 from .limiting import new_game_limit, new_house_rules_limit
 from .links import public_base
 from .openapi import DOCUMENT
@@ -235,6 +236,27 @@ def export_game(game_id):
     response = jsonify(document)
     response.headers["Content-Disposition"] = f'attachment; filename="carte-{game_id}.json"'
     return response
+
+
+@bp.get("/groups/<group_id>")
+def get_group(group_id):
+    """A group, its games and merges: for a member (its bearer token), else 404."""
+    return jsonify(api_groups.group_document(group_id))
+
+
+@bp.post("/groups/<group_id>/members")
+def join_group(group_id):
+    """A client joins by an invite (``{"invite": token, "name"?}``): 201 and its own member token,
+    its bearer token for the group from now on (shown once)."""
+    data = json_body()
+    token = groups().join(group_id, data.get("invite"), data.get("name"))
+    return jsonify({"group": group_id, "member_token": token}), 201
+
+
+@bp.get("/groups/<group_id>/standings")
+def get_group_standings(group_id):
+    """The group's standings (``?period=all|year|month&variant=…``): for a member, else 404."""
+    return jsonify(api_groups.standings_document(group_id, request.args))
 
 
 @bp.post("/games/import")

@@ -19,21 +19,21 @@ from models.core import scoring
 from models.core.cards import parse_card
 from models.core.errors import N_, Conflict, DomainError, EditCollision, GameFinished, NotFound
 from models.core.variant import MAX_MANCHES, MODES
-from models.services import history
 from models.services.access import Level
 from models.services.games import MancheEntry
 
 from . import links, live, present
+from .groups import group_choice, played_in
 from .keypad import read_keypad
-from .kit import database, fragment_or_page, games, is_htmx, lang, registry
+from .kit import fragment_or_page, games, is_htmx, lang, registry
 from .limiting import new_game_limit
+from .new_game_form import NewGameForm, new_game_errors, read_new_game
 from .numbers import number_or_text, page_number, whole_number
 from .pagecache import cached_page
 from .present import forbidden_cards, game_context
 from .rights import (
     can_edit,
     game_page_state,
-    known_games,
     phone_id,
     remember_opened,
     remember_token,
@@ -44,83 +44,10 @@ from .texts import MODE_LABELS, error_message
 
 bp = Blueprint("games", __name__)
 
-DEFAULT_ROUNDS = 10
 DEFAULT_WINS_TARGET = 5
 
 
 # --- new game ------------------------------------------------------------------------------------
-
-
-@dataclass
-class NewGameForm:
-    """What the new-game form holds, as entered (kept as text so that a re-render shows it again)."""
-
-    variant: object
-    names: list = field(default_factory=list)
-    options: dict = field(default_factory=dict)
-    mode: str = ""
-    end: str = "target"
-    target: str = ""
-    rounds: str = ""
-    table: str = ""
-    first_dealer: str = "random"
-    chosen: bool = False  # the variant was picked (the list of variants folds away)
-
-    def players(self) -> tuple[list[str], list[int]]:
-        """The names entered (empty inputs ignored) and the input index of each."""
-        kept = [(i, n.strip()) for i, n in enumerate(self.names) if n.strip()]
-        return [n for _, n in kept], [i for i, _ in kept]
-
-    def dealer_seat(self, positions: list[int]):
-        """The first dealer as a seat among the names kept (the form numbers its inputs); None for
-        "random"; anything else as typed, for the service to refuse."""
-        if self.first_dealer in ("", "random"):
-            return None
-        index = whole_number(self.first_dealer)
-        if index is None:
-            return self.first_dealer
-        return positions.index(index) if index in positions else self.first_dealer
-
-    def name_inputs(self) -> list[str]:
-        """One input per possible player (more if more names were typed), names in place."""
-        names = list(self.names)
-        count = max(self.variant.max_players, len([n for n in names if n.strip()]))
-        if len(names) > count:
-            names = [n for n in names if n.strip()]
-        return names + [""] * (count - len(names))
-
-
-def default_form(variant) -> NewGameForm:
-    return NewGameForm(
-        variant=variant,
-        options={o.id: o.default for o in variant.options},
-        mode=variant.mode,
-        target=str(variant.target),
-        rounds=str(variant.rounds or DEFAULT_ROUNDS),
-        end="rounds" if variant.rounds else "target",
-        table=variant.table.id,
-    )
-
-
-def read_new_game(data) -> NewGameForm:
-    """The form from the request; the variant's defaults where the variant was just changed."""
-    builtins = registry().builtins.variants
-    variant = registry().find(data.get("variant") or "") or next(iter(builtins.values()))
-    form = default_form(variant)
-    form.chosen = variant.id == data.get("variant")
-    form.names = [" ".join(n.split()) for n in data.getlist("players")]
-    form.first_dealer = data.get("first_dealer", "random")
-    if data.get("shown_variant") == variant.id:
-        form.options = {
-            o.id: (f"opt-{o.id}" in data) if o.kind == "bool" else data.get(f"opt-{o.id}", str(o.default))
-            for o in variant.options
-        }
-        form.mode = data.get("mode", form.mode)
-        form.end = "rounds" if data.get("end") == "rounds" else "target"
-        form.target = data.get("target", form.target).strip()
-        form.rounds = data.get("rounds", form.rounds).strip()
-        form.table = data.get("table", form.table)
-    return form
 
 
 def new_game_context(form: NewGameForm, errors: dict | None = None) -> dict:
@@ -134,7 +61,7 @@ def new_game_context(form: NewGameForm, errors: dict | None = None) -> dict:
         "variants": registry().all(),
         "tables": tables,
         "modes": [(m, gettext(MODE_LABELS[m][0]), gettext(MODE_LABELS[m][1])) for m in MODES],
-        "suggestions": history.player_names(database(), history.Scope(ids=known_games())),  # this browser's own
+        **group_choice(request.values.get("group")),  # the groups offered, the names suggested
         "errors": errors or {},
         "wins_target": DEFAULT_WINS_TARGET,
         "is_htmx": is_htmx(),
@@ -157,21 +84,6 @@ def new_game_reload():
     return render_new_game(read_new_game(request.form))
 
 
-def new_game_errors(error: DomainError, form: NewGameForm) -> dict:
-    """The message under the field it is about: ``players.2`` is the third name actually typed."""
-    message = error_message(error)
-    where = error.field or "form"
-    index = whole_number(where[8:]) if where.startswith("players.") else None
-    if index is not None:
-        _, positions = form.players()
-        where = f"players.{positions[index]}" if index < len(positions) else "players"
-    known = {"players", "mode", "target", "rounds", "table", "first_dealer", "variant"}
-    known |= {f"options.{o.id}" for o in form.variant.options}
-    if not (where in known or where.startswith("players.")):
-        where = "form"
-    return {where: message}
-
-
 @bp.post("/games")
 @new_game_limit
 def create_game():
@@ -190,6 +102,7 @@ def create_game():
             target=number_or_text(form.target) if form.end == "target" else None,
             rounds=number_or_text(form.rounds) if form.end == "rounds" else None,
             first_dealer=form.dealer_seat(positions),
+            group=played_in(request.form.get("group")),
         )
     except DomainError as error:
         return render_new_game(form, new_game_errors(error, form), 422)
@@ -200,7 +113,7 @@ def create_game():
 # --- the game ------------------------------------------------------------------------------------
 
 
-SEAT_NOTICES = ("joined", "left", "unjoined", "back")  # a player joined or left, or that was undone
+SEAT_NOTICES = ("joined", "left", "unjoined", "back", "keeper")  # a player joined or left, that undone; an invite taken
 
 
 def notice_of(args, last: int) -> tuple[str, int] | None:

@@ -20,11 +20,11 @@ from models.core.errors import N_, NotFound
 from models.services import history
 from models.services.game_input import MAX_NAME
 
-from .kit import database, lang
+from .kit import database, groups, lang
 from .kit import games as game_service
 from .numbers import page_number
 from .pagecache import cached_page
-from .rights import is_admin, known_games
+from .rights import is_admin, known_games, member_tokens
 
 bp = Blueprint("history", __name__)
 
@@ -36,7 +36,12 @@ def reader_scope() -> history.Scope:
     browser's own."""
     if is_admin():
         return history.EVERY_GAME
-    return history.Scope(ids=known_games())
+    return history.Scope(ids=known_games(), groups=member_groups())
+
+
+def member_groups() -> tuple[str, ...]:
+    """The groups this phone is a member of: their games are its games too."""
+    return tuple(group.id for group in groups().groups_of(member_tokens()))
 
 
 def private(response):

@@ -49,6 +49,10 @@ def access():
     return services()["access"]
 
 
+def groups():
+    return services()["groups"]
+
+
 def is_htmx() -> bool:
     """An htmx request asking for a fragment (a history restore wants the whole page)."""
     g.may_be_fragment = True

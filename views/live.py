@@ -43,7 +43,7 @@ from .numbers import whole_number
 from .openstreams import OpenStreams, Place, client_socket
 from .pagecache import cached_page
 from .present import game_context, share_panel
-from .rights import game_level, game_page_state, owns_game, phone_id, session_token, writes_game
+from .rights import game_level, game_page_state, member_tokens, owns_game, phone_id, session_token, writes_game
 from .texts import change_said, entering_said, renumbered_said
 
 bp = Blueprint("live", __name__)
@@ -80,6 +80,7 @@ class Viewer:
     phone: str | None
     entering: int | None  # the manche entry's number (a new manche), to renumber
     parts: frozenset  # the parts its page shows
+    members: tuple = ()  # the group member tokens the rights may rest on instead (checked again likewise)
 
 
 def since_revision() -> int | None:
@@ -103,7 +104,7 @@ def game_events(game_id):
     # gets it here, once); one that may not enters no manche, and its stream writes nothing to the
     # session: that answer's cookie, arriving after the next page's, would undo what that page kept.
     phone = phone_id() if level >= Level.SCOREKEEPER else session.get("phone")
-    viewer = Viewer(game_id, False, level, session_token(game_id), phone, entering, parts)
+    viewer = Viewer(game_id, False, level, session_token(game_id), phone, entering, parts, member_tokens())
     return event_stream(viewer)
 
 
@@ -186,7 +187,7 @@ def rights_lost(viewer: Viewer, change: Change) -> bool:
     """A scorekeeper's stream, when the game's invites changed: does its invite still open it?"""
     if viewer.shared or viewer.level != Level.SCOREKEEPER or INVITES not in change.parts:
         return False
-    if access().game(viewer.game_id, viewer.token) >= Level.SCOREKEEPER:
+    if access().game(viewer.game_id, viewer.token, viewer.members) >= Level.SCOREKEEPER:
         return False
     viewer.level = Level.NONE
     return True

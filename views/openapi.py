@@ -170,6 +170,32 @@ ENTRY_PATHS = {
         }
     },
 }
+GROUP_ID = {"name": "group_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
+GROUP = {
+    "type": "object",
+    "description": "A group (« une tablée »): its games, newest first, and its merged spellings",
+    "required": ["id", "name", "revision", "games", "merges"],
+    "properties": {
+        "id": {"type": "string"},
+        "name": {"type": "string"},
+        "revision": {"type": "integer"},
+        "games": {"type": "array", "items": {"type": "object"}},
+        "merges": {"type": "array", "items": {"type": "object"}},
+    },
+}
+STANDINGS = {
+    "type": "object",
+    "description": "Finished games only: won, played, win_rate (%), average points per manche, best and worst"
+    " manche, longest_run",
+    "required": ["period", "lines"],
+    "properties": {
+        "period": {"type": "string", "enum": ["all", "year", "month"]},
+        "variant": {"type": ["string", "null"]},
+        "lines": {"type": "array", "items": {"type": "object"}},
+    },
+}
+GROUP_DOC = "For a member of the group (its member token as bearer token); a 404 for anyone else"
+
 DOCUMENT = {
     "openapi": "3.1.0",
     "info": {
@@ -184,6 +210,46 @@ DOCUMENT = {
         "schemas": {"Error": ERROR},
     },
     "paths": {
+        "/groups/{group_id}": {
+            "get": {
+                "operationId": "getGroup",
+                "description": GROUP_DOC,
+                "security": AUTH,
+                "parameters": [GROUP_ID],
+                "responses": {**ok("The group", GROUP), **errors("404", "429")},
+            }
+        },
+        "/groups/{group_id}/members": {
+            "post": {
+                "operationId": "joinGroup",
+                "description": "Join by an invite link's token: the answer's member_token is the bearer token",
+                "parameters": [GROUP_ID],
+                "requestBody": json_body(
+                    {
+                        "type": "object",
+                        "required": ["invite"],
+                        "properties": {"invite": {"type": "string", "maxLength": 64}, "name": NAME},
+                    }
+                ),
+                "responses": {
+                    **ok("The member token (shown once)", {"type": "object"}, status="201"),
+                    **errors("404", "413", "422", "429"),
+                },
+            }
+        },
+        "/groups/{group_id}/standings": {
+            "get": {
+                "operationId": "getGroupStandings",
+                "description": GROUP_DOC,
+                "security": AUTH,
+                "parameters": [
+                    GROUP_ID,
+                    {"name": "period", "in": "query", "schema": {"type": "string", "enum": ["all", "year", "month"]}},
+                    {"name": "variant", "in": "query", "schema": {"type": "string", "maxLength": 64}},
+                ],
+                "responses": {**ok("The standings", STANDINGS), **errors("404", "429")},
+            }
+        },
         "/variants": {
             "get": {
                 "operationId": "listVariants",

@@ -12,8 +12,8 @@ from models.core.errors import DomainError
 from models.services import history
 
 from .keypad import read_keypad
-from .kit import database, games, registry, services
-from .rights import stored_tokens
+from .kit import database, games, groups, registry, services
+from .rights import member_tokens, stored_tokens
 from .texts import error_message
 
 bp = Blueprint("pages", __name__)
@@ -53,8 +53,11 @@ def games_in_play() -> list:
 @bp.get("/")
 def home():
     playing = games_in_play()
-    page = make_response(render_template("pages/home.html", variants=registry().all(), playing=playing))
-    if playing:
+    my_groups = groups().groups_of(member_tokens())
+    page = make_response(
+        render_template("pages/home.html", variants=registry().all(), playing=playing, my_groups=my_groups)
+    )
+    if playing or my_groups:
         page.headers["Cache-Control"] = "private, no-store"  # this browser's games
     return page
 

@@ -131,7 +131,7 @@ class ScoreRow:
     side: str
     total: int
     members: tuple  # the players of a team (empty when each plays for themselves)
-    to_go: int | None  # points still to score before the target (None without a target)
+    to_go: int | None  # points still to score before the target (None without one, or for who left)
     close: bool  # within 20 % of the target while the game goes on
     winner: bool
     series: int  # colour of the side in the chart
@@ -143,14 +143,16 @@ def series_index(game) -> dict:
 
 
 def scoreboard(game) -> list[ScoreRow]:
-    """The ranking as shown: place, side, total, distance to the target and closeness."""
+    """The ranking as shown: place, side, total, distance to the target (none for a player who
+    left the table: they score no more) and closeness."""
     target = game.ruleset.target
     colours = series_index(game)
     teams = game.teams or {}
+    gone = set(game.gone)
     rows = []
     for place, side, total in game.standing.ranking:
-        to_go = max(target - total, 0) if target else None
-        close = bool(target) and not game.standing.finished and total >= CLOSE_SHARE * target
+        to_go = max(target - total, 0) if target and side not in gone else None
+        close = bool(target) and not game.standing.finished and side not in gone and total >= CLOSE_SHARE * target
         rows.append(
             ScoreRow(
                 place=place,

@@ -13,7 +13,7 @@ from flask import Blueprint, request
 
 from models.core import referee
 from models.core import rulepage as facts
-from models.core.cards import JOKER, SUITS, parse_card
+from models.core.cards import JOKER, SUITS, Card, parse_card
 from models.core.errors import N_, DomainError
 from models.core.text import Message
 from models.core.variant import Variant, resolve
@@ -76,6 +76,16 @@ class CheckForm:
         rule = self.variant.card_rule(parse_card(self.top)) if self.top else None
         return bool(rule and rule.takes_rank)
 
+    @property
+    def covered_settles(self) -> bool:
+        """Whether the card under the top card already answers (the card played has its rank): then
+        no suit named is asked."""
+        if not (self.covers and self.covered_rank and self.card_rank):
+            return False
+        return referee.covered_decides(
+            self.variant, parse_card(self.top), Card(self.card_rank), Card(self.covered_rank)
+        )
+
     def missing(self) -> Message | None:
         """What is still to pick before the question can be asked, or None. The suit named after
         an 8 or a Joker is asked for right after the top card, before any verdict."""
@@ -83,7 +93,7 @@ class CheckForm:
             return Message(N_("Pick the top card of the pile."))
         if not self.top:
             return Message(N_("Pick the suit of the top card."))
-        if self.names_suit and not self.active_suit:
+        if self.names_suit and not self.active_suit and not self.covered_settles:
             return Message(N_("Pick the suit named after %(card)s."), {"card": parse_card(self.top)}, {"card": "the"})
         if not self.card_rank:
             return Message(N_("Pick the card the player wants to play."))

@@ -27,7 +27,8 @@ from models.services.access import Level
 
 from .kit import access
 
-MAX_REMEMBERED = {"tokens": 20, "house_tokens": 10}  # edit or invite tokens, the most recent ones
+# edit or invite tokens, house rules' and groups' member tokens: the most recent ones
+MAX_REMEMBERED = {"tokens": 20, "house_tokens": 10, "group_tokens": 10}
 MAX_OPENED = 50  # ids of games opened without rights, the most recently opened
 
 
@@ -103,6 +104,15 @@ def is_api() -> bool:
     return request.blueprint == "api"
 
 
+def member_tokens() -> tuple[str, ...]:
+    """The group member tokens this request shows: the API's bearer token (a member's token is
+    its own bearer token), or the ones this browser keeps (``group_tokens``)."""
+    if is_api():
+        token = bearer_token()
+        return (token,) if token else ()
+    return tuple(stored_tokens("group_tokens").values())
+
+
 def request_token(key: str, bucket: str = "tokens") -> str | None:
     """The token this request writes with: the API's bearer token, or this browser's own."""
     return bearer_token() if is_api() else session_token(key, bucket)
@@ -115,10 +125,13 @@ def _level(kind: str, key: str, must_exist: bool = False) -> Level:
     levels = g.setdefault("access_levels", {})
     if (kind, key) not in levels:
         token = request_token(key, "tokens" if kind == "game" else "house_tokens")
-        if token is None and not must_exist:
+        members = member_tokens() if kind == "game" else ()
+        if token is None and not members and not must_exist:
             return Level.NONE
-        ask = access().game if kind == "game" else access().house
-        levels[(kind, key)] = ask(key, token)
+        if kind == "game":
+            levels[(kind, key)] = access().game(key, token, members)
+        else:
+            levels[(kind, key)] = access().house(key, token)
     return levels[(kind, key)]
 
 
@@ -126,7 +139,7 @@ def game_page_state(game_id: str) -> tuple[int, int, Level] | None:
     """For a game's pages: its revision, its last manche's number and this browser's rights on it,
     in one statement (the rights kept for the request, as ``game_level`` keeps them); None when
     there is no such game."""
-    state = access().page(game_id, session_token(game_id))
+    state = access().page(game_id, session_token(game_id), member_tokens())
     if state is not None:
         g.setdefault("access_levels", {})[("game", game_id)] = state[2]
     return state
@@ -191,7 +204,7 @@ def require(kind: str, key: str) -> None:
     level = _level("house" if kind == "house" else "game", key, must_exist=True)
     needed = Level.SCOREKEEPER if kind == "game" else Level.OWNER
     if level >= needed:
-        if level == Level.SCOREKEEPER:
+        if level == Level.SCOREKEEPER and request_token(key):
             access().note_use(key, request_token(key))  # "last used" in the owner's list of invites
         return
     missing, refused = REFUSALS[(kind, is_api())]

@@ -166,13 +166,15 @@ def revoke_invite(game_id, invite_id):
 
 @bp.get("/join/<game_id>/<token>")
 def join(game_id, token):
-    """The scanned invite: this browser keeps its token and may now record manches."""
-    if not can_edit(game_id):  # a phone that already has rights (the owner's) keeps its own
-        if access().game(game_id, token) == Level.NONE:
-            raise Forbidden(N_("This invite was revoked or is not for this game: ask for a new one."))
-        remember_token(game_id, token)
-        name_phone_once(given_name(request.args.get("name", "")))
-    return no_store(redirect(url_for("games.game_page", game_id=game_id), 303))
+    """The scanned invite: this browser keeps its token and may now record manches, which the game
+    page then tells it (``keeper``)."""
+    if can_edit(game_id):  # a phone that already has rights (the owner's) keeps its own
+        return no_store(redirect(url_for("games.game_page", game_id=game_id), 303))
+    if access().game(game_id, token) == Level.NONE:
+        raise Forbidden(N_("This invite was revoked or is not for this game: ask for a new one."))
+    remember_token(game_id, token)
+    name_phone_once(given_name(request.args.get("name", "")))
+    return no_store(redirect(url_for("games.game_page", game_id=game_id, keeper=1), 303))
 
 
 # --- export and import ---------------------------------------------------------------------------

@@ -176,7 +176,7 @@ def check_deck(hands, deck: Deck) -> None:
     cards = [card for hand in hands for card in hand]
     for card in cards:
         refuse_missing(card, deck)
-    by_rank = Counter(card.rank for card in cards)  # counted in C (issue 29)
+    by_rank = Counter(card.rank for card in cards)
     jokers = by_rank.pop(JOKER, 0)
     by_card = Counter(card for card in cards if card.suit)  # a joker has no suit
     if jokers > deck.jokers:

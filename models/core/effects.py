@@ -139,7 +139,21 @@ def chain_effects(rule: CardRule | None, card: Card, ruleset: Ruleset, players: 
             if turn
             else Message(N_("The next player draws it all."))
         )
-    return out + _before(rule) + _after(rule, ruleset, players) if rule else out
+    return out + _resumes(rule, card) + _before(rule) + _after(rule, ruleset, players) if rule else out
+
+
+def _resumes(rule: CardRule, card: Card) -> list[Message]:
+    """Where play goes once a chain that costs the turn ends: in the suit of its last card, the one
+    just played (003 « Le jeu repart avec la couleur de l'As posé en dernier »)."""
+    if not (rule.chain and rule.chain.skip) or card.suit is None:
+        return []
+    return [
+        Message(
+            N_("Then play goes on in the suit of %(card)s, the last card of the chain: %(suit)s."),
+            {"suit": SuitRef(card.suit), "card": card},
+            {"card": "the"},
+        )
+    ]
 
 
 def _before(rule: CardRule) -> list[Message]:

@@ -97,3 +97,61 @@ def clean_name(text, max_length: int, field: str | None = None) -> str:
     if len(name) > max_length:
         raise InvalidName(N_("A name has at most %(max)s characters."), "too_long", field=field, max=max_length)
     return name
+
+
+SEPARATORS = " -"
+
+
+def _parts(name: str) -> list[str]:
+    """The words of a name, split at spaces and hyphens ("Jean-Baptiste" → Jean, Baptiste)."""
+    return [part for part in name.replace("-", " ").split(" ") if part] or [name]
+
+
+def _starts_another(prefix: str, name: str, names: list[str]) -> bool:
+    folded = prefix.casefold()
+    return any(other != name and other.casefold().startswith(folded) for other in names)
+
+
+def _cut(name: str, names: list[str], room: int) -> str | None:
+    """The shortest prefix no other name starts with, ended by a full stop, within ``room``: cut
+    after the first word and one letter of the next at the earliest ("Jean-B."), never on a
+    separator; None when the letter that tells the name apart lies beyond the room."""
+    first = len(_parts(name)[0])
+    start = first + 2 if first + 1 < len(name) else room - 1
+    for length in range(max(1, start), min(room - 1, len(name) - 1) + 1):
+        prefix = name[:length]
+        if prefix[-1] not in SEPARATORS and not _starts_another(prefix, name, names):
+            return prefix + "."
+    return None
+
+
+def _initials(name: str, names: list[str], room: int) -> str:
+    """The initials ("JB"), with more letters of the last word while another name of ``names`` has
+    the same ones ("JPi", "JPa")."""
+    parts = _parts(name)
+    head = "".join(part[0] for part in parts[:-1]).upper()
+    last = parts[-1]
+    others = {"".join(p[0] for p in _parts(other)).upper() for other in names if other != name}
+    for length in range(1, len(last) + 1):
+        label = head + (last[0].upper() + last[1:length])
+        clash = {o for o in others if o.casefold() == label.casefold()}
+        if not clash or len(label) >= room:
+            return label
+    return head + last
+
+
+def tell_apart(names: list[str], room: int) -> dict[str, str]:
+    """Each name as a label of at most ``room`` characters (give or take a full stop) that tells it
+    from the others in the list: the whole name when it fits; else its shortest distinct start
+    ("Jean-B.", "Jean-Pi.", "Jean-Pa."); else its initials ("JB"). Where two labels still meet,
+    the later one gets its place in the list added, so no two are ever the same."""
+    labels = {name: name if len(name) <= room else _cut(name, names, room) for name in names}
+    rest = [name for name in names if labels[name] is None]
+    for name in rest:
+        labels[name] = _initials(name, rest, room)
+    seen: set[str] = set()
+    for index, name in enumerate(names):
+        if labels[name].casefold() in seen:
+            labels[name] = f"{labels[name]}{index + 1}"
+        seen.add(labels[name].casefold())
+    return labels

@@ -141,9 +141,12 @@ def _players(variant, players) -> int:
     return players
 
 
-def _suit_to_follow(top: Card, top_rule: CardRule | None, active_suit) -> str | None:
+def _suit_to_follow(top: Card, top_rule: CardRule | None, active_suit, settled: bool = False) -> str | None:
     """The suit the next card follows: the one named after a card that names one (asked for when
-    missing, the card named in words), else the top card's own."""
+    missing, the card named in words, unless the card it covers ``settled`` the question), else
+    the top card's own."""
+    if settled and active_suit in (None, ""):
+        return None
     if (top_rule and top_rule.names_suit) or top.is_joker:
         suit = _suit(active_suit)
         if suit is None and top.is_joker and not (top_rule and top_rule.names_suit):
@@ -155,6 +158,14 @@ def _suit_to_follow(top: Card, top_rule: CardRule | None, active_suit) -> str | 
         return suit
     _suit(active_suit)  # a named suit only matters after an 8 or a Joker; still refuse nonsense
     return top.suit
+
+
+def covered_decides(variant, top: Card, card: Card, covered: Card | None) -> bool:
+    """Whether the card under the top card settles the question alone: the top card counts as the
+    card it covers and the card played has that card's rank (source 004: the 8 is « semblable à la
+    carte qu'il vient recouvrir »), so the suit named after it changes nothing."""
+    rule = variant.card_rule(top)
+    return bool(rule and rule.takes_rank and covered is not None and card.rank == covered.rank)
 
 
 def _pending_draw(value, top_rule: CardRule | None) -> int | None:
@@ -204,7 +215,7 @@ def check(
         if c is not None:
             refuse_missing(c, ruleset.deck, field=name)
     top_rule, card_rule = variant.card_rule(top), variant.card_rule(card)
-    suit = _suit_to_follow(top, top_rule, active_suit)
+    suit = _suit_to_follow(top, top_rule, active_suit, settled=covered_decides(variant, top, card, under))
     due = _pending_draw(pending_draw, top_rule)
     play = Play(ruleset, top, card, top_rule, card_rule, suit, players, due)
     if pending and skips_next(top_rule, ruleset, players):

@@ -249,9 +249,10 @@ def answered_attacks(variant: Variant) -> tuple:
 
 
 def suit_naming_cards(variant: Variant) -> tuple:
-    """The card texts after which a suit is named (a Joker always leaves one to follow)."""
+    """The card texts after which a suit is named (a Joker, in a deck that has them, always leaves
+    one to follow)."""
     out = [r.card for r in variant.cards if r.names_suit]
-    return tuple(dict.fromkeys([*out, JOKER]))
+    return tuple(dict.fromkeys([*out, *([JOKER] if variant.jokers_per_deck else [])]))
 
 
 # --- a rule page ------------------------------------------------------------------------------------

@@ -98,6 +98,8 @@ PHRASES = (
     (("runs", "out"), ("vide",)),
     (("fin", "partie"), ("objectif",)),
     (("end", "game"), ("objectif",)),
+    (("derniere", "carte"), ("finir",)),  # the last card is the one a player goes out on
+    (("last", "card"), ("finir",)),
 )
 
 SYMBOL_WORDS = {"♠": " pique spade ", "♥": " coeur heart ", "♦": " carreau diamond ", "♣": " trefle club "}
@@ -334,9 +336,11 @@ def search(
     """The rules answering ``query`` (French or English, any accents or case), best first.
 
     Words are matched by a light stem and a table of synonyms (card names in both languages,
-    "pioche"/"stock"/"draw", "finir"/"go out", "compter"/"points"…). Hits are ranked by how many
-    of the query's words they answer, then by how rare those words are (a word in a title counts
-    double). ``variants``: where to look; ``say`` and ``rulesets`` as in ``documents``.
+    "pioche"/"stock"/"draw", "finir"/"go out", "compter"/"points"…). Hits are ranked by where the
+    words are found: first by how many of the query's words the section answers (all of them in one
+    section first), then by how many its heading answers (a heading before a paragraph), then by
+    how rare those words are (a word in a heading counts double). ``variants``: where to look;
+    ``say`` and ``rulesets`` as in ``documents``.
     """
     lang = lang if lang in LANGUAGES else "fr"
     concepts = query_concepts(query or "", lang)
@@ -364,7 +368,7 @@ def search(
             snippet, marks = _snippet(doc.body, []) if doc.body else ("", ())
         hits.append(
             (
-                (coverage, score),
+                (coverage, len(in_title), score),
                 Hit(doc.variant_id, doc.section_id, doc.anchor, doc.title, snippet, marks, tuple(title_spans), score),
             )
         )

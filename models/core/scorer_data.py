@@ -1,4 +1,4 @@
-"""What the phone's provisional scorer reads (issue 25 item 5): a game's rules as data.
+"""What the phone's provisional scorer reads: a game's rules as data.
 
 The phone scores the manches waiting to be sent (and those corrected offline) with
 ``static/js/score.js``, which is an interpreter of this data, not a second copy of the rules:

@@ -1,4 +1,4 @@
-"""Who sits at the table, and where (issues 14 and 28): when each player sat down or left, the total
+"""Who sits at the table, and where: when each player sat down or left, the total
 a newcomer starts from, and the order around the table in which the deal and the play go.
 
 A player's *seat* is their index in the game's list of players: it never changes (what was entered,
@@ -103,6 +103,11 @@ def starter(players: list[str], roster: dict | None, number: int, dealer: int, o
     return around[(around.index(players[dealer]) + 1) % len(around)]
 
 
+def is_full(variant, playing: list[str]) -> bool:
+    """Whether the table already holds as many players as the variant is played by at most."""
+    return len(playing) >= variant.max_players
+
+
 def check_roster_change(ruleset: Ruleset, teams: dict | None, playing: list[str], joining: bool) -> None:
     """Refuse a player joining or leaving where the game cannot go on that way: a team game (a
     newcomer would make a team of three, a leaver leave a partner alone), or a table that would
@@ -114,7 +119,7 @@ def check_roster_change(ruleset: Ruleset, teams: dict | None, playing: list[str]
         )
     variant = ruleset.variant
     count = len(playing) + (1 if joining else -1)
-    if joining and count > variant.max_players:
+    if joining and is_full(variant, playing):
         raise ValidationError(
             N_("This variant is played by %(min)s to %(max)s players: the table is full."),
             field="players",

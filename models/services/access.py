@@ -2,7 +2,8 @@
 
 A game's creator holds its edit token (the OWNER: it may also invite and revoke scorekeepers); a
 scorekeeper holds an invite token (SCOREKEEPER: it records, edits and deletes manches) until the
-owner revokes it. House rules have an owner only. Tokens are never stored, only their SHA-256
+owner revokes it, or the member token of the group the game was played in (a SCOREKEEPER too)
+until the group's owner removes that phone. House rules have an owner only. Tokens are never stored, only their SHA-256
 (``db.token_hash``), compared in constant time. One statement per question.
 
 The web layer resolves a request's rights once (``views/rights.py``: the bearer token of the API,
@@ -19,7 +20,7 @@ from sqlalchemy import bindparam, exists, func, or_, select, update
 from sqlmodel import Session
 
 from ..core.errors import N_, NotFound
-from .db import Database, Game, HouseVariant, Invite, Manche, token_hash, utcnow
+from .db import Database, Game, GroupMember, HouseVariant, Invite, Manche, token_hash, utcnow
 from .ids import checked_house_id, checked_id
 from .lru import LRU
 from .unit_of_work import unit_of_work
@@ -34,14 +35,27 @@ INVITED = (
     .where(Invite.game_id == Game.id, Invite.token_hash == bindparam("digest"), Invite.revoked_at.is_(None))
     .label("invited")
 )
+# Whether one of the member tokens (their hashes) is a member, not removed, of the game's group.
+MEMBER = (
+    exists()
+    .where(
+        GroupMember.group_id == Game.group_id,
+        GroupMember.token_hash.in_(bindparam("members", expanding=True)),
+        GroupMember.removed_at.is_(None),
+    )
+    .label("member")
+)
 LAST_NUMBER = (
     select(func.coalesce(func.max(Manche.number), 0)).where(Manche.game_id == Game.id).scalar_subquery().label("last")
 )
-# A write's question: the game's edit token (its hash) and whether the token is a live invite.
-GAME_LEVEL = select(Game.edit_token_hash, INVITED).where(Game.id == bindparam("game_id"))
+# A write's question: the game's edit token (its hash), whether the token is a live invite and
+# whether a member token opens the game's group.
+GAME_LEVEL = select(Game.edit_token_hash, INVITED, MEMBER).where(Game.id == bindparam("game_id"))
 # The game page's question: the revision and last manche its cache key holds, and what the token
 # allows, in one statement.
-PAGE_LEVEL = select(Game.revision, LAST_NUMBER, Game.edit_token_hash, INVITED).where(Game.id == bindparam("game_id"))
+PAGE_LEVEL = select(Game.revision, LAST_NUMBER, Game.edit_token_hash, INVITED, MEMBER).where(
+    Game.id == bindparam("game_id")
+)
 
 
 class Level(IntEnum):
@@ -54,13 +68,20 @@ def _usable(token) -> bool:
     return isinstance(token, str) and 0 < len(token) <= MAX_TOKEN
 
 
-def _level_of(edit_token_hash: str, digest: str, invited) -> Level:
-    """OWNER when the token is the game's edit token, SCOREKEEPER when it is a live invite."""
-    if not digest:
-        return Level.NONE
-    if hmac.compare_digest(edit_token_hash, digest):
+MAX_MEMBERSHIPS = 10  # the member tokens one request may show (a phone keeps its 10 latest groups)
+
+
+def _level_of(edit_token_hash: str, digest: str, invited, member=False) -> Level:
+    """OWNER when the token is the game's edit token, SCOREKEEPER when it is a live invite or a
+    member token opens the game's group."""
+    if digest and hmac.compare_digest(edit_token_hash, digest):
         return Level.OWNER
-    return Level.SCOREKEEPER if invited else Level.NONE
+    return Level.SCOREKEEPER if (digest and invited) or member else Level.NONE
+
+
+def member_digests(members) -> list[str]:
+    """The hashes of the member tokens a request shows (the usable ones, at most ``MAX_MEMBERSHIPS``)."""
+    return [token_hash(t) for t in members if _usable(t)][:MAX_MEMBERSHIPS]
 
 
 OWNERS_KEPT = 4096  # (game, edit token's hash) pairs found to be the game's owner, per process
@@ -74,29 +95,34 @@ class AccessService:
         # revoked: a scorekeeper's rights are asked every time.
         self.owners = LRU(OWNERS_KEPT)
 
-    def game(self, game_id: str, token: str | None) -> Level:
+    def game(self, game_id: str, token: str | None, members=()) -> Level:
         """What ``token`` allows on the game: OWNER (its edit token), SCOREKEEPER (an invite not
-        revoked) or NONE. A game that does not exist is not found, whatever the token."""
+        revoked, or one of ``members`` a member token of the game's group) or NONE. A game that
+        does not exist is not found, whatever the token. A member's rights are asked every time:
+        a phone removed from the group loses them at once."""
         digest = token_hash(token) if _usable(token) else ""
         game_id = checked_id(game_id)
         if digest and self.owners.get((game_id, digest)):
             return Level.OWNER
-        row = self.db.first(GAME_LEVEL, {"digest": digest, "game_id": game_id})
+        params = {"digest": digest, "game_id": game_id, "members": member_digests(members)}
+        row = self.db.first(GAME_LEVEL, params)
         if row is None:
             raise NotFound(N_("No game with this id."), field="id")
-        level = _level_of(row.edit_token_hash, digest, row.invited)
+        level = _level_of(row.edit_token_hash, digest, row.invited, row.member)
         if level == Level.OWNER:
             self.owners.put((game_id, digest), True)
         return level
 
-    def page(self, game_id: str, token: str | None) -> tuple[int, int, Level] | None:
+    def page(self, game_id: str, token: str | None, members=()) -> tuple[int, int, Level] | None:
         """The game's revision, the number of its last manche (0 before the first) and what
-        ``token`` allows on it, in one statement; None when there is no such game."""
+        ``token`` (or one of the member tokens ``members``) allows on it, in one statement; None
+        when there is no such game."""
         digest = token_hash(token) if _usable(token) else ""
-        row = self.db.first(PAGE_LEVEL, {"digest": digest, "game_id": checked_id(game_id)})
+        params = {"digest": digest, "game_id": checked_id(game_id), "members": member_digests(members)}
+        row = self.db.first(PAGE_LEVEL, params)
         if row is None:
             return None
-        return row.revision, row.last, _level_of(row.edit_token_hash, digest, row.invited)
+        return row.revision, row.last, _level_of(row.edit_token_hash, digest, row.invited, row.member)
 
     def note_use(self, game_id: str, token: str) -> None:
         """Note that an invite wrote to its game: one UPDATE, and only when the last use noted is

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import time
 from datetime import UTC, datetime
 
 from sqlalchemy import Index, event, text
@@ -56,6 +57,8 @@ class Game(SQLModel, table=True):
     # The rules of a game played with house rules: the house variant's document when the game was
     # created (the house variant may be edited or deleted later; the game keeps these).
     rules_json: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    # The group (« tablée ») the game was played in, if any: its members see and record it (0010).
+    group_id: str | None = Field(default=None, max_length=32, index=True)
 
 
 class Player(SQLModel, table=True):
@@ -154,7 +157,7 @@ class OpenEntry(SQLModel, table=True):
     out (a seat, or "blocked"), the seats whose hands count, and a version bumped by every change
     (its own, not the game's revision: a tap invalidates no page). One row per game, kept across
     manches so that its version only grows; read as empty once its number is recorded or after
-    ``open_entry.LAPSE_SECONDS`` unused. Ephemeral, like ``presence`` (migration 0010)."""
+    ``open_entry.LAPSE_SECONDS`` unused. Ephemeral, like ``presence`` (migration 0013)."""
 
     __tablename__ = "open_entry"
 
@@ -217,6 +220,64 @@ class UndoRecord(SQLModel, table=True):
     kind: str = Field(max_length=16)  # "edited", "deleted", "joined" or "left"
     number: int
     manche_json: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class PlayGroup(SQLModel, table=True):
+    """A group of people who play together (« une tablée »): its games are seen and recorded by
+    every member phone. Phones join by an invite (``GroupInvite``); ``watch_id`` opens a read-only
+    page. ``revision`` moves with every change of its members or games (migration 0010)."""
+
+    __tablename__ = "play_group"
+
+    id: str = Field(primary_key=True, max_length=32)
+    name: str = Field(max_length=60)
+    watch_id: str = Field(max_length=32, unique=True)
+    revision: int = 0
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class GroupMember(SQLModel, table=True):
+    """A phone in a group: its own token (stored hashed, kept in the phone's session or sent as
+    the API's bearer token) gives it a scorekeeper's rights on the group's games until the owner
+    removes it (``removed_at``). One member is the owner (migration 0010)."""
+
+    __tablename__ = "group_member"
+
+    id: str = Field(primary_key=True, max_length=32)
+    group_id: str = Field(foreign_key="play_group.id", index=True, max_length=32, ondelete="CASCADE")
+    token_hash: str = Field(max_length=64, unique=True)
+    name: str | None = Field(default=None, max_length=40)  # what the phone calls itself
+    owner: bool = False
+    joined_at: datetime = Field(default_factory=utcnow)
+    removed_at: datetime | None = None
+
+
+class GroupInvite(SQLModel, table=True):
+    """A link that lets a phone join a group: its token (stored hashed) works until the owner
+    revokes it (migration 0010)."""
+
+    __tablename__ = "group_invite"
+
+    id: str = Field(primary_key=True, max_length=32)
+    group_id: str = Field(foreign_key="play_group.id", index=True, max_length=32, ondelete="CASCADE")
+    token_hash: str = Field(max_length=64, unique=True)
+    created_at: datetime = Field(default_factory=utcnow)
+    revoked_at: datetime | None = None
+
+
+class GroupAlias(SQLModel, table=True):
+    """Two spellings of one person in a group, merged by its owner: ``person`` (a spelling's
+    person, as ``standings.person`` reads it) counts as ``counted_as`` in the group's standings. The
+    games keep their names; undoing the merge deletes the row (migration 0012)."""
+
+    __tablename__ = "group_alias"
+    __table_args__ = (UniqueConstraint("group_id", "person"),)  # its index finds a group's merges
+
+    id: str = Field(primary_key=True, max_length=32)
+    group_id: str = Field(foreign_key="play_group.id", max_length=32, ondelete="CASCADE")
+    person: str = Field(max_length=80)  # a name of 40 characters may spread when decomposed
+    counted_as: str = Field(max_length=80)
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -304,20 +365,36 @@ def _pg_lock_timeout(lock_timeout: float):
     return set_lock_timeout
 
 
-def _sqlite_begins_immediate(engine: Engine) -> None:
+WRITE_LOCK_POLL = 0.002  # seconds between two tries for SQLite's write lock
+
+
+def _sqlite_begins_immediate(engine: Engine, lock_timeout: float) -> None:
     """The write engine's transactions on SQLite begin with ``BEGIN IMMEDIATE``, as SQLAlchemy's
     pysqlite documentation shows: the driver's own BEGIN is turned off at connect, and the
-    ``begin`` event emits ours. A write takes the database's one write lock first, waiting for it
-    up to the busy timeout, instead of failing when a reading transaction would have to become a
-    writing one."""
+    ``begin`` event emits ours. A write takes the database's one write lock first instead of
+    failing when a reading transaction would have to become a writing one.
+
+    The wait for that lock is a loop here, not SQLite's busy handler: the handler sleeps inside
+    the C call, which under gevent stops every request of the worker (the one holding the lock in
+    this process included). ``time.sleep`` pauses this request alone; after ``lock_timeout``
+    seconds the busy error goes up (503 with Retry-After)."""
 
     @event.listens_for(engine, "connect")
     def _no_driver_begin(dbapi_connection, _record):
         dbapi_connection.isolation_level = None
+        dbapi_connection.execute("PRAGMA busy_timeout=0")
 
     @event.listens_for(engine, "begin")
     def _begin_immediate(connection):
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        deadline = time.monotonic() + lock_timeout
+        while True:
+            try:
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+                return
+            except OperationalError as error:
+                if not is_busy(error) or time.monotonic() > deadline:
+                    raise
+            time.sleep(WRITE_LOCK_POLL)
 
 
 def database_url(url: str) -> str:
@@ -357,7 +434,7 @@ class Database:
         self.writer = make_engine(url, lock_timeout, WRITER_POOL, **kwargs)
         self.is_sqlite = self.writer.dialect.name == "sqlite"
         if self.is_sqlite:
-            _sqlite_begins_immediate(self.writer)
+            _sqlite_begins_immediate(self.writer, lock_timeout)
             self.reader = make_engine(url, lock_timeout, READER_POOL, **kwargs)
         else:
             self.reader = make_engine(url, lock_timeout, READER_POOL, isolation_level="AUTOCOMMIT", **kwargs)

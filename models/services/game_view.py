@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 from sqlalchemy import bindparam, select
 from sqlmodel import Session
 
-from ..core import game_end, scoring
+from ..core import game_end, scoring, seating
 from ..core.cards import parse_cards
 from ..core.variant import Ruleset
 from .db import Game, Hand, Manche, Player
@@ -227,6 +227,11 @@ class GameView:
         return seated[seated.index(name) - 1]
 
     @property
+    def table_full(self) -> bool:
+        """Whether nobody more can sit down (``seating.is_full``)."""
+        return seating.is_full(self.variant, self.seated)
+
+    @property
     def gone(self) -> list:
         """The players who left the table (their totals stay shown)."""
         return [name for name in self.players if name not in self.seated]
@@ -364,9 +369,6 @@ def _manche_views(players: list, shown: list, progress: scoring.Progress, first:
     ]
 
 
-VIEW_FIELDS = frozenset(f.name for f in fields(GameView))
-
-
 def build_view(rows: GameRows, ruleset: Ruleset) -> GameView:
     """A game's view from its rows and its rules (``scoring.play_through`` derives every number)."""
     game = rows.game
@@ -402,19 +404,6 @@ def build_view(rows: GameRows, ruleset: Ruleset) -> GameView:
     )
 
 
-def _gone_on(view: GameView, **changes) -> GameView:
-    """``dataclasses.replace(view, **changes)`` for a view gone on from ``view`` with the same
-    players, teams and rules — what ``view`` worked out of them (``side_of``) holds for it too.
-    ``replace`` checks and sets every field one by one, a large share of a write's going on."""
-    unknown = changes.keys() - VIEW_FIELDS
-    if unknown:
-        raise TypeError(f"not fields of a game's view: {sorted(unknown)}")
-    gone_on = object.__new__(GameView)
-    gone_on.__dict__.update(view.__dict__)
-    gone_on.__dict__.update(changes)
-    return gone_on
-
-
 def _played(progress: scoring.Progress, manches: list, game: dict) -> dict:
     """What a view takes from ``play_through`` (every manche's view given) and from the game's
     row as it now stands."""
@@ -446,7 +435,7 @@ def extend_view(view: GameView, rows: GameRows) -> GameView:
         view.ruleset, players, view.teams, view.first_dealer, results, since=view.progress, order=view.order
     )
     manches = view.manches + _manche_views(players, shown, progress, len(before))
-    return _gone_on(view, rows=rows, **_played(progress, manches, rows.game))
+    return replace(view, rows=rows, **_played(progress, manches, rows.game))
 
 
 @lru_cache(maxsize=4096)

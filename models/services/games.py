@@ -157,11 +157,13 @@ class GameService:
         target=None,
         rounds=None,
         first_dealer=None,
+        group=None,
     ) -> tuple[GameView, str]:
-        """Create a game; return it and its edit token (shown once, stored only as a hash)."""
+        """Create a game (played in ``group``, a group id the caller is a member of, if given);
+        return it and its edit token (shown once, stored only as a hash)."""
         new = self._new_game(variant, players, teams, options, table, mode, target, rounds, first_dealer)
         with unit_of_work(self.db) as session:
-            self._write_game(session, new)
+            self._write_game(session, new, group_id=group)
         return build_view(new.rows(), new.ruleset), new.token
 
     def _new_game(

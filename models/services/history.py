@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.engine import Connection
 
 from ..core import scoring
@@ -35,18 +35,28 @@ SUGGESTED_NAMES = 30
 
 @dataclass(frozen=True)
 class Scope:
-    """The games a reader may see across games: the ones named by id, or every game."""
+    """The games a reader may see across games: the ones named by id and those of the groups
+    named (the reader is a member), or every game."""
 
     ids: tuple[str, ...] = ()
     everything: bool = False
+    groups: tuple[str, ...] = ()
 
     @property
     def empty(self) -> bool:
-        return not self.everything and not self.ids
+        return not self.everything and not self.ids and not self.groups
 
     def restrict(self, query, game_id_column=Game.id):
         """``query`` kept to the games of the scope."""
-        return query if self.everything else query.where(game_id_column.in_(self.ids))
+        if self.everything:
+            return query
+        if not self.groups:
+            return query.where(game_id_column.in_(self.ids))
+        if game_id_column is Game.id:
+            in_groups = Game.group_id.in_(self.groups)
+        else:
+            in_groups = game_id_column.in_(select(Game.id).where(Game.group_id.in_(self.groups)))
+        return query.where(or_(game_id_column.in_(self.ids), in_groups))
 
 
 EVERY_GAME = Scope(everything=True)
@@ -136,7 +146,7 @@ class PlayerPart:
 class GameSummary:
     """A game as the lists and the player pages show it, computed once from its view per revision
     (the attributes the templates read on a ``GameView``: id, variant, created_at, players, teams,
-    standing, finished, next_number), with each player's part."""
+    standing, finished, next_number, seated), with each player's part."""
 
     id: str
     revision: int
@@ -149,6 +159,7 @@ class GameSummary:
     next_number: int
     lower_is_better: bool
     parts: dict  # player -> PlayerPart
+    seated: list = field(default_factory=list)  # those still at the table, in its order
 
     @property
     def finished(self) -> bool:
@@ -176,7 +187,7 @@ class GameSummary:
             worst = min(ranked, key=lambda r: r[0], default=None)
             parts[me] = PlayerPart(side, manches, sum(p for _, p in manches), costs, best, worst)
         return cls(game.id, game.revision, game.variant, game.created_at, list(game.players), game.teams,
-                   game.standing, len(game.manches), game.next_number, low, parts)  # fmt: skip
+                   game.standing, len(game.manches), game.next_number, low, parts, list(game.seated))  # fmt: skip
 
 
 SUMMARIES_BYTES = 16 * 1024 * 1024  # per process, as estimated by summary_bytes

@@ -75,7 +75,7 @@
       hand.querySelectorAll("input[type=hidden]").forEach(function (input) { input.disabled = out; });
       typed.disabled = out;
       if (!on) return;
-      entry.querySelector("[data-entry-name]").textContent = hand.querySelector("[data-name]").textContent;
+      entry.querySelector("[data-entry-name]").textContent = hand.querySelector("[data-name]").dataset.name;
       entry.querySelector("[data-winner-note]").hidden = !out;
       entry.querySelector("[data-partner-note]").hidden = !partner;
       entry.querySelector("[data-subtotal]").textContent = value[0];

@@ -18,6 +18,7 @@
   var entry = document.querySelector("[data-presence]");
   var form = document.querySelector("form[data-manche-form]");
   var heard = {};  // stream URL without `since` -> the last revision heard on it
+  var said = {};  // event name (scores, players, invites) -> the last revision heard with it
   function withoutSince(url) { return url.replace(/([?&])since=\d+&?/, "$1").replace(/[?&]$/, ""); }
   htmx.createEventSource = function (url) {
     var base = withoutSince(url), since = heard[base];
@@ -27,6 +28,7 @@
       source.addEventListener(name, function (event) {
         var revision = parseInt(event.lastEventId, 10);
         if (revision >= (heard[base] || 0)) heard[base] = revision;
+        if (revision > (said[name] || 0)) said[name] = revision;
       });
     });
     source.addEventListener("renumber", function (event) { renumber(JSON.parse(event.data)); });
@@ -83,6 +85,29 @@
       delete part.dataset.liveStale;
       htmx.trigger(part, "refresh");
     }, 0);
+  });
+
+  // --- an event heard while its part was being fetched ---------------------------------------------
+
+  // htmx queues an event that comes while a part's request is in flight on that element; the
+  // answer then replaces the element (outerHTML), and what was queued on it is dropped. Until the
+  // new element is settled it does not listen either. So a part notes the revision its stream had
+  // said when its request went, and once the answer is settled asks again (a conditional GET) if
+  // the stream has since said a newer one of the events it listens to: two manches recorded in a
+  // row show both.
+  var fetchedAt = {};  // part id -> the newest revision of its events when its request went
+  function newest(part) {
+    var names = (part.getAttribute("hx-trigger") || "").match(/sse:\w+/g) || [];
+    return names.reduce(function (most, name) { return Math.max(most, said[name.slice(4)] || 0); }, 0);
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var part = event.detail.elt;
+    if (!event.defaultPrevented && part.id) fetchedAt[part.id] = newest(part);
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var id = event.detail.elt && event.detail.elt.id, part = id ? document.getElementById(id) : null;
+    if (!part || !(id in fetchedAt) || !part.hasAttribute("hx-get")) return;
+    if (newest(part) > fetchedAt[id]) htmx.trigger(part, "refresh");
   });
 
   // A swapped part keeps what the person had opened, and the page stays where the thumb left it.

@@ -23,12 +23,13 @@
   var restoring = decodeURIComponent((location.hash.match(/^#restore=(.+)$/) || [])[1] || "");
   var queuedHere = null;  // the last write this page queued itself (no service worker)
 
+  // `settled` once the page drew what waits and its entry keeps every tap as a draft.
   O.ready.then(function () {
-    if (form && form.elements.number && form.elements.nonce) entry();
-    else if (form) O.drafts(form);
+    var entered = form && form.elements.number && form.elements.nonce ? entry() : form && O.drafts(form);
     if (model && !form) O.draftsDone(model.game);
     O.shown = show();
-  });
+    return Promise.all([entered, O.shown]);
+  }).then(function () { O.settled = true; });
 
   // --- the manche entry: its number after those waiting; a waiting manche to edit -------------
 
@@ -36,7 +37,7 @@
 
   function entry() {
     var rendered = parseInt(form.elements.number.value, 10) || 1;
-    numberEntry(rendered).then(function () {
+    return numberEntry(rendered).then(function () {
       return restoring && Q.get(restoring);
     }).then(function (item) { if (item) restore(item, rendered); else O.drafts(form); });
   }

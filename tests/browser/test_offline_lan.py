@@ -89,8 +89,8 @@ def worker_phones(browser):
 
 
 def ready(page):
-    """The offline scripts have their words and drew what waits."""
-    wait_js(page, "!!(window.CarteOffline && window.CarteOffline.shown)")
+    """The offline scripts have their words, drew what waits, and the entry keeps each tap."""
+    wait_js(page, "!!(window.CarteOffline && window.CarteOffline.settled)")
 
 
 def tap_manche(page, winner, cards=None, typed=None):

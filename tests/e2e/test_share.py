@@ -316,7 +316,9 @@ def test_an_invite_gives_edit_rights_and_revoking_it_takes_them_back(app, client
     scorekeeper = other_client(app)
     assert scorekeeper.get(f"/games/{game.id}/manches/new").status_code == 401
     joined = scorekeeper.get(url.removeprefix("http://192.168.1.20"))
-    assert joined.status_code == 303 and joined.headers["Location"] == f"/games/{game.id}"
+    assert (
+        joined.status_code == 303 and joined.headers["Location"] == f"/games/{game.id}?keeper=1"
+    )  # told it may record
     assert scorekeeper.get(f"/games/{game.id}/manches/new").status_code == 200
     assert "Enter round 2" in page_of(scorekeeper, f"/games/{game.id}")
     scorekeeper_form = {"winner": "1", "p0-typed": "7", "p2-typed": "4"}

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 from sqlmodel import Session
 
-from models.core.names import InvalidName, clean_name
+from models.core.names import InvalidName, clean_name, tell_apart
 from models.core.problems import VariantFileError
 from models.core.rules import validate_table
 from models.core.variant import MAX_CARD_POINTS
@@ -107,3 +107,48 @@ def test_a_table_file_is_bounded_by_the_same_limit():
     assert refused.value.field == "big.ranks.K"
     ranks["K"] = MAX_CARD_POINTS
     assert validate_table("big", {"source": "x", "name": name, "ranks": ranks}, "tables.toml").ranks["K"] == 1000
+
+
+JEANS = [
+    "Jean-Baptiste",
+    "Jean-Pierre",
+    "Jean-Paul",
+    "Marie-Éléonore",
+    "Marie-Antoinette",
+    "Bob",
+    "Maximilien-Alexandre",
+]
+
+
+def test_names_that_fit_stay_whole_and_the_others_are_cut_where_they_differ():
+    # Eight characters: the first word, then as many letters as tell the name from the others.
+    assert tell_apart(JEANS, 8) == {
+        "Jean-Baptiste": "Jean-B.",
+        "Jean-Pierre": "Jean-Pi.",
+        "Jean-Paul": "Jean-Pa.",
+        "Marie-Éléonore": "Marie-É.",
+        "Marie-Antoinette": "Marie-A.",
+        "Bob": "Bob",
+        "Maximilien-Alexandre": "MA",  # "Maximilien-A." does not fit: its initials
+    }
+
+
+def test_where_the_cut_does_not_fit_initials_lengthened_until_they_differ():
+    labels = tell_apart(JEANS, 6)
+    assert labels["Jean-Baptiste"] == "JB"
+    assert (labels["Jean-Pierre"], labels["Jean-Paul"]) == ("JPi", "JPa")
+    assert (labels["Marie-Antoinette"], labels["Maximilien-Alexandre"]) == ("MAn", "MAl")
+    assert labels["Bob"] == "Bob"
+
+
+@given(
+    st.lists(
+        st.text(alphabet="AaBb- ", min_size=1, max_size=14).map(str.strip).filter(bool),
+        unique_by=str.casefold,
+        max_size=8,
+    )
+)
+def test_no_two_labels_are_the_same(names):
+    for room in (4, 6, 8, 12):
+        labels = tell_apart(names, room)
+        assert len({label.casefold() for label in labels.values()}) == len(names)

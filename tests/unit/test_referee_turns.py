@@ -134,3 +134,22 @@ def test_deux_jeux_ace_not_answered_says_nothing_of_the_turn():
     verdict = check(ruleset("deux-jeux"), "AH", "5H", pending=True)
     assert verdict.legal is False and verdict.turn_lost is False and draws(verdict) == [2]
     assert "loses the turn" not in templates(verdict)
+
+
+def test_les_huit_the_covered_card_decides_without_a_suit_named():
+    # 004: the 8 is « semblable à la carte qu'il vient recouvrir »: an 8 of clubs on a 5 counts as a
+    # 5, and a 5 of spades goes on it whatever suit was named, so none needs to be given.
+    verdict = check(ruleset("les-huit"), "8C", "5S", covered="5")
+    assert verdict.legal
+    assert verdict.next_suit == "S"
+    with pytest.raises(DomainError):  # another rank: the suit named decides, and is asked for
+        check(ruleset("les-huit"), "8C", "6S", covered="5")
+
+
+def test_an_ace_answering_an_ace_says_play_goes_on_in_its_suit():
+    # 003 « Le jeu repart avec la couleur de l'As posé en dernier »: an Ace of diamonds on an Ace of
+    # clubs still to be paid; the draw now counts 2 + 2 = 4 (« deux cartes par As posé »), and once
+    # it is paid play goes on in diamonds.
+    verdict = check(ruleset("huit-americain"), "AC", "AD", pending=True)
+    assert verdict.legal and verdict.next_suit == "D"
+    assert "Then play goes on in the suit of the AD, the last card of the chain: D." in templates(verdict)

@@ -125,3 +125,12 @@ def test_search_marks_the_matched_words_in_the_snippet():
     book = rulebook.rulebook()
     assert search("", "fr", scope(), catalog().tables, book, say=plain) == []
     assert search("le la de", "fr", scope(), catalog().tables, book, say=plain) == []
+
+
+def test_a_search_ranks_the_section_whose_heading_answers_first():
+    # « joker dernière carte » on huit-américain: « dernière carte » is the card one goes out on;
+    # « Sur quelle carte finir ? » answers « carte » and « finir » in its heading and the Joker in its
+    # text, so it comes before the Joker's paragraph and the end of the manche.
+    from models.core.rulesearch import query_concepts
+
+    assert any("finir" in concept for concept in query_concepts("joker dernière carte", "fr"))

@@ -2,8 +2,8 @@
 hands, one per seat, each changed by the phone counting it; on PostgreSQL a change of the entry's
 version is announced on the live table's channel ("<game id> entry"), delivered at commit.
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0013
+Revises: 0012
 Create Date: 2026-11-26 02:00:00.000000
 """
 
@@ -12,8 +12,8 @@ import sqlalchemy as sa
 import sqlmodel
 
 
-revision = '0010'
-down_revision = '0009'
+revision = '0013'
+down_revision = '0012'
 branch_labels = None
 depends_on = None
 

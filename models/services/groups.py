@@ -1,0 +1,358 @@
+"""Groups (« une tablée »): people who play together, the phones that are its members, and its games.
+
+A phone becomes a member by an invite link (its token stored hashed, revocable by the owner) and
+then holds a member token of its own (stored hashed too): it sees every game of the group and may
+record them (``access.py`` asks the same table: a member is a scorekeeper of the group's games).
+The owner removes a phone (its rights end with the next request; the streams of the group's games
+in progress hear a change of rights and end) and hands the group over. ``watch_id`` opens a
+read-only page that shows no invite.
+
+Every write is one unit of work; every question one statement.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from typing import NamedTuple
+
+from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..core import standings
+from ..core.errors import N_, NotFound, ValidationError
+from ..core.names import InvalidName, clean_name
+from . import history
+from .access import member_digests
+from .db import Database, Game, GroupAlias, GroupInvite, GroupMember, PlayGroup, token_hash, utcnow
+from .ids import checked_id, new_id
+from .stored import columns_of
+from .unit_of_work import unit_of_work
+
+MAX_GROUP_NAME = 60
+
+
+class StoredGroup(NamedTuple):
+    id: str
+    name: str
+    watch_id: str
+    revision: int
+    created_at: datetime
+
+
+class StoredMember(NamedTuple):
+    id: str
+    name: str | None
+    owner: bool
+    joined_at: datetime
+
+
+class StoredGroupInvite(NamedTuple):
+    id: str
+    created_at: datetime
+    revoked_at: datetime | None
+
+
+class StoredAlias(NamedTuple):
+    """A merge: ``person`` counts as ``counted_as`` in the group's standings."""
+
+    id: str
+    person: str
+    counted_as: str
+    created_at: datetime
+
+
+class Membership(NamedTuple):
+    """The member a request is in a group: its id and whether it owns the group."""
+
+    member_id: str
+    owner: bool
+
+
+GROUP_COLUMNS = columns_of(StoredGroup, PlayGroup)
+MEMBER_COLUMNS = columns_of(StoredMember, GroupMember)
+INVITE_COLUMNS = columns_of(StoredGroupInvite, GroupInvite)
+ALIAS_COLUMNS = columns_of(StoredAlias, GroupAlias)
+LIVE = GroupMember.removed_at.is_(None)
+MEMBERSHIP = select(GroupMember.id, GroupMember.owner).where(
+    GroupMember.group_id == bindparam("group_id"),
+    GroupMember.token_hash.in_(bindparam("members", expanding=True)),
+    LIVE,
+)
+
+
+def checked_name(name, field: str = "name") -> str:
+    try:
+        return clean_name(name if isinstance(name, str) else "", MAX_GROUP_NAME, field=field)
+    except InvalidName as error:
+        raise ValidationError(N_("Give the group a name (at most 60 characters)."), field=field) from error
+
+
+def phone_name(name) -> str | None:
+    """What a joining phone calls itself: a clean name, or None."""
+    try:
+        return clean_name(name, 40, field="name") if isinstance(name, str) and name.strip() else None
+    except InvalidName:
+        return None
+
+
+class GroupService:
+    def __init__(self, database: Database):
+        self.db = database
+
+    # --- questions ---------------------------------------------------------------------------
+
+    def membership(self, group_id: str, tokens) -> Membership | None:
+        """The member one of ``tokens`` is in the group (not removed), or None: one statement."""
+        digests = member_digests(tokens)
+        if not digests:
+            return None
+        row = self.db.first(MEMBERSHIP, {"group_id": checked_id(group_id), "members": digests})
+        return None if row is None else Membership(row.id, bool(row.owner))
+
+    def member_of(self, group_id: str, tokens) -> Membership:
+        """The membership, or not found: a group says nothing to a phone that is not a member."""
+        found = self.membership(group_id, tokens)
+        if found is None:
+            raise NotFound(N_("No group with this id."), field="id")
+        return found
+
+    def groups_of(self, tokens) -> list[StoredGroup]:
+        """The groups ``tokens`` are members of (not removed), by name: one statement."""
+        digests = member_digests(tokens)
+        if not digests:
+            return []
+        query = (
+            select(*GROUP_COLUMNS)
+            .join(GroupMember, GroupMember.group_id == PlayGroup.id)
+            .where(GroupMember.token_hash.in_(digests), LIVE)
+            .order_by(PlayGroup.name, PlayGroup.id)
+        )
+        return [StoredGroup._make(row) for row in self.db.all(query)]
+
+    def group(self, group_id: str) -> StoredGroup:
+        row = self.db.first(select(*GROUP_COLUMNS).where(PlayGroup.id == checked_id(group_id)))
+        if row is None:
+            raise NotFound(N_("No group with this id."), field="id")
+        return StoredGroup._make(row)
+
+    def watched(self, watch_id: str) -> StoredGroup:
+        row = self.db.first(select(*GROUP_COLUMNS).where(PlayGroup.watch_id == checked_id(watch_id)))
+        if row is None:
+            raise NotFound(N_("No group with this id."), field="id")
+        return StoredGroup._make(row)
+
+    def members(self, group_id: str) -> list[StoredMember]:
+        """The phones in the group now, the owner first, then by joining."""
+        query = (
+            select(*MEMBER_COLUMNS)
+            .where(GroupMember.group_id == checked_id(group_id), LIVE)
+            .order_by(GroupMember.owner.desc(), GroupMember.joined_at, GroupMember.id)
+        )
+        return [StoredMember._make(row) for row in self.db.all(query)]
+
+    def group_of_game(self, game_id: str) -> str | None:
+        """The group a game is played in, or None (no such game either): one statement."""
+        row = self.db.first(select(Game.group_id).where(Game.id == checked_id(game_id)))
+        return None if row is None else row.group_id
+
+    def invites(self, group_id: str) -> list[StoredGroupInvite]:
+        query = select(*INVITE_COLUMNS).where(GroupInvite.group_id == checked_id(group_id))
+        return [StoredGroupInvite._make(row) for row in self.db.all(query.order_by(GroupInvite.created_at))]
+
+    def aliases(self, group_id: str) -> list[StoredAlias]:
+        """The owner's merges of two spellings, oldest first: one statement."""
+        query = select(*ALIAS_COLUMNS).where(GroupAlias.group_id == checked_id(group_id))
+        return [StoredAlias._make(row) for row in self.db.all(query.order_by(GroupAlias.created_at, GroupAlias.id))]
+
+    # --- writes ------------------------------------------------------------------------------
+
+    def create(self, name, member_name=None, game_id: str | None = None) -> tuple[str, str]:
+        """A new group and its owner (this phone): returns (group id, the owner's member token).
+        ``game_id``, a game the caller owns, is played in the group from now on."""
+        name = checked_name(name)
+        group_id, token = new_id(), secrets.token_urlsafe(24)
+        with unit_of_work(self.db) as session:
+            session.add(PlayGroup(id=group_id, name=name, watch_id=new_id()))
+            session.flush()
+            session.add(
+                GroupMember(
+                    id=new_id(),
+                    group_id=group_id,
+                    token_hash=token_hash(token),
+                    name=phone_name(member_name),
+                    owner=True,
+                )
+            )
+            if game_id is not None:
+                self._move_game(session, group_id, game_id)
+        return group_id, token
+
+    def create_invite(self, group_id: str) -> str:
+        """A new invite link's token (shown once, stored hashed)."""
+        token = secrets.token_urlsafe(24)
+        with unit_of_work(self.db) as session:
+            session.add(GroupInvite(id=new_id(), group_id=checked_id(group_id), token_hash=token_hash(token)))
+        return token
+
+    def revoke_invite(self, group_id: str, invite_id: str) -> None:
+        with unit_of_work(self.db) as session:
+            done = session.execute(
+                update(GroupInvite)
+                .where(GroupInvite.group_id == checked_id(group_id), GroupInvite.id == checked_id(invite_id))
+                .where(GroupInvite.revoked_at.is_(None))
+                .values(revoked_at=utcnow())
+            )
+            if done.rowcount != 1:
+                raise NotFound(N_("No such invite."), field="invite")
+
+    def invite_opens(self, group_id: str, token) -> bool:
+        """Whether ``token`` is a live invite of the group."""
+        if not member_digests([token]):
+            return False
+        query = select(GroupInvite.id).where(
+            GroupInvite.group_id == checked_id(group_id),
+            GroupInvite.token_hash == token_hash(token),
+            GroupInvite.revoked_at.is_(None),
+        )
+        return self.db.first(query) is not None
+
+    def join(self, group_id: str, invite_token, name=None) -> str:
+        """A phone joins by a live invite: returns its own member token. An invite revoked or not
+        of this group: not found."""
+        if not self.invite_opens(group_id, invite_token):
+            raise NotFound(N_("This invite was revoked or is not for this group: ask for a new one."), field="token")
+        token = secrets.token_urlsafe(24)
+        with unit_of_work(self.db) as session:
+            session.add(
+                GroupMember(id=new_id(), group_id=group_id, token_hash=token_hash(token), name=phone_name(name))
+            )
+            self._bump(session, group_id)
+        return token
+
+    def remove(self, group_id: str, member_id: str) -> None:
+        """The owner takes a phone out: its rights end now. The group's games in progress get a new
+        revision, so that their open streams ask their rights again (and the phone's end)."""
+        with unit_of_work(self.db) as session:
+            done = session.execute(
+                update(GroupMember)
+                .where(GroupMember.group_id == checked_id(group_id), GroupMember.id == checked_id(member_id))
+                .where(LIVE, GroupMember.owner.is_(False))
+                .values(removed_at=utcnow())
+            )
+            if done.rowcount != 1:
+                raise NotFound(N_("No such phone in this group."), field="member")
+            session.execute(
+                update(Game)
+                .where(Game.group_id == group_id, Game.finished_at.is_(None))
+                .values(revision=Game.revision + 1)
+            )
+            self._bump(session, group_id)
+
+    def hand_over(self, group_id: str, owner_id: str, member_id: str) -> None:
+        """The owner gives the group to another member (and stays a member)."""
+        if owner_id == member_id:
+            raise ValidationError(N_("This phone owns the group already."), field="member")
+        with unit_of_work(self.db) as session:
+            target = session.execute(
+                update(GroupMember)
+                .where(GroupMember.group_id == checked_id(group_id), GroupMember.id == checked_id(member_id), LIVE)
+                .values(owner=True)
+            )
+            if target.rowcount != 1:
+                raise NotFound(N_("No such phone in this group."), field="member")
+            session.execute(update(GroupMember).where(GroupMember.id == owner_id).values(owner=False))
+            self._bump(session, group_id)
+
+    def add_game(self, group_id: str, game_id: str) -> None:
+        """A game made before (the caller owns it) is played in the group from now on."""
+        with unit_of_work(self.db) as session:
+            self._move_game(session, checked_id(group_id), game_id)
+
+    def _move_game(self, session, group_id: str, game_id: str) -> None:
+        done = session.execute(
+            update(Game)
+            .where(Game.id == checked_id(game_id), Game.group_id.is_(None))
+            .values(group_id=group_id, revision=Game.revision + 1)
+        )
+        if done.rowcount != 1:
+            raise ValidationError(N_("This game is already in a group."), field="game")
+        self._bump(session, group_id)
+
+    def merge(self, group_id: str, person: str, counted_as: str) -> None:
+        """``person`` counts as ``counted_as`` in the group's standings from now on (the view has
+        shown the preview and checked both are persons of the group, neither merged already)."""
+        if standings.person(person) != person or standings.person(counted_as) != counted_as or person == counted_as:
+            raise ValidationError(N_("Choose two different players of the group."), field="b")
+        try:
+            with unit_of_work(self.db) as session:
+                session.add(
+                    GroupAlias(id=new_id(), group_id=checked_id(group_id), person=person, counted_as=counted_as)
+                )
+                self._bump(session, group_id)
+        except IntegrityError as error:  # merged already, by another request
+            raise ValidationError(N_("This player is merged already."), field="b") from error
+
+    def unmerge(self, group_id: str, alias_id: str) -> None:
+        """The merge undone: the two spellings are two people again (nothing else was changed)."""
+        with unit_of_work(self.db) as session:
+            done = session.execute(
+                delete(GroupAlias).where(
+                    GroupAlias.group_id == checked_id(group_id), GroupAlias.id == checked_id(alias_id)
+                )
+            )
+            if done.rowcount != 1:
+                raise NotFound(N_("No such merge in this group."), field="merge")
+            self._bump(session, group_id)
+
+    @staticmethod
+    def _bump(session, group_id: str) -> None:
+        session.execute(update(PlayGroup).where(PlayGroup.id == group_id).values(revision=PlayGroup.revision + 1))
+
+    # --- the games ---------------------------------------------------------------------------
+
+    def game_rows(self, group_id: str) -> list[tuple[str, int]]:
+        """The group's games as ``(id, revision)``, oldest first: one statement."""
+        query = (
+            select(Game.id, Game.revision)
+            .where(Game.group_id == checked_id(group_id))
+            .order_by(Game.created_at, Game.id)
+        )
+        return [tuple(row) for row in self.db.all(query)]
+
+    def summaries(self, views, group_id: str) -> list:
+        """The group's games summed up (``history.SUMMARIES``: each game played through once per
+        revision), oldest first: a constant number of statements whatever their number."""
+        return history.summaries(self.db, views, self.game_rows(group_id))
+
+
+def result_of(summary) -> standings.GameResult:
+    """A finished game as the standings read it: its names, each side's points per manche and its
+    winners, by person."""
+    names, points, winners = {}, {}, set()
+    for name in summary.players:
+        who = standings.person(name)
+        part = summary.parts[name]
+        names[who] = name
+        points[who] = tuple(p for _, p in part.manches)
+        if part.side in summary.standing.winners:
+            winners.add(who)
+    return standings.GameResult(
+        summary.created_at, summary.variant.id, names, points, frozenset(winners), summary.lower_is_better, summary.id
+    )
+
+
+def results(summaries, aliases=()) -> list[standings.GameResult]:
+    """The finished games among ``summaries``, for the standings, each merged person (``aliases``,
+    the group's ``StoredAlias`` rows) counted as the one they were merged into."""
+    merges = {alias.person: alias.counted_as for alias in aliases}
+    return standings.merged([result_of(s) for s in summaries if s.finished], merges)
+
+
+def addable(database: Database, game_ids) -> list[tuple[str, int]]:
+    """Of ``game_ids`` (the games a phone owns), those in no group yet, newest first: one statement."""
+    ids = list(game_ids)
+    if not ids:
+        return []
+    query = select(Game.id, Game.revision).where(Game.id.in_(ids), Game.group_id.is_(None))
+    return [tuple(row) for row in database.all(query.order_by(Game.created_at.desc(), Game.id))]

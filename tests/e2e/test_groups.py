@@ -1,0 +1,175 @@
+"""Groups (issue 42) through plain form posts: a group made, phones joining by its link, games
+of the group seen and recorded from every member phone, the standings, a phone removed and locked
+out at once; a group says nothing to a phone that is not a member (404).
+
+Classique in penalty mode: the manche's winner scores 0, every other player the total typed for
+their hand; the lowest total wins the game. Every game here is played over two manches.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from tests.e2e.test_web_games import post_manche
+
+
+def phone(app):
+    client = app.test_client()
+    client.set_cookie("lang", "en")
+    return client
+
+
+@pytest.fixture
+def phones(app):
+    return phone(app), phone(app), phone(app)
+
+
+def make_group(client, name="Dimanche") -> str:
+    response = client.post("/groups", data={"name": name, "phone": "Ana's phone"})
+    assert response.status_code == 303
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def join_link(client, group_id) -> str:
+    response = client.post(f"/groups/{group_id}/invites")
+    assert response.status_code == 201
+    url = re.search(r"data-join-link>([^<]+)<", response.get_data(as_text=True)).group(1)
+    return "/" + html.unescape(url).split("/", 3)[3]
+
+
+def join(client, link, name):
+    assert client.get(link).status_code == 200
+    assert client.post(link, data={"phone": name}).status_code == 303
+
+
+def new_group_game(client, group_id, players=("Ana", "Bob", "Chloé")) -> str:
+    data = {"variant": "classique", "shown_variant": "classique", "players": list(players), "end": "rounds",
+            "rounds": "2", "first_dealer": "0", "group": group_id}  # fmt: skip
+    response = client.post("/games", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def page(client, url) -> str:
+    response = client.get(url)
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def cells(text: str, table: str) -> dict:
+    """{player: {column: text}} of one of the standings tables (data-standings or data-rounds)."""
+    body = text.split(f"data-{table}>", 1)[1].split("</table>", 1)[0]
+    rows = {}
+    for name, row in re.findall(r'<tr data-person="([^"]+)">(.*?)</tr>', body, re.S):
+        rows[html.unescape(name)] = dict(re.findall(r"data-(\w+)>([^<]*)<", row))
+    return rows
+
+
+def test_a_group_is_played_from_every_member_phone(phones):
+    ana, bob, chloe = phones
+    group_id = make_group(ana)
+    assert bob.get(f"/groups/{group_id}").status_code == 404  # not a member: nothing to see
+    link = join_link(ana, group_id)
+    join(bob, link, "Bob's phone")
+    join(chloe, link, "Chloé's phone")
+
+    # Game 1, made on Ana's phone; its manches recorded from Bob's and Chloé's.
+    first = new_group_game(ana, group_id)
+    post_manche(bob, first, {"winner": "0", "p1-typed": "30", "p2-typed": "12"})
+    post_manche(chloe, first, {"winner": "1", "p0-typed": "5", "p2-typed": "20"})
+    # Game 2, made on Bob's phone with Ana written "ana".
+    second = new_group_game(bob, group_id, ("ana", "Bob", "Chloé"))
+    post_manche(ana, second, {"winner": "2", "p0-typed": "40", "p1-typed": "10"})
+    post_manche(bob, second, {"winner": "2", "p0-typed": "8", "p1-typed": "6"})
+    # Game 3, made on Chloé's phone.
+    third = new_group_game(chloe, group_id)
+    post_manche(chloe, third, {"winner": "0", "p1-typed": "7", "p2-typed": "9"})
+    post_manche(ana, third, {"winner": "0", "p1-typed": "3", "p2-typed": "1"})
+
+    for client in phones:  # every game on every member phone, in /games too
+        listed = page(client, "/games")
+        assert all(game in listed for game in (first, second, third))
+        text = page(client, f"/groups/{group_id}")
+        assert all(game in text for game in (first, second, third))
+
+    text = page(bob, f"/groups/{group_id}")
+    won = cells(text, "standings")
+    # Game 1: Ana 0+5 = 5, Bob 30+0 = 30, Chloé 12+20 = 32: Ana wins.
+    # Game 2: ana 40+8 = 48, Bob 10+6 = 16, Chloé 0+0 = 0: Chloé wins.
+    # Game 3: Ana 0+0 = 0, Bob 7+3 = 10, Chloé 9+1 = 10: Ana wins.
+    assert list(won) == ["Ana", "Chloé", "Bob"]  # 2 wins, 1, 0; "ana" is Ana
+    assert won["Ana"] == {"won": "2", "played": "3", "rate": "67"}  # 2/3 = 66.7 %
+    assert won["Chloé"] == {"won": "1", "played": "3", "rate": "33"}
+    assert won["Bob"] == {"won": "0", "played": "3", "rate": "0"}
+    rounds = cells(text, "rounds")
+    # Ana: 0, 5, 40, 8, 0, 0 = 53 over 6 = 8.8; best 0, worst 40; won G1, lost G2, won G3: run 1.
+    assert rounds["Ana"] == {"average": "8.8", "best": "0", "worst": "40", "run": "1"}
+    # Bob: 30, 0, 10, 6, 7, 3 = 56 over 6 = 9.3; best 0, worst 30; no win.
+    assert rounds["Bob"] == {"average": "9.3", "best": "0", "worst": "30", "run": "0"}
+    # Chloé: 12, 20, 0, 0, 9, 1 = 42 over 6 = 7 (shown "7"); best 0, worst 20; one win.
+    assert rounds["Chloé"] == {"average": "7", "best": "0", "worst": "20", "run": "1"}
+    versus = page(bob, f"/groups/{group_id}?a=ana&b=Chlo%C3%A9")
+    # Both played the three games: Ana won 1 and 3, Chloé 2.
+    assert "3 games together: Ana won 2, Chloé won 1, someone else 0." in html.unescape(versus)
+
+
+def test_a_removed_phone_is_locked_out_at_once(phones):
+    ana, bob, chloe = phones
+    group_id = make_group(ana)
+    join(bob, join_link(ana, group_id), "Bob's phone")
+    game = new_group_game(ana, group_id)
+    post_manche(bob, game, {"winner": "0", "p1-typed": "30", "p2-typed": "12"})
+    member_id = re.search(r"/members/([^/]+)/remove", page(ana, f"/groups/{group_id}")).group(1)
+    assert ana.post(f"/groups/{group_id}/members/{member_id}/remove").status_code == 303
+    assert bob.get(f"/groups/{group_id}").status_code == 404
+    response = bob.post(f"/games/{game}/manches", data={"winner": "1", "p0-typed": "5", "p2-typed": "20"})
+    assert response.status_code in (401, 403)
+    assert game not in page(bob, "/games")  # nor does it list the group's games any more
+    assert chloe.post(f"/groups/{group_id}/members/{member_id}/remove").status_code == 404
+
+
+def test_invites_revoked_and_owner_only_writes(phones):
+    ana, bob, chloe = phones
+    group_id = make_group(ana)
+    link = join_link(ana, group_id)
+    join(bob, link, "Bob")
+    # Bob, a member, may not remove or revoke: only the owner may.
+    member_id = re.search(r"/members/([^/]+)/remove", page(ana, f"/groups/{group_id}")).group(1)
+    assert bob.post(f"/groups/{group_id}/members/{member_id}/remove").status_code == 403
+    invite_id = re.search(r"/invites/([^/]+)/revoke", page(ana, f"/groups/{group_id}")).group(1)
+    assert ana.post(f"/groups/{group_id}/invites/{invite_id}/revoke").status_code == 303
+    assert chloe.get(link).status_code == 404
+    assert chloe.post(link).status_code == 404
+    # The owner hands the group over to Bob, who may then remove phones.
+    bob_id = re.search(r'<option value="([^"]+)">Bob</option>', page(ana, f"/groups/{group_id}")).group(1)
+    assert ana.post(f"/groups/{group_id}/owner", data={"member": bob_id}).status_code == 303
+    assert "data-remove=" in page(bob, f"/groups/{group_id}")
+    assert "data-remove=" not in page(ana, f"/groups/{group_id}")
+
+
+def test_a_game_made_before_is_added_by_its_owner(phones, games):
+    ana, bob, _ = phones
+    group_id = make_group(ana)
+    join(bob, join_link(ana, group_id), "Bob")
+    made = ana.post("/games", data={"variant": "classique", "shown_variant": "classique", "players": ["Ana", "Bob"],
+                                    "end": "target", "first_dealer": "0"})  # fmt: skip
+    game = made.headers["Location"].rsplit("/", 1)[1]
+    assert bob.post(f"/groups/{group_id}/games", data={"game": game}).status_code == 404  # not Bob's game
+    assert ana.post(f"/groups/{group_id}/games", data={"game": game}).status_code == 303
+    assert game in page(bob, "/games")
+
+
+def test_a_group_is_not_found_for_others_and_bad_input_is_4xx(phones):
+    ana, bob, _ = phones
+    group_id = make_group(ana)
+    for url in (f"/groups/{group_id}", "/groups/nope", "/groups/%00"):
+        assert bob.get(url).status_code == 404
+    assert bob.post(f"/groups/{group_id}/invites").status_code == 404
+    assert ana.post("/groups", data={"name": "  "}).status_code == 422
+    assert ana.post("/groups", data={"name": "x" * 61}).status_code == 422
+    response = bob.post("/games", data={"variant": "classique", "shown_variant": "classique",
+                                        "players": ["A", "B"], "end": "target", "group": group_id})  # fmt: skip
+    assert response.status_code in (404, 422)  # not a member: no game in that group

@@ -1,0 +1,304 @@
+"""A group's pages (« une tablée »): made from the home page or a game, its page (games,
+standings, members, invites), joining by a link, the owner's writes, and the read-only watch page.
+
+A group says nothing to a phone that is not a member: every page and write of it is a 404 then
+(the watch link opens its read-only page, which shows no invite and no member's token). The
+member tokens live in the phone's signed session (``group_tokens``); ``models/services/groups.py``
+answers who is a member, ``models/core/standings.py`` the numbers.
+"""
+
+from __future__ import annotations
+
+import base64
+from datetime import UTC, datetime
+from urllib.parse import urlencode
+
+from flask import Blueprint, make_response, redirect, render_template, request, url_for
+
+from models.core import standings
+from models.core.errors import N_, Forbidden, NotFound, ValidationError
+from models.services import groups as group_service
+from models.services import history
+from models.services.groups import Membership
+
+from . import links
+from .group_charts import season_chart
+from .kit import database, fragment_or_page, games, groups, registry
+from .rights import is_owner, known_games, member_tokens, remember_token, stored_tokens
+
+bp = Blueprint("groups", __name__)
+
+GAMES_SHOWN = 20
+
+
+def private(response):
+    """A group's page is one phone's: kept by no cache (it may carry an invite)."""
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+def member(group_id: str) -> Membership:
+    return groups().member_of(group_id, member_tokens())
+
+
+def owner(group_id: str) -> Membership:
+    found = member(group_id)
+    if not found.owner:
+        raise Forbidden(N_("Only the group's owner can do this."))
+    return found
+
+
+def my_groups() -> list:
+    """The groups this phone is a member of, by name."""
+    return groups().groups_of(member_tokens())
+
+
+def suggested_names(group: str | None) -> list[str]:
+    """The names the new-game form suggests, most used first: the group's players when the game is
+    played in a group this phone is a member of (the usual table first), else this browser's own."""
+    if group and groups().membership(group, member_tokens()):
+        return history.player_names(database(), history.Scope(groups=(group,)))
+    return history.player_names(database(), history.Scope(ids=known_games()))
+
+
+def group_choice(group: str | None) -> dict:
+    """The new-game form's groups (this phone's) and the names it suggests."""
+    return {"groups": my_groups(), "suggestions": suggested_names(group)}
+
+
+def played_in(group: str) -> str | None:
+    """The group a new game is played in: none, or one this phone is a member of (else not found)."""
+    if not group:
+        return None
+    member(group)
+    return group
+
+
+def data_uri(svg: bytes) -> str:
+    return "data:image/svg+xml;base64," + base64.b64encode(svg).decode()
+
+
+def watch_url(group) -> str:
+    return links.absolute(url_for("groups.watch", watch_id=group.watch_id))
+
+
+def standings_context(summaries, args, aliases=()) -> dict:
+    """The standings the page asks for (``?period=all|year|month&variant=…&a=…&b=…``), each merged
+    spelling (``aliases``) counted as the person it was merged into."""
+    merges = {alias.person: alias.counted_as for alias in aliases}
+    apart = group_service.results(summaries)
+    finished = standings.merged(apart, merges)
+    spelled = standings.spellings(apart)
+    period = args.get("period") if args.get("period") in standings.PERIODS else "all"
+    played = standings.variants(finished)
+    variant = args.get("variant") if args.get("variant") in played else None
+    today = datetime.now(UTC)
+    picked = standings.chosen(finished, period, variant, today)
+    lines = standings.table(picked)
+    persons = {line.person: line.name for line in standings.table(finished)}
+    first = standings.counted_as(merges, standings.person(args.get("a", "")))
+    second = standings.counted_as(merges, standings.person(args.get("b", "")))
+    versus = None
+    if first in persons and second in persons and first != second:
+        versus = standings.head_to_head(picked, first, second)
+    season = standings.season(finished, today.year)
+    return {
+        "period": period,
+        "period_links": {
+            key: "?" + urlencode({"period": key, **({"variant": variant} if variant else {})})
+            for key in standings.PERIODS
+        },
+        "variant": variant,
+        "variants": [(v, registry().find(v)) for v in played],
+        "lines": lines,
+        "persons": persons,
+        "versus": versus,
+        "season": season,
+        "season_chart": season_chart(season),
+        "merges": [(a.id, spelled.get(a.person, a.person), spelled.get(a.counted_as, a.counted_as)) for a in aliases],
+    }
+
+
+def group_context(group_id: str, membership: Membership, new_invite: str | None = None) -> dict:
+    group = groups().group(group_id)
+    summaries = groups().summaries(games().views, group_id)
+    own = group_service.addable(database(), stored_tokens())
+    context = {
+        "group": group,
+        "me": membership,
+        "members": groups().members(group_id),
+        "invites": groups().invites(group_id) if membership.owner else [],
+        "new_invite": new_invite,
+        "new_invite_qr": data_uri(links.qr_svg(new_invite)) if new_invite else None,
+        "watch_url": watch_url(group),
+        "games": list(reversed(summaries))[:GAMES_SHOWN],
+        "game_count": len(summaries),
+        "addable": history.summaries(database(), games().views, own),
+        "read_only": False,
+    }
+    context.update(standings_context(summaries, request.args, groups().aliases(group_id)))
+    return context
+
+
+@bp.post("/groups")
+def create_group():
+    """A new group, this phone its owner; ``game`` (a game this phone owns, « Continuer
+    ensemble ») is played in it from now on."""
+    game_id = request.form.get("game") or None
+    if game_id is not None and not is_owner(game_id):
+        raise NotFound(N_("No game with this id."), field="game")
+    group_id, token = groups().create(request.form.get("name"), request.form.get("phone"), game_id)
+    remember_token(group_id, token, "group_tokens")
+    return private(redirect(url_for("groups.group_page", group_id=group_id), 303))
+
+
+@bp.get("/groups/<group_id>")
+def group_page(group_id):
+    membership = member(group_id)
+    return private(make_response(render_template("groups/group.html", **group_context(group_id, membership))))
+
+
+@bp.post("/groups/<group_id>/invites")
+def create_invite(group_id):
+    """A new join link, shown now to the member who asked, and never again."""
+    membership = member(group_id)
+    token = groups().create_invite(group_id)
+    url = links.absolute(url_for("groups.join", group_id=group_id, token=token))
+    page = render_template("groups/group.html", **group_context(group_id, membership, new_invite=url))
+    return private(make_response(page, 201))
+
+
+@bp.post("/groups/<group_id>/invites/<invite_id>/revoke")
+def revoke_invite(group_id, invite_id):
+    owner(group_id)
+    groups().revoke_invite(group_id, invite_id)
+    return private(redirect(url_for("groups.group_page", group_id=group_id, _anchor="invites"), 303))
+
+
+@bp.get("/groups/<group_id>/join/<token>")
+def join(group_id, token):
+    """The scanned join link: the group's name, and a button to join (a GET changes nothing)."""
+    if groups().membership(group_id, member_tokens()):
+        return private(redirect(url_for("groups.group_page", group_id=group_id), 303))
+    if not groups().invite_opens(group_id, token):
+        raise NotFound(N_("This invite was revoked or is not for this group: ask for a new one."), field="token")
+    page = render_template("groups/join.html", group=groups().group(group_id), token=token)
+    return private(make_response(page))
+
+
+@bp.post("/groups/<group_id>/join/<token>")
+def join_group(group_id, token):
+    if not groups().membership(group_id, member_tokens()):
+        member_token = groups().join(group_id, token, request.form.get("phone"))
+        remember_token(group_id, member_token, "group_tokens")
+    return private(redirect(url_for("groups.group_page", group_id=group_id), 303))
+
+
+@bp.post("/groups/<group_id>/members/<member_id>/remove")
+def remove_member(group_id, member_id):
+    owner(group_id)
+    groups().remove(group_id, member_id)
+    return private(redirect(url_for("groups.group_page", group_id=group_id, _anchor="members"), 303))
+
+
+@bp.post("/groups/<group_id>/owner")
+def hand_over(group_id):
+    me = owner(group_id)
+    groups().hand_over(group_id, me.member_id, request.form.get("member", ""))
+    return private(redirect(url_for("groups.group_page", group_id=group_id, _anchor="members"), 303))
+
+
+@bp.post("/groups/<group_id>/games")
+def add_game(group_id):
+    """A game made before joins the group: its owner (this phone) says so."""
+    member(group_id)
+    game_id = request.form.get("game", "")
+    if not is_owner(game_id):
+        raise NotFound(N_("No game with this id."), field="game")
+    groups().add_game(group_id, game_id)
+    return private(redirect(url_for("groups.group_page", group_id=group_id, _anchor="games"), 303))
+
+
+def merge_preview(group_id: str, args) -> standings.MergePreview:
+    """What merging ``b`` into ``a`` (two persons of the group's standings, neither merged
+    already) would do; anything else is a clear 422."""
+    aliases = groups().aliases(group_id)
+    finished = group_service.results(groups().summaries(games().views, group_id), aliases)
+    persons = {line.person for line in standings.table(finished)}
+    first, second = standings.person(args.get("a", "")), standings.person(args.get("b", ""))
+    if first not in persons or second not in persons or first == second:
+        raise ValidationError(N_("Choose two different players of the group."), field="b")
+    preview = standings.merge_preview(finished, first, second)
+    if preview.together:
+        raise ValidationError(N_("These two played in the same game: they are two people."), field="b")
+    return preview
+
+
+@bp.get("/groups/<group_id>/merge")
+def merge_page(group_id):
+    """The merge shown before it is done: the games of each spelling, with the names they bear."""
+    owner(group_id)
+    preview = merge_preview(group_id, request.args)
+    page = render_template("groups/merge.html", group=groups().group(group_id), preview=preview)
+    return private(make_response(page))
+
+
+@bp.post("/groups/<group_id>/merges")
+def merge(group_id):
+    owner(group_id)
+    preview = merge_preview(group_id, request.form)
+    groups().merge(group_id, preview.second, preview.first)
+    return private(redirect(url_for("groups.group_page", group_id=group_id, _anchor="merges"), 303))
+
+
+@bp.post("/groups/<group_id>/merges/<alias_id>/undo")
+def unmerge(group_id, alias_id):
+    owner(group_id)
+    groups().unmerge(group_id, alias_id)
+    return private(redirect(url_for("groups.group_page", group_id=group_id, _anchor="merges"), 303))
+
+
+def group_name_from(players) -> str:
+    """A new group's name from a game's players ("Ana, Bob, Chloé"), as many as fit in a name."""
+    name = ""
+    for player in players:
+        longer = f"{name}, {player}" if name else player
+        if len(longer) > group_service.MAX_GROUP_NAME:
+            break
+        name = longer
+    return name
+
+
+@bp.get("/games/<game_id>/together")
+def together(game_id):
+    """« Continuer ensemble » from a game: a member of its group is offered the group (a new game
+    in it, its page); the game's owner, a new group made from it (its name prefilled) or one of
+    this phone's groups to add it to. Anyone else: not found."""
+    game = games().get(game_id)
+    group_id = groups().group_of_game(game_id)
+    if group_id is not None and groups().membership(group_id, member_tokens()):
+        context = {"game": game, "group": groups().group(group_id)}
+    elif group_id is None and is_owner(game_id):
+        context = {"game": game, "group": None, "my_groups": my_groups(), "name": group_name_from(game.players)}
+    else:
+        raise NotFound(N_("No game with this id."), field="id")
+    return private(make_response(fragment_or_page("groups/_together.html", "groups/together.html", **context)))
+
+
+@bp.get("/w/<watch_id>")
+def watch(watch_id):
+    """The read-only page of a group: its games and standings, nothing of its members or invites."""
+    group = groups().watched(watch_id)
+    summaries = groups().summaries(games().views, group.id)
+    context = {"group": group, "games": list(reversed(summaries))[:GAMES_SHOWN], "game_count": len(summaries)}
+    context.update(standings_context(summaries, request.args, groups().aliases(group.id)))
+    return private(make_response(render_template("groups/watch.html", read_only=True, **context)))
+
+
+@bp.get("/w/<watch_id>/qr.svg")
+def watch_qr(watch_id):
+    group = groups().watched(watch_id)
+    response = make_response(links.qr_svg(watch_url(group)))
+    response.mimetype = "image/svg+xml"
+    response.headers["Cache-Control"] = "no-cache"
+    return response
