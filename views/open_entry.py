@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 
-from flask import Blueprint, current_app, jsonify, request, url_for
+from flask import Blueprint, jsonify, request, url_for
 
 from models.core.errors import N_, DomainError, ValidationError
 from models.core.variant import MAX_MANCHES
@@ -20,7 +20,7 @@ from models.services.open_entry import HandChange, entry_fields, phone_tag
 
 from .api import bp as api
 from .api import json_body
-from .kit import games
+from .kit import games, open_entries
 from .live import phone_name
 from .numbers import whole_number
 from .rights import bearer_token, phone_id, writes_game
@@ -33,10 +33,6 @@ bp = Blueprint("open_entry", __name__)
 def refused(error: DomainError):
     """The page's script reads the refusal as the API's JSON error (SPEC §4)."""
     return jsonify({"error": error_json(error)}), error.status
-
-
-def entries():
-    return current_app.extensions["open_entries"]
 
 
 # --- what a request says ---------------------------------------------------------------------------
@@ -93,12 +89,12 @@ def change_hand(game_id: str, seat: int, data: dict, phone: str):
     name = me if isinstance(me, str) and me in game.players else None
     if name is None and not phone.startswith("api:"):
         name = phone_name()
-    return game, entries().change_hand(game, entry_number(data), seat, hand_change(data), phone, name)
+    return game, open_entries().change_hand(game, entry_number(data), seat, hand_change(data), phone, name)
 
 
 def choose_winner(game_id: str, data: dict):
     game = games().current(game_id)
-    return game, entries().choose_winner(game, entry_number(data), chosen_winner(data, game.players))
+    return game, open_entries().choose_winner(game, entry_number(data), chosen_winner(data, game.players))
 
 
 def save(game_id: str, data: dict, key: str | None):
@@ -106,7 +102,7 @@ def save(game_id: str, data: dict, key: str | None):
     last_card = data.get("last_card")
     if last_card is not None and not isinstance(last_card, str):
         raise ValidationError(N_("“last_card” is a card or null."), field="last_card")
-    recorded = entries().save(games(), game, entry_number(data), key, last_card)
+    recorded = open_entries().save(games(), game, entry_number(data), key, last_card)
     return {"number": recorded.number, "replayed": recorded.replayed, "totals": recorded.totals}
 
 
@@ -121,7 +117,7 @@ def page_answer(game, state):
 @writes_game
 def read_entry(game_id):
     game = games().current(game_id)
-    response = page_answer(game, entries().read(game))
+    response = page_answer(game, open_entries().read(game))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -155,7 +151,7 @@ def save_entry(game_id):
 @writes_game
 def api_entry(game_id):
     game = games().current(game_id)
-    return jsonify(entry_fields(entries().read(game), game.players))
+    return jsonify(entry_fields(open_entries().read(game), game.players))
 
 
 @api.put("/games/<game_id>/entry/hands/<int:seat>")
