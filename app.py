@@ -29,6 +29,7 @@ from models.services.games import GameService
 from models.services.groups import GroupService
 from models.services.history import revisions
 from models.services.house import HouseService
+from models.services.open_entry import OpenEntries
 from models.services.presence import PresenceService
 from models.services.registry import Registry
 from models.services.schema import migrate
@@ -48,6 +49,7 @@ from views import (
     limiting,
     live,
     offline,
+    open_entry,
     pages,
     referee_page,
     rule_pages,
@@ -244,6 +246,7 @@ def _services(app: Flask) -> None:
     registry = Registry(catalog, house)
     game_service = GameService(database, registry)
     presence = PresenceService(database)
+    entries = OpenEntries(database)
     app.extensions.update(
         catalog=catalog,
         rulebook=rulebook.rulebook(),
@@ -254,12 +257,27 @@ def _services(app: Flask) -> None:
         groups=GroupService(database),
         games=game_service,
         presence=presence,
+        open_entries=entries,
         # The live table: one subscription to the database's changes per process.
-        feed=ChangeFeed(database, game_service.get, lambda ids: revisions(database, ids), presence),
+        feed=ChangeFeed(database, game_service.get, lambda ids: revisions(database, ids), presence, entries=entries),
     )
 
 
-BLUEPRINTS = (pages, games, table, share, history, groups, rule_pages, referee_page, house_pages, api, offline, live)
+BLUEPRINTS = (
+    pages,
+    games,
+    table,
+    share,
+    history,
+    groups,
+    rule_pages,
+    referee_page,
+    house_pages,
+    api,
+    offline,
+    live,
+    open_entry,
+)
 
 
 def _web(app: Flask) -> None:

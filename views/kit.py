@@ -53,6 +53,11 @@ def groups():
     return services()["groups"]
 
 
+def open_entries():
+    """The open entries: the manches the tables count together, hand by hand."""
+    return services()["open_entries"]
+
+
 def is_htmx() -> bool:
     """An htmx request asking for a fragment (a history restore wants the whole page)."""
     g.may_be_fragment = True

@@ -32,11 +32,12 @@ from models.core.errors import N_, NotFound, TooManyStreams, ValidationError
 from models.core.names import InvalidName, clean_name
 from models.services import history
 from models.services.access import Level
-from models.services.feed import INVITES, PLAYERS, SCORES, Change, End, PresenceChange
+from models.services.feed import INVITES, PLAYERS, SCORES, Change, End, EntryChange, PresenceChange
 from models.services.game_input import MAX_NAME
 from models.services.ids import checked_id
 
 from . import links
+from .entry_events import entry_messages
 from .kit import access, database, games, is_htmx, lang
 from .numbers import whole_number
 from .openstreams import OpenStreams, Place, client_socket
@@ -159,6 +160,10 @@ def told_events(viewer: Viewer, listener, heartbeat: float):
             if said != told:  # another phone's news; this phone's own is not said to it
                 told = said
                 yield message("presence", said)
+            continue
+        if isinstance(event, EntryChange):
+            on_entry = viewer.entering is not None and viewer.level >= Level.SCOREKEEPER
+            yield "".join(message(name, data) for name, data in entry_messages(event, on_entry))
             continue
         if rights_lost(viewer, event):
             yield message("rights", _said_rights()) + "event: end\ndata: \n\n"

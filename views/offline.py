@@ -38,6 +38,7 @@ SHELL = (
     "js/drafts.js",
     "js/waiting.js",
     "js/replay.js",
+    "js/hands.js",
     "css/offline.css",
     "icon.svg",
     "icons/icon-192.png",

@@ -97,6 +97,79 @@ HOUSE_DOCUMENT = {
     },
 }
 
+ENTRY = {
+    "type": "object",
+    "description": "The open entry: the next manche, counted by several phones, one hand each",
+    "required": ["number", "version", "winner", "blocked", "expected", "missing", "progress", "hands"],
+    "additionalProperties": True,
+}
+ENTRY_NUMBER = {"type": "integer", "minimum": 1, "description": "The manche being entered (the game's next)"}
+SEAT = {"name": "seat", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0}}
+HAND_BODY = {
+    "type": "object",
+    "required": ["number"],
+    "properties": {
+        "number": ENTRY_NUMBER,
+        "cards": {"type": "array", "items": {"type": "string"}, "maxItems": 120},
+        "typed": {"type": ["integer", "null"], "minimum": 0},
+        "done": {"type": "boolean"},
+        "me": {"type": ["string", "null"], "description": "The player this writer counts for (shown to the others)"},
+    },
+}
+WINNER_BODY = {
+    "type": "object",
+    "required": ["number"],
+    "properties": {"number": ENTRY_NUMBER, "winner": {"type": ["string", "null"]}, "blocked": {"type": "boolean"}},
+}
+SAVE_BODY = {"type": "object", "required": ["number"], "properties": {"number": ENTRY_NUMBER, "last_card": CARD}}
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string", "maxLength": 128},
+}
+ENTRY_PATHS = {
+    "/games/{game_id}/entry": {
+        "get": {
+            "operationId": "getOpenEntry",
+            "security": AUTH,
+            "parameters": [GAME_ID],
+            "responses": {**ok("The open entry", ENTRY), **errors("401", "403", "404", "429")},
+        }
+    },
+    "/games/{game_id}/entry/hands/{seat}": {
+        "put": {
+            "operationId": "putOpenHand",
+            "description": "One hand of the open entry (the later change wins; `replaced` keeps another writer's).",
+            "security": AUTH,
+            "parameters": [GAME_ID, SEAT],
+            "requestBody": json_body(HAND_BODY),
+            "responses": {**ok("The open entry", ENTRY), **errors("401", "403", "404", "409", "413", "422", "429")},
+        }
+    },
+    "/games/{game_id}/entry/winner": {
+        "put": {
+            "operationId": "putOpenWinner",
+            "security": AUTH,
+            "parameters": [GAME_ID],
+            "requestBody": json_body(WINNER_BODY),
+            "responses": {**ok("The open entry", ENTRY), **errors("401", "403", "404", "409", "413", "422", "429")},
+        }
+    },
+    "/games/{game_id}/entry/save": {
+        "post": {
+            "operationId": "saveOpenEntry",
+            "description": "Record the open entry as its manche, once (every hand that counts done or typed).",
+            "security": AUTH,
+            "parameters": [GAME_ID, IDEMPOTENCY_KEY],
+            "requestBody": json_body(SAVE_BODY),
+            "responses": {
+                **ok("The manche's number and the totals", status="201"),
+                **errors("401", "403", "404", "409", "413", "422", "429"),
+            },
+        }
+    },
+}
 GROUP_ID = {"name": "group_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
 GROUP = {
     "type": "object",
@@ -338,6 +411,7 @@ DOCUMENT = {
                 "responses": {**ok("The game recomputed"), **errors("401", "403", "404", "409", "429")},
             },
         },
+        **ENTRY_PATHS,
         "/games/{game_id}/players": {
             "post": {
                 "operationId": "joinPlayer",

@@ -153,6 +153,43 @@ class Presence(SQLModel, table=True):
     seen: float  # time.time() of its last sign of life
 
 
+class OpenEntry(SQLModel, table=True):
+    """The manche a table is counting together, one phone per hand: the number it is for, who went
+    out (a seat, or "blocked"), the seats whose hands count, and a version bumped by every change
+    (its own, not the game's revision: a tap invalidates no page). One row per game, kept across
+    manches so that its version only grows; read as empty once its number is recorded or after
+    ``open_entry.LAPSE_SECONDS`` unused. Ephemeral, like ``presence`` (migration 0013)."""
+
+    __tablename__ = "open_entry"
+
+    game_id: str = Field(primary_key=True, foreign_key="game.id", max_length=32, ondelete="CASCADE")
+    number: int
+    winner: str | None = Field(default=None, max_length=8)
+    expected: str = Field(default="", max_length=200)  # the seats whose hands count, "1,2,4"
+    version: int = 0
+    changed_at: float = 0.0  # time.time() of its last change
+
+
+class OpenHand(SQLModel, table=True):
+    """One hand of the open entry: its cards (keypad tokens, space-separated) or a typed total, its
+    value (the core's), whether it is marked done, which phone changed it last and when, and what
+    that change replaced when it was another phone's (JSON), so that phone can put it back."""
+
+    __tablename__ = "open_hand"
+
+    game_id: str = Field(primary_key=True, foreign_key="open_entry.game_id", max_length=32, ondelete="CASCADE")
+    seat: int = Field(primary_key=True)
+    cards: str = Field(default="", sa_column=Column(Text, nullable=False))
+    typed: int | None = None
+    done: bool = False
+    value: int = 0
+    version: int = 0
+    phone: str | None = Field(default=None, max_length=32)
+    name: str | None = Field(default=None, max_length=40)
+    changed_at: float = 0.0
+    replaced_json: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+
+
 class IdempotencyRecord(SQLModel, table=True):
     """The first answer to a write, kept so that a retry (same key) returns it instead of writing
     twice: the number of the manche it recorded, and, once that manche was taken away (deleted, or

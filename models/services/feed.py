@@ -93,6 +93,17 @@ class PresenceChange:
 
 
 @dataclass(frozen=True)
+class EntryChange:
+    """The game's open entry (the manche its phones count together) moved to a new version:
+    ``state`` as stored, ``players`` by seat and ``next_number`` as the feed last saw the game."""
+
+    game_id: str
+    state: object  # open_entry.EntryState
+    players: tuple
+    next_number: int
+
+
+@dataclass(frozen=True)
 class End:
     """The feed is closing (the server stops): the stream ends."""
 
@@ -153,6 +164,7 @@ class Watched:
 
     snapshot: Snapshot
     entering: tuple = ()
+    entry: EntryChange | None = None  # its open entry as last told
     listeners: set = field(default_factory=set)
     kept: deque = field(default_factory=lambda: deque(maxlen=KEPT_CHANGES))
     presence_told: float = float("-inf")  # when its listeners were last told who is entering
@@ -161,13 +173,15 @@ class Watched:
 
 class ChangeFeed:
     """``read_game(id)`` gives a game's view (the service's, kept per revision); ``revisions(ids)``
-    the revision of each of those games in one statement; ``presence`` the phones entering."""
+    the revision of each of those games in one statement; ``presence`` the phones entering;
+    ``entries`` the open entries (``open_entry.OpenEntries``: their versions, their state)."""
 
-    def __init__(self, database, read_game, revisions, presence, clock=time.time):
+    def __init__(self, database, read_game, revisions, presence, clock=time.time, entries=None):
         self.database = database
         self.read_game = read_game
         self.revisions = revisions
         self.presence = presence
+        self.entries = entries
         self.clock = clock
         self.games: dict[str, Watched] = {}
         self.lock = threading.RLock()
@@ -196,6 +210,7 @@ class ChangeFeed:
                     listener.events.put(change)
             if watched.entering:
                 listener.events.put(PresenceChange(game_id, watched.entering))
+        self._look_at_entries([game_id], listener)
         return listener
 
     @staticmethod
@@ -273,6 +288,7 @@ class ChangeFeed:
         for game_id in moved:
             self._publish(game_id, Snapshot.of(self.read_game(game_id)))
         self._look_at_presence(watched)
+        self._look_at_entries(watched)
 
     def _revision(self, game_id: str) -> int:
         with self.lock:
@@ -313,6 +329,31 @@ class ChangeFeed:
             watched.presence_due, watched.presence_told = False, now
             for listener in watched.listeners:
                 listener.events.put(PresenceChange(game_id, watched.entering))
+
+    def _look_at_entries(self, game_ids, listener: Listener | None = None) -> None:
+        """The open entries that moved are read once each and told to their games' listeners;
+        a new ``listener`` is told its game's entry as it stands, moved or not."""
+        if self.entries is None:
+            return
+        for game_id, version in self.entries.versions(game_ids).items():
+            with self.lock:
+                watched = self.games.get(game_id)
+            if watched is None:
+                continue
+            told = watched.entry.state.version if watched.entry else -1
+            if version > told and (state := self.entries.stored(game_id)) is not None:
+                self._tell_entry(game_id, watched, state)
+            elif listener is not None and watched.entry is not None:
+                listener.events.put(watched.entry)
+
+    def _tell_entry(self, game_id: str, watched: Watched, state) -> None:
+        with self.lock:
+            if watched.entry is not None and state.version <= watched.entry.state.version:
+                return
+            snapshot = watched.snapshot
+            watched.entry = EntryChange(game_id, state, snapshot.players, snapshot.next_number)
+            for listener in watched.listeners:
+                listener.events.put(watched.entry)
 
     def tick(self) -> None:
         """At least once a second: the phones gone silent are forgotten, the presence held back

@@ -132,6 +132,11 @@ class GameService:
     def get_shared(self, share_id: str) -> GameView:
         return self._one(lambda session: game_rows(session, Game.share_id == checked_id(share_id)))
 
+    def current(self, game_id: str) -> GameView:
+        """A game's view for a small write about it (the open entry): kept per revision, one
+        statement when nothing changed."""
+        return self._loaded(game_id)
+
     def _loaded(self, game) -> GameView:
         """The game a write starts from: the view given, the one kept if still current, or read."""
         if isinstance(game, GameView):

@@ -32,6 +32,9 @@
       });
     });
     source.addEventListener("renumber", function (event) { renumber(JSON.parse(event.data)); });
+    source.addEventListener("entry", function (event) {  // the open entry: hands.js draws it
+      document.dispatchEvent(new CustomEvent("carte:entry-state", { detail: JSON.parse(event.data) }));
+    });
     return source;
   };
 

@@ -1,0 +1,259 @@
+// One manche, many hands: the entry of a new manche joins its game's open entry (kept on the
+// server), so that each phone counts its own hand into one manche. This phone says once which
+// player it is (kept for the game in localStorage) and opens on that hand; each change of a hand
+// or of the winner is sent at once (one small write), the other phones' changes arrive on the
+// stream (live.js turns its `entry` events into `carte:entry-state`) and are drawn in the form, so
+// the form always holds the whole manche. The values of hands are the server's. Saving sends the
+// page's nonce as its idempotency key; if the network fails, the form is posted as it is (same
+// nonce: it still counts once). Without JavaScript none of this runs: the form is the whole manche.
+(function () {
+  "use strict";
+  var box = document.getElementById("open-entry");
+  var form = box && box.closest("form[data-manche-form]");
+  if (!form || !window.fetch || !window.JSON) return;
+  var base = box.dataset.openEntry, gameUrl = box.dataset.gameUrl;
+  var number = parseInt(form.elements.number.value, 10);
+  var meKey = "carte-me|" + base, myTag = null, shown = 0, state = null, pending = {}, timers = {}, applying = false, saving = false;
+
+  function words(name, values) {
+    return box.dataset["w" + name].replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
+  }
+  function stored(fn) { try { return fn(localStorage); } catch (e) { return null; } }
+  function me() { var seat = stored(function (s) { return s.getItem(meKey); }); return seat === null ? null : seat; }
+  function hands() { return Array.from(form.querySelectorAll("[data-hand]")); }
+  function nameOf(seat) {
+    var hand = form.querySelector("[data-hand][data-seat='" + seat + "']");
+    return hand ? hand.querySelector("[data-name]").textContent : "";
+  }
+  function joined() { return me() !== null; }  // this phone said who it is: it counts into the open entry
+  function refresh() {  // app.js draws the entry again on an input event of the form
+    applying = true;
+    form.elements.selected.dispatchEvent(new Event("input", { bubbles: true }));
+    applying = false;
+  }
+
+  function send(method, path, body) {
+    return fetch(base + path, {
+      method: method, credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "Accept": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body)
+    }).then(function (response) {
+      return response.json().then(function (data) { return { status: response.status, data: data }; });
+    });
+  }
+
+  // --- this phone's hand ------------------------------------------------------------------------
+
+  function handBody(seat) {
+    var cards = [], typed = form.elements["p" + seat + "-typed"].value.trim();
+    form.querySelectorAll("input[type=hidden][name^='p" + seat + "-n_']").forEach(function (input) {
+      for (var i = parseInt(input.value, 10) || 0; i > 0; i--) cards.push(input.name.slice(("p" + seat + "-n_").length));
+    });
+    var hand = state && state.hands.find(function (h) { return String(h.seat) === String(seat); });
+    var done = pending[seat] && "done" in pending[seat] ? pending[seat].done : !!(hand && hand.done);
+    var mine = me();
+    return { number: number, cards: typed ? [] : cards, typed: typed || null, done: done, me: mine ? nameOf(mine) : null };
+  }
+  function changed(seat, extra) {
+    if (!joined()) return;
+    pending[seat] = Object.assign(pending[seat] || {}, extra || {});
+    clearTimeout(timers[seat]);
+    timers[seat] = setTimeout(function () { flush(seat); }, 150);
+  }
+  function flush(seat) {
+    clearTimeout(timers[seat]);
+    if (!pending[seat]) return Promise.resolve();
+    var body = handBody(seat);
+    delete pending[seat];
+    return send("PUT", "/hands/" + seat, body).then(function (answer) {
+      if (answer.status === 200) apply(answer.data);
+      else if (answer.status === 409) late(seat, body);
+    }).catch(function () { pending[seat] = pending[seat] || {}; });  // offline: kept, sent when back
+  }
+  function flushAll() {
+    return Promise.all(Object.keys(pending).filter(function (seat) { return seat !== "winner"; }).map(flush));
+  }
+
+  // --- what the server says ---------------------------------------------------------------------
+
+  function leave() { saving = true; location.assign(gameUrl + "?saved=" + (number)); }
+
+  // The manche was recorded while this phone's hand had not reached the server (offline): the hand
+  // is kept for that manche's correction, which this phone is offered (nothing typed is lost).
+  function late(seat, body) {
+    if (!body.cards.length && body.typed === null) return leave();
+    stored(function (s) { s.setItem("carte-late|" + gameUrl + "|" + number, JSON.stringify({ seat: seat, cards: body.cards, typed: body.typed })); });
+    saving = true;
+    var line = document.getElementById("hand-late");
+    line.querySelector("a").href = gameUrl + "/manches/" + number + "/edit";
+    line.hidden = false;
+    line.querySelector("a").focus();
+  }
+
+  function fillHand(hand) {
+    var seat = hand.seat, counts = {};
+    hand.cards.forEach(function (token) { counts[token] = (counts[token] || 0) + 1; });
+    form.querySelectorAll("input[type=hidden][name^='p" + seat + "-n_']").forEach(function (input) {
+      input.value = counts[input.name.slice(("p" + seat + "-n_").length)] || 0;
+    });
+    form.elements["p" + seat + "-typed"].value = hand.typed === null ? "" : hand.typed;
+  }
+  function fillWinner(data) {
+    form.querySelectorAll("input[name=winner]").forEach(function (radio) {
+      radio.checked = data.blocked ? radio.value === "blocked" : radio.value === String(seatOf(data.winner));
+    });
+  }
+  function seatOf(name) {
+    var hand = hands().find(function (h) { return h.querySelector("[data-name]").textContent === name; });
+    return hand ? hand.dataset.seat : null;
+  }
+
+  function apply(data) {
+    if (saving || !joined()) return;
+    if (data.number > number) {  // saved by another phone: to the game page, once this hand is sent
+      var waiting = Object.keys(pending).filter(function (seat) { return seat !== "winner"; });
+      return waiting.length ? flushAll() : leave();
+    }
+    if (data.me) myTag = data.me;  // the page's own calls say which digest is this phone's
+    if (data.version < shown) return;
+    shown = data.version;
+    state = data;
+    if (!pending.winner) fillWinner(data);
+    data.hands.forEach(function (hand) { if (!pending[hand.seat]) fillHand(hand); });
+    refresh();
+    draw(data);
+  }
+
+  function draw(data) {
+    var list = document.getElementById("hands-status"), mine = me();
+    list.textContent = "";
+    data.hands.forEach(function (hand) {
+      if (String(hand.seat) === mine) return;
+      var line = hand.done ? words("Done", { name: hand.player, points: hand.value }) : words("Counting", { name: hand.player });
+      list.appendChild(document.createElement("li")).textContent = line;
+    });
+    var missing = document.getElementById("entry-missing");
+    missing.textContent = data.missing.length ? words("Missing", { names: data.missing.join(", ") }) : words("Ready", {});
+    var replaced = data.hands.find(function (hand) { return hand.replaced && hand.replaced.by.phone === myTag; });
+    var line = document.getElementById("hand-replaced");
+    line.hidden = !replaced;
+    if (replaced) {
+      line.querySelector("[data-replaced-text]").textContent = words("Replaced", {
+        by: replaced.by.name || box.dataset.wSomeone, name: replaced.player, points: replaced.replaced.value
+      });
+      line.dataset.seat = replaced.seat;
+    }
+    var selected = form.elements.selected.value, hand = data.hands.find(function (h) { return String(h.seat) === selected; });
+    box.querySelector("[data-done]").setAttribute("aria-pressed", hand && hand.done ? "true" : "false");
+  }
+
+  // --- who this phone is --------------------------------------------------------------------------
+
+  function pick(seat) {
+    var button = form.querySelector("[data-hand][data-seat='" + seat + "'] [name=pick]");
+    if (button) button.click();  // app.js puts that hand on the keypad
+  }
+  function showMe() {
+    var mine = me();
+    document.getElementById("who-am-i").hidden = mine !== null;
+    document.getElementById("i-am").hidden = mine === null;
+    box.querySelectorAll("[data-when-joined]").forEach(function (part) { part.hidden = mine === null; });
+    if (mine === null) return;
+    box.querySelector("[data-i-am]").textContent = mine ? nameOf(mine) : box.querySelector("[data-me='']").textContent;
+    if (mine) pick(mine);
+  }
+
+  box.addEventListener("click", function (event) {
+    var chosen = event.target.closest("[data-me]"), again = event.target.closest("[data-change-me]");
+    if (chosen) { stored(function (s) { s.setItem(meKey, chosen.dataset.me); }); showMe(); load(); }
+    if (again) { stored(function (s) { s.removeItem(meKey); }); showMe(); }
+    if (event.target.closest("[data-done]")) {
+      var seat = form.elements.selected.value, on = event.target.closest("[data-done]").getAttribute("aria-pressed") !== "true";
+      event.target.closest("[data-done]").setAttribute("aria-pressed", String(on));
+      changed(seat, { done: on });
+      flush(seat);
+    }
+    var back = event.target.closest("[data-put-back]");
+    if (back) {
+      var line = document.getElementById("hand-replaced"), hand = state.hands.find(function (h) { return String(h.seat) === line.dataset.seat; });
+      fillHand({ seat: hand.seat, cards: hand.replaced.cards, typed: hand.replaced.typed });
+      refresh();
+      changed(hand.seat, { done: hand.replaced.done });
+      flush(hand.seat);
+    }
+  });
+
+  // --- the form's own changes ---------------------------------------------------------------------
+
+  document.addEventListener("click", function (event) {  // after app.js's: the counts are in the form
+    if (event.target.closest("[data-entry] [data-keypad] button")) changed(form.elements.selected.value);
+  });
+  form.addEventListener("input", function (event) {
+    if (!applying && event.target.matches("[data-typed]")) changed(event.target.name.split("-")[0].slice(1));
+  });
+  form.addEventListener("change", function (event) {
+    if (event.target.name !== "winner" || !joined()) return;
+    pending.winner = true;
+    var seat = event.target.value;
+    send("PUT", "/winner", { number: number, seat: seat }).then(function (answer) {
+      delete pending.winner;
+      if (answer.status === 200) apply(answer.data);
+    }).catch(function () { delete pending.winner; });
+    var mine = me();
+    if (mine && mine !== seat) setTimeout(function () { pick(mine); }, 0);  // this phone stays on its hand
+  });
+
+  form.addEventListener("submit", function (event) {
+    if (saving || !joined() || !event.submitter || event.submitter.name !== "save") return;
+    event.preventDefault();
+    event.stopImmediatePropagation();  // saved here: the page's own sending (replay.js) stays out
+    var submitter = event.submitter, last = form.querySelector("input[name=last_card]:checked");
+    (state ? state.hands : []).forEach(function (hand) {  // what this phone counted, it vouches for
+      if (hand.by.phone === myTag && !hand.done) changed(hand.seat, { done: true });
+    });
+    Object.keys(pending).forEach(function (seat) { if (seat !== "winner") pending[seat].done = true; });
+    flushAll().then(function () {
+      return send("POST", "/save", { number: number, nonce: form.elements.nonce.value, last_card: last ? last.value || null : null });
+    }).then(function (answer) {
+      if (answer.status === 200 && answer.data.url) { saving = true; location.assign(answer.data.url); }
+      else if (answer.status === 409) leave();
+      else document.getElementById("entry-missing").textContent = answer.data.error.message;
+    }).catch(function () {  // no network: the form as it stands, with the same nonce
+      saving = true;
+      form.requestSubmit(submitter);
+    });
+  }, true);
+
+  document.addEventListener("carte:entry-state", function (event) { apply(event.detail); });
+
+  function load() {
+    if (joined()) send("GET", "").then(function (answer) { if (answer.status === 200) apply(answer.data); }).catch(function () {});
+  }
+  addEventListener("online", function () { flushAll().then(load); });  // what waited is sent
+  box.hidden = false;
+  showMe();
+  load();
+})();
+
+// The correction of a manche recorded without this phone's hand (it was offline): the hand kept for
+// it (above) is put in the form, said once; saving the correction records it (drafts.js keeps it).
+(function () {
+  "use strict";
+  var form = document.querySelector("form[data-manche-form]"), note = document.getElementById("late-hand");
+  var place = form && !form.elements.number && form.getAttribute("action").match(/^(\/games\/[^/]+)\/manches\/(\d+)$/);
+  if (!place || !note) return;
+  var key = "carte-late|" + place[1] + "|" + place[2], hand = null;
+  try { hand = JSON.parse(localStorage.getItem(key)); } catch (e) { return; }
+  if (!hand) return;
+  var prefix = "p" + hand.seat + "-", counts = {};
+  hand.cards.forEach(function (token) { counts[token] = (counts[token] || 0) + 1; });
+  form.querySelectorAll("input[type=hidden][name^='" + prefix + "n_']").forEach(function (input) {
+    input.value = counts[input.name.slice((prefix + "n_").length)] || 0;
+  });
+  form.elements[prefix + "typed"].value = hand.typed === null ? "" : hand.typed;
+  var pick = form.querySelector("[data-hand][data-seat='" + hand.seat + "'] [name=pick]");
+  if (pick) pick.click();
+  form.elements.selected.dispatchEvent(new Event("input", { bubbles: true }));
+  note.hidden = false;
+  form.addEventListener("submit", function () { try { localStorage.removeItem(key); } catch (e) { /* kept */ } });
+})();

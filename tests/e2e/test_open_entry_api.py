@@ -1,0 +1,68 @@
+"""The open entry over HTTP (issue 45): the JSON API (bearer token) and the manche entry's own
+calls (its session cookie) read and change one shared entry; saving records one manche.
+
+Classique (SPEC §2): K 10, 7 7, 8 50, 3 3; penalty mode: the others add their hands, the winner 0.
+"""
+
+from __future__ import annotations
+
+from tests.e2e.test_api import THREE, assert_error, create
+from tests.e2e.test_web_games import new_game
+
+
+def url(game, rest=""):
+    return f"/api/v1/games/{game['id']}/entry{rest}"
+
+
+def test_the_api_reads_and_changes_the_entry_and_saves_it_once(client):
+    game, auth = create(client)
+    empty = client.get(url(game), headers=auth).get_json()
+    assert empty["number"] == 1 and empty["hands"] == [] and empty["missing"] == THREE
+    answer = client.put(url(game, "/winner"), json={"number": 1, "winner": "Ana"}, headers=auth).get_json()
+    assert answer["winner"] == "Ana" and answer["expected"] == ["Bob", "Chloé"]
+    # Bob: K + 7 = 17
+    answer = client.put(url(game, "/hands/1"), json={"number": 1, "cards": ["K", "7"], "done": True}, headers=auth)
+    assert answer.status_code == 200 and answer.get_json()["hands"][0]["value"] == 17
+    assert answer.get_json()["progress"] == {"done": 1, "of": 2}
+    missing = client.post(url(game, "/save"), json={"number": 1}, headers={**auth, "Idempotency-Key": "k1"})
+    assert_error(missing, 422, "missing_hand", field="hands", names="Chloé")
+    # Chloé: 8 + 3 = 53
+    client.put(url(game, "/hands/2"), json={"number": 1, "cards": ["8", "3"], "done": True}, headers=auth)
+    for _ in range(2):  # a retry counts once
+        saved = client.post(url(game, "/save"), json={"number": 1}, headers={**auth, "Idempotency-Key": "k1"})
+        assert saved.status_code == 201 and saved.get_json()["number"] == 1
+        assert saved.get_json()["totals"] == {"Ana": 0, "Bob": 17, "Chloé": 53}
+    manches = client.get(f"/api/v1/games/{game['id']}", headers=auth).get_json()["manches"]
+    assert len(manches) == 1
+    assert client.get(url(game), headers=auth).get_json()["number"] == 2
+    # another key, the manche saved already: told so, never a second manche
+    late = client.post(url(game, "/save"), json={"number": 1}, headers={**auth, "Idempotency-Key": "k2"})
+    assert_error(late, 409, "conflict", field="number")
+
+
+def test_the_api_refuses_bad_input_with_a_4xx(client):
+    game, auth = create(client)
+    assert client.get(url(game)).status_code == 401
+    assert_error(
+        client.put(url(game, "/hands/9"), json={"number": 1, "cards": []}, headers=auth), 422, "validation_error"
+    )
+    assert_error(
+        client.put(url(game, "/hands/1"), json={"number": 1, "cards": ["Z"]}, headers=auth), 422, "invalid_card"
+    )
+    bad = client.put(url(game, "/hands/1"), json={"number": 1, "cards": "K"}, headers=auth)
+    assert_error(bad, 422, "validation_error", field="cards")
+    assert_error(
+        client.put(url(game, "/winner"), json={"number": 1, "winner": "Zoé"}, headers=auth), 422, "validation_error"
+    )
+    assert_error(client.put(url(game, "/hands/1"), json={"number": 3, "cards": []}, headers=auth), 409, "conflict")
+
+
+def test_the_pages_calls_use_the_session_and_name_this_phone(client):
+    game_id = new_game(client)  # this browser made it: it holds the rights in its session
+    page = f"/games/{game_id}/entry"
+    answer = client.put(page + "/hands/1", json={"number": 1, "cards": ["K"], "done": False, "me": "Bob"})
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    fields = answer.get_json()
+    assert fields["hands"][0]["by"] == {"phone": fields["me"], "name": "Bob"}
+    refused = client.put(page + "/hands/1", json={"number": 1, "cards": ["K"], "done": "yes"})
+    assert_error(refused, 422, "validation_error", field="done")
