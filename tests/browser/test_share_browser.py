@@ -95,7 +95,7 @@ def test_an_invite_scanned_on_a_second_phone_lets_it_record_until_revoked(live_s
     phone = browser.new_context(viewport={"width": 360, "height": 740}, locale="fr-FR")
     scorekeeper = phone.new_page()
     scorekeeper.goto(live_server.url + urlsplit(shown).path)  # what scanning the code opens
-    assert scorekeeper.url == f"{live_server.url}/games/{game_id}"
+    assert scorekeeper.url == f"{live_server.url}/games/{game_id}?keeper=1"  # told it may now record
     enter = scorekeeper.locator(f'a[href="/games/{game_id}/manches/new"]')
     expect(enter).to_be_visible()
 
