@@ -25,8 +25,10 @@
     var hand = form.querySelector("[data-hand][data-seat='" + seat + "']");
     return hand ? hand.querySelector("[data-name]").textContent : "";
   }
-  function joined() { return me() !== null; }  // this phone said who it is: it counts into the open entry
-  function refresh() {  // app.js draws the entry again on an input event of the form
+  // this phone said who it is: it counts into the open entry
+  function joined() { return me() !== null; }
+  // app.js draws the entry again on an input event of the form
+  function refresh() {
     applying = true;
     form.elements.selected.dispatchEvent(new Event("input", { bubbles: true }));
     applying = false;
@@ -68,7 +70,8 @@
     return send("PUT", "/hands/" + seat, body).then(function (answer) {
       if (answer.status === 200) apply(answer.data);
       else if (answer.status === 409) late(seat, body);
-    }).catch(function () { pending[seat] = pending[seat] || {}; });  // offline: kept, sent when back
+    // offline: kept, sent when back
+    }).catch(function () { pending[seat] = pending[seat] || {}; });
   }
   function flushAll() {
     return Promise.all(Object.keys(pending).filter(function (seat) { return seat !== "winner"; }).map(flush));
@@ -110,11 +113,13 @@
 
   function apply(data) {
     if (saving || !joined()) return;
-    if (data.number > number) {  // saved by another phone: to the game page, once this hand is sent
+    // saved by another phone: to the game page, once this hand is sent
+    if (data.number > number) {
       var waiting = Object.keys(pending).filter(function (seat) { return seat !== "winner"; });
       return waiting.length ? flushAll() : leave();
     }
-    if (data.me) myTag = data.me;  // the page's own calls say which digest is this phone's
+    // the page's own calls say which digest is this phone's
+    if (data.me) myTag = data.me;
     if (data.version < shown) return;
     shown = data.version;
     state = data;
@@ -151,7 +156,8 @@
 
   function pick(seat) {
     var button = form.querySelector("[data-hand][data-seat='" + seat + "'] [name=pick]");
-    if (button) button.click();  // app.js puts that hand on the keypad
+    // app.js puts that hand on the keypad
+    if (button) button.click();
   }
   function showMe() {
     var mine = me();
@@ -185,7 +191,8 @@
 
   // --- the form's own changes ---------------------------------------------------------------------
 
-  document.addEventListener("click", function (event) {  // after app.js's: the counts are in the form
+  // after app.js's: the counts are in the form
+  document.addEventListener("click", function (event) {
     if (event.target.closest("[data-entry] [data-keypad] button")) changed(form.elements.selected.value);
   });
   form.addEventListener("input", function (event) {
@@ -200,15 +207,18 @@
       if (answer.status === 200) apply(answer.data);
     }).catch(function () { delete pending.winner; });
     var mine = me();
-    if (mine && mine !== seat) setTimeout(function () { pick(mine); }, 0);  // this phone stays on its hand
+    // this phone stays on its hand
+    if (mine && mine !== seat) setTimeout(function () { pick(mine); }, 0);
   });
 
   form.addEventListener("submit", function (event) {
     if (saving || !joined() || !event.submitter || event.submitter.name !== "save") return;
     event.preventDefault();
-    event.stopImmediatePropagation();  // saved here: the page's own sending (replay.js) stays out
+    // saved here: the page's own sending (replay.js) stays out
+    event.stopImmediatePropagation();
     var submitter = event.submitter, last = form.querySelector("input[name=last_card]:checked");
-    (state ? state.hands : []).forEach(function (hand) {  // what this phone counted, it vouches for
+    // what this phone counted, it vouches for
+    (state ? state.hands : []).forEach(function (hand) {
       if (hand.by.phone === myTag && !hand.done) changed(hand.seat, { done: true });
     });
     Object.keys(pending).forEach(function (seat) { if (seat !== "winner") pending[seat].done = true; });
@@ -218,7 +228,8 @@
       if (answer.status === 200 && answer.data.url) { saving = true; location.assign(answer.data.url); }
       else if (answer.status === 409) leave();
       else document.getElementById("entry-missing").textContent = answer.data.error.message;
-    }).catch(function () {  // no network: the form as it stands, with the same nonce
+    // no network: the form as it stands, with the same nonce
+    }).catch(function () {
       saving = true;
       form.requestSubmit(submitter);
     });
@@ -229,7 +240,8 @@
   function load() {
     if (joined()) send("GET", "").then(function (answer) { if (answer.status === 200) apply(answer.data); }).catch(function () {});
   }
-  addEventListener("online", function () { flushAll().then(load); });  // what waited is sent
+  // what waited is sent
+  addEventListener("online", function () { flushAll().then(load); });
   box.hidden = false;
   showMe();
   load();
