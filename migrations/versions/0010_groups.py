@@ -54,8 +54,9 @@ def upgrade() -> None:
         sa.UniqueConstraint('token_hash'),
     )
     op.create_index('ix_group_invite_group_id', 'group_invite', ['group_id'], unique=False)
-    with op.batch_alter_table('game', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('group_id', sqlmodel.sql.sqltypes.AutoString(length=32), nullable=True))
+    # A plain ADD COLUMN (SQLite has it): a batch would reflect the table, whose expression index
+    # (ix_game_listed) SQLAlchemy cannot read, and warn at every start on a new database.
+    op.add_column('game', sa.Column('group_id', sqlmodel.sql.sqltypes.AutoString(length=32), nullable=True))
     op.create_index('ix_game_group_id', 'game', ['group_id'], unique=False)
 
 

@@ -17,8 +17,9 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table('presence') as batch:
-        batch.add_column(sa.Column('owner', sa.Boolean(), nullable=False, server_default=sa.false()))
+    # A plain ADD COLUMN (SQLite has it, with its default): a batch would reflect the tables it
+    # refers to, and the game's expression index makes SQLAlchemy warn at every new database.
+    op.add_column('presence', sa.Column('owner', sa.Boolean(), nullable=False, server_default=sa.false()))
 
 
 def downgrade() -> None:
