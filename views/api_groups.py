@@ -1,4 +1,4 @@
-"""A group in the JSON API (issue 42): the group and its games, and its standings, as JSON for
+"""A group in the JSON API: the group and its games, and its standings, as JSON for
 ``views/api.py``. A member's token is its bearer token; a group says nothing to anyone else (404).
 The numbers come from ``models/core/standings.py``, the same as the group's page."""
 
