@@ -316,6 +316,8 @@ def change_said(change) -> str:
             )
         elif kind == "reopened":
             sentences.append(gettext("The game goes on."))
+        elif kind == "caught_up":
+            sentences.append(gettext("Up to date: %(totals)s.", totals=totals_line(change.ranking)))
     return " ".join(sentences)
 
 

@@ -224,7 +224,8 @@ class ChangeFeed:
             return kept[starts[0] :]
         snapshot = watched.snapshot
         parts = frozenset((SCORES, PLAYERS, INVITES))
-        return [Change(game_id, since, snapshot.revision, (), parts, snapshot.next_number, snapshot.ranking,
+        facts = (("caught_up",),)  # what changed is not known: where the game stands is said
+        return [Change(game_id, since, snapshot.revision, facts, parts, snapshot.next_number, snapshot.ranking,
                        snapshot.winners, snapshot.finished)]  # fmt: skip
 
     def forget(self, listener: Listener) -> None:

@@ -111,7 +111,8 @@ def test_a_listener_back_from_further_than_the_feed_remembers_catches_up_in_one_
     games.record_manche(game.id, BOB_OUT)  # before anyone watched: nothing kept
     back = feed.listen(game.id, since=0)
     change = next_of(back)
-    assert (change.previous, change.revision, change.facts) == (0, 2, ())
+    # what changed is not known (nothing kept), so where the game stands is said
+    assert (change.previous, change.revision, change.facts) == (0, 2, (("caught_up",),))
     assert change.parts == {SCORES, PLAYERS, INVITES}  # every part of its page, fetched once
     assert back.get(timeout=0.3) is None
 
