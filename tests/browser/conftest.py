@@ -44,20 +44,25 @@ def browser_context_args(browser_context_args, playwright):
     return {**browser_context_args, **phone, "locale": "fr-FR"}
 
 
+def served(app_config, host: str | None = None):
+    """The app served on 127.0.0.1 (a random port) for one test, saying its address as
+    ``http://HOST:PORT`` when a ``host`` is given (the LAN name a phone opens)."""
+    server = make_server("127.0.0.1", 0, lambda environ, start: [], threaded=True)
+    server.url = f"http://{host or '127.0.0.1'}:{server.server_port}"
+    server.app = create_app(app_config if host is None else {**app_config, "PUBLIC_URL": server.url})
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.app.extensions["feed"].close()  # the open event streams end
+    server.shutdown()
+    server.app.extensions["database"].dispose()
+
+
 @pytest.fixture
 def live_server(app_config):
     """The app served on 127.0.0.1 (a random port) for one test (forms from other sites refused,
     as always)."""
-    application = create_app(app_config)
-    server = make_server("127.0.0.1", 0, application, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    server.app = application
-    server.url = f"http://127.0.0.1:{server.server_port}"
-    yield server
-    application.extensions["feed"].close()  # the open event streams end
-    server.shutdown()
-    application.extensions["database"].dispose()
+    yield from served(app_config)
 
 
 @pytest.fixture

@@ -66,6 +66,10 @@ class Phone:
             cookie = serializer.dumps({"tokens": [[game_id, token]]})
             self.context.add_cookies([{"name": "session", "value": cookie, "url": server.url}])
         self.page = self.context.new_page()
+        self.page.loads = []  # every document the page loads: none while the network is gone
+        self.page.on(
+            "framenavigated", lambda frame: frame == self.page.main_frame and self.page.loads.append(frame.url)
+        )
         self.game_url = f"{server.url}/games/{game_id}"
 
     def controlled(self):

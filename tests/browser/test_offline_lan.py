@@ -13,16 +13,12 @@ mode: the winner adds 0, each other player their own hand; the deal passes to th
 
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
-from app import create_app
-
-from .conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, open_listening
+from .conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, open_listening, served
 from .test_offline import api_game, opened_phones, recorded, wait_js
 
 PLAYERS = ["Ana", "Bob", "Chloé"]
@@ -42,45 +38,17 @@ def lan_browser(playwright):
 @pytest.fixture
 def lan_server(app_config):
     """The app on 127.0.0.1 (a random port), saying the LAN address http://table.lan:PORT."""
-    server = make_server("127.0.0.1", 0, lambda environ, start: [], threaded=True)
-    url = f"http://{LAN}:{server.server_port}"
-    server.app = create_app({**app_config, "PUBLIC_URL": url})
-    server.url = url
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.app.extensions["feed"].close()
-    server.shutdown()
-    server.app.extensions["database"].dispose()
+    yield from served(app_config, host=LAN)
 
 
 @pytest.fixture
 def lan_phone(lan_browser, lan_server):
-    """A phone (360 px, French) holding a game's edit token, at the LAN address; errors noted."""
-    contexts = []
-
-    def open_phone(game_id, token, scheme="light"):
-        context = lan_browser.new_context(
-            viewport={"width": 360, "height": 740},
-            device_scale_factor=2,
-            is_mobile=True,
-            has_touch=True,
-            locale="fr-FR",
-            color_scheme=scheme,
-        )
-        contexts.append(context)
-        if token:
-            serializer = lan_server.app.session_interface.get_signing_serializer(lan_server.app)
-            cookie = serializer.dumps({"tokens": [[game_id, token]]})
-            context.add_cookies([{"name": "session", "value": cookie, "url": lan_server.url}])
-        page = context.new_page()
-        page.loads = []  # every document the page loads: none while the network is gone
-        page.on("framenavigated", lambda frame: frame == page.main_frame and page.loads.append(frame.url))
-        return page
-
-    yield open_phone
-    for context in contexts:
-        context.close()
+    """A phone (360 px, French) holding a game's edit token, at the LAN address; its page notes each
+    document it loads (``page.loads``)."""
+    phones = opened_phones(lan_browser)
+    open_phone = next(phones)
+    yield lambda game_id, token, scheme="light": open_phone(lan_server, game_id, token, scheme=scheme).page
+    next(phones, None)  # closes them
 
 
 @pytest.fixture
