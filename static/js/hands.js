@@ -13,7 +13,7 @@
   if (!form || !window.fetch || !window.JSON) return;
   var base = box.dataset.openEntry, gameUrl = box.dataset.gameUrl;
   var number = parseInt(form.elements.number.value, 10);
-  var meKey = "carte-me|" + base, myTag = null, shown = 0, state = null, pending = {}, timers = {}, applying = false, saving = false;
+  var meKey = "carte-me|" + base, myTag = null, shown = 0, state = null, pending = {}, inflight = {}, timers = {}, applying = false, saving = false;
 
   function words(name, values) {
     return box.dataset["w" + name].replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
@@ -62,19 +62,34 @@
     clearTimeout(timers[seat]);
     timers[seat] = setTimeout(function () { flush(seat); }, 150);
   }
+  // One PUT at a time per hand, in the order of the taps: a later change never lands before an
+  // earlier one, and a save waits for every hand still on its way.
   function flush(seat) {
     clearTimeout(timers[seat]);
-    if (!pending[seat]) return Promise.resolve();
-    var body = handBody(seat);
-    delete pending[seat];
-    return send("PUT", "/hands/" + seat, body).then(function (answer) {
-      if (answer.status === 200) apply(answer.data);
-      else if (answer.status === 409) late(seat, body);
-    // offline: kept, sent when back
-    }).catch(function () { pending[seat] = pending[seat] || {}; });
+    var sent = (inflight[seat] || Promise.resolve()).then(function () {
+      if (!pending[seat]) return;
+      var body = handBody(seat);
+      delete pending[seat];
+      return send("PUT", "/hands/" + seat, body).then(function (answer) {
+        if (answer.status === 200) apply(answer.data);
+        else if (answer.status === 409) late(seat, body);
+      // offline: kept, sent when back
+      }).catch(function () { pending[seat] = pending[seat] || {}; });
+    });
+    inflight[seat] = sent;
+    sent.then(function () { if (inflight[seat] === sent) delete inflight[seat]; });
+    return sent;
   }
   function flushAll() {
-    return Promise.all(Object.keys(pending).filter(function (seat) { return seat !== "winner"; }).map(flush));
+    var seats = Object.keys(pending).concat(Object.keys(inflight));
+    return Promise.all(seats.filter(function (seat, i) { return seat !== "winner" && seats.indexOf(seat) === i; }).map(flush));
+  }
+  // What this phone counted, it vouches for: its hands are marked done, once the server has them.
+  function vouch() {
+    (state ? state.hands : []).forEach(function (hand) {
+      if (hand.by.phone === myTag && !hand.done) pending[hand.seat] = Object.assign(pending[hand.seat] || {}, { done: true });
+    });
+    return flushAll();
   }
 
   // --- what the server says ---------------------------------------------------------------------
@@ -124,7 +139,7 @@
     shown = data.version;
     state = data;
     if (!pending.winner) fillWinner(data);
-    data.hands.forEach(function (hand) { if (!pending[hand.seat]) fillHand(hand); });
+    data.hands.forEach(function (hand) { if (!pending[hand.seat] && !inflight[hand.seat]) fillHand(hand); });
     refresh();
     draw(data);
   }
@@ -217,12 +232,8 @@
     // saved here: the page's own sending (replay.js) stays out
     event.stopImmediatePropagation();
     var submitter = event.submitter, last = form.querySelector("input[name=last_card]:checked");
-    // what this phone counted, it vouches for
-    (state ? state.hands : []).forEach(function (hand) {
-      if (hand.by.phone === myTag && !hand.done) changed(hand.seat, { done: true });
-    });
     Object.keys(pending).forEach(function (seat) { if (seat !== "winner") pending[seat].done = true; });
-    flushAll().then(function () {
+    flushAll().then(vouch).then(function () {
       return send("POST", "/save", { number: number, nonce: form.elements.nonce.value, last_card: last ? last.value || null : null });
     }).then(function (answer) {
       if (answer.status === 200 && answer.data.url) { saving = true; location.assign(answer.data.url); }
