@@ -4,10 +4,11 @@ pages: ``models/services/feed.py``, one queue shared by the tables' listeners).
 
 A change at any table sends ``tables`` (the page fetches its live part again: a conditional GET)
 and ``said``, the change in one sentence with its table's number, for the polite live region. A
-new connection gives ``since``, the night's state its page shows (``NightState.stamp``): if the
-night moved meanwhile, ``tables`` comes at once. Between changes the stream looks at the night's
-round every ``LOOK_SECONDS`` (one statement): a round started on another phone is heard there,
-and the stream listens to the new round's tables from then on. A member removed from the group
+new connection gives ``since``, the night's state its page shows (``NightState.stamp``), and
+``turn``, its turn: if the night moved meanwhile, ``tables`` (and ``turn``) come at once. Between
+changes the stream looks at the night's turn every ``LOOK_SECONDS`` (one statement): a turn
+started on another phone is heard there (``tables`` and ``turn``: the page fetches the next
+turn's seating again too), and the stream listens to the new turn's tables from then on. A member removed from the group
 (its games get a new revision, heard as a change of rights) has its stream ended; the watch link's
 stream carries nothing but the tables.
 """
@@ -87,13 +88,15 @@ def night_stream(state, members: tuple | None):
         raise
     place.end = lambda: tables.events.put(End())
     look = min(LOOK_SECONDS, float(current_app.config["LIVE_HEARTBEAT_SECONDS"]))
-    since = request.args.get("since", "")
+    since, turn = request.args.get("since", ""), request.args.get("turn", "")
 
     def events():
         try:
             yield f"retry: {RETRY_MS}\n\n"
             if since != state.stamp:
                 yield message("tables", state.stamp)
+            if turn != str(state.night.round):
+                yield message("turn", str(state.night.round))
             yield from told(tables, members, look)
         finally:
             tables.close()
@@ -114,7 +117,7 @@ def told(tables: Tables, members: tuple | None, look: float):
             now = nights().round_of(night.id)
             if now is not None and now != tables.state.night.round:
                 tables.listen(nights().state(night.id))
-                yield message("tables", tables.state.stamp)
+                yield message("tables", tables.state.stamp) + message("turn", str(now))
             else:
                 yield ": still here\n\n"
             continue

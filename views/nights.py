@@ -34,7 +34,7 @@ from .texts import error_message
 
 bp = Blueprint("nights", __name__)
 
-EXTRA_PLAYERS = 4  # the new night's inputs for players not yet in the group
+EXTRA_PLAYERS = 6  # the new night's inputs for players not yet in the group
 EXTRA_SEATS = 2  # the next round's inputs for a player arriving
 DEFAULT_TABLES = 2
 
@@ -239,7 +239,9 @@ def render_night(state: NightState, data, error: str | None = None, status: int 
     context.update(
         group=groups().group(state.night.group_id), proposal=proposal_context(state, context["ranking"], data, error)
     )
-    context["events_url"] = url_for("night_events.member_events", night_id=state.night.id, since=state.stamp)
+    context["events_url"] = url_for(
+        "night_events.member_events", night_id=state.night.id, since=state.stamp, turn=state.night.round
+    )
     return private(make_response(render_template("nights/night.html", **context), status))
 
 
@@ -295,7 +297,7 @@ def watched_night_page(watch_id, night_id):
     context = night_context(state, True, url_for("nights.watched_live", watch_id=watch_id, night_id=night_id))
     context.update(group=group, proposal=None, watch_id=watch_id)
     context["events_url"] = url_for(
-        "night_events.watched_events", watch_id=watch_id, night_id=night_id, since=state.stamp
+        "night_events.watched_events", watch_id=watch_id, night_id=night_id, since=state.stamp, turn=state.night.round
     )
     return private(make_response(render_template("nights/night.html", **context)))
 
