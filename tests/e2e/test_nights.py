@@ -20,6 +20,7 @@ from werkzeug.serving import make_server
 
 from app import create_app
 from models.services.games import MancheEntry
+from tests.e2e.test_budget import BUDGET, weight
 from tests.e2e.test_groups import cells, join, join_link, make_group, page, phone
 from tests.e2e.test_sql_counts import statements
 from tests.e2e.test_web_games import post_manche
@@ -245,3 +246,10 @@ def test_the_night_stream_hears_every_table_and_a_turn_started_elsewhere(dev_ser
     stale = open_stream(url, f"/w/{watch}/nights/{night_id}/events?since=old")
     assert stale.events_until("tables", timeout=5)[-1].event == "tables"  # a state it does not show: at once
     stale.close()
+
+
+def test_the_night_pages_load_within_the_page_budget(app, night):
+    client, group_id, night_id, _data = night
+    for path in (f"/nights/{night_id}", f"/groups/{group_id}/nights"):
+        total, _assets = weight(client, path)
+        assert total <= BUDGET, (path, total)
