@@ -175,6 +175,6 @@ def checked_seating(tables, low: int, high: int) -> list[list[str]]:
             )
         for name in table:
             if person(name) in seen:
-                raise ValidationError(N_("%(name)s is at two tables."), field="players", name=name)
+                raise ValidationError(N_("%(name)s is seated twice."), field="players", name=name)
             seen.add(person(name))
     return kept
