@@ -2,7 +2,7 @@
 three phones join (360 px dark, 360 px light, 320 px); the organiser starts a night of two tables
 (three players and two), seating edited by hand; each table's manche is recorded on its own phone;
 the night's page on the 320 px phone and on the dark one shows the totals and the ranking live,
-without a reload; the organiser picks « les plus forts ensemble » and starts turn 2 in one tap,
+without a reload (and, without JavaScript, by the watch link, as they stand); the organiser picks « les plus forts ensemble » and starts turn 2 in one tap,
 which the other night pages hear.
 
 Classique in penalty mode, one manche a game: the player who goes out scores 0, the others the
@@ -11,6 +11,8 @@ fewest points; equal on both is « ex æquo ».
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -79,6 +81,21 @@ def ranking_rows(page) -> list[str]:
     return [" ".join(text.split()) for text in rows.all_inner_texts()]
 
 
+def read_only_without_javascript(phone, base, app, group_url, night_url, expected) -> None:
+    """The group's watch link, on a phone without JavaScript: the night's totals and ranking as
+    they stand when the page loads, and nothing to start a turn with."""
+    watch_id = app.extensions["groups"].group(group_url.rsplit("/", 1)[1]).watch_id
+    plain = phone(360, 780, js=False)
+    plain.goto(f"{base}/w/{watch_id}")
+    plain.locator("[data-club-nights]").click()
+    plain.get_by_role("link", name=re.compile("Mardi soir")).click()
+    assert plain.url.endswith("/nights/" + night_url.rsplit("/", 1)[1])
+    expect(plain.locator('[data-table="1"] [data-side="Bob"] [data-total]')).to_have_text("12")
+    assert ranking_rows(plain) == expected
+    expect(plain.locator("[data-start-round]")).to_have_count(0)
+    expect(plain.locator('[data-table="1"] h3 a')).to_have_count(0)  # no link into a game's page
+
+
 @pytest.mark.slow
 @pytest.mark.on_postgresql
 def test_a_club_night_of_two_tables_live_on_four_phones(live_server, phone, shot):
@@ -112,6 +129,7 @@ def test_a_club_night_of_two_tables_live_on_four_phones(live_server, phone, shot
         no_sideways_scroll(watcher)
     shot("night-live-320", dan)
     shot("night-live-360-dark", bob)
+    read_only_without_javascript(phone, base, app, group_url, night_url, expected)
 
     # The organiser asks for the strongest together: Ana, Dan, Bob at table 1; Eve, Chloé at 2.
     ana.reload()
