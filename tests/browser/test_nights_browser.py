@@ -2,8 +2,8 @@
 three phones join (360 px dark, 360 px light, 320 px); the organiser starts a night of two tables
 (three players and two), seating edited by hand; each table's manche is recorded on its own phone;
 the night's page on the 320 px phone and on the dark one shows the totals and the ranking live,
-without a reload (and, without JavaScript, by the watch link, as they stand); the organiser picks « les plus forts ensemble » and starts turn 2 in one tap,
-which the other night pages hear.
+without a reload (without JavaScript, by the watch link: as they stand when loaded); the organiser
+picks « les plus forts ensemble » and starts turn 2 in one tap, which the other night pages hear.
 
 Classique in penalty mode, one manche a game: the player who goes out scores 0, the others the
 total typed for their hand; the lowest total wins the table. The night ranks wins first, then
