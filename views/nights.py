@@ -61,15 +61,18 @@ def watched_night(watch_id: str, night_id: str) -> tuple:
 # --- reading the forms -----------------------------------------------------------------------------
 
 
-def read_seating(data) -> list[list[str]]:
+def read_seating(data, lenient: bool = False) -> list[list[str]]:
     """The seating as sent: ``players`` (names, in order) and ``table-<i>`` each one's table (0:
-    not playing); blank names are skipped, tables kept in their numbers' order."""
+    not playing); blank names are skipped, tables kept in their numbers' order. A table that is
+    not one is refused (``lenient``: read as table 1, to show the form again)."""
     tables: dict = {}
     for index, name in enumerate(data.getlist("players")):
         name = " ".join(name.split())
         if not name:
             continue
         table = whole_number(data.get(f"table-{index}", ""), 0, club_night.MAX_TABLES)
+        if table is None and lenient:
+            table = 1
         if table is None:
             raise ValidationError(N_("Choose a table for %(name)s."), field="players", name=name)
         if table:
@@ -183,7 +186,7 @@ def start_night(group_id):
             seating, request.form.get("nonce"),
         )  # fmt: skip
     except DomainError as error:
-        kept = [[n] for n in present_players(request.form)]  # as sent, to be seated again
+        kept = read_seating(request.form, lenient=True)  # as sent, to be seated again
         context = seating_context(group_id, request.form, kept, seed_of(request.form), error_message(error))
         return private(make_response(render_template("nights/new.html", **context), 422))
     for game_id, token in started:
@@ -221,7 +224,8 @@ def proposal_context(state: NightState, ranking, data, error: str | None = None)
         club_night.checked_tables(count, len(order), low, high)
         seating = club_night.proposal(method, order, count, seed)
     except DomainError as problem:
-        seating, error = [[name] for name in order], error or error_message(problem)
+        error = error or error_message(problem)  # said; the tables of the turn being played proposed
+        seating = club_night.proposal(method, order, len(state.current) or 1, seed)
     return {
         "method": method,
         "methods": club_night.METHODS,

@@ -254,3 +254,13 @@ def test_the_night_pages_load_within_the_page_budget(app, night):
     for path in (f"/nights/{night_id}", f"/groups/{group_id}/nights"):
         total, _assets = weight(client, path)
         assert total <= BUDGET, (path, total)
+
+
+def test_a_refused_seating_comes_back_as_it_was_sent(app):
+    client = phone(app)
+    group_id = make_group(client)
+    data = {**proposed(client, group_id), "name": ""}
+    response = client.post(f"/groups/{group_id}/nights", data=data)
+    assert response.status_code == 422
+    again = seating_form(response.get_data(as_text=True))
+    assert tables_of(again) == tables_of(data) and again["nonce"] == data["nonce"]
