@@ -39,6 +39,11 @@ def record(page, base: str, game_id: str, app, hands: dict, winner: str) -> None
     assert response.status == 303, response.text()
 
 
+def no_violations(page) -> None:
+    found = AXE.run(page)
+    assert found.violations_count == 0, found.generate_report()
+
+
 def make_group_of_four(base, ana, others) -> str:
     ana.goto(base + "/")
     ana.fill("#group-name", "Mardi")
@@ -60,6 +65,7 @@ def start_night(ana, group_url, shot) -> None:
     ana.goto(group_url)
     ana.locator("[data-club-nights]").click()
     expect(ana.get_by_role("heading", level=1)).to_have_text("Soirées de club")
+    no_violations(ana)
     ana.fill("#night-name", "Mardi soir")
     ana.check("#night-end-rounds")
     ana.fill("#night-rounds", "1")
@@ -72,6 +78,7 @@ def start_night(ana, group_url, shot) -> None:
         ana.select_option(f'select[data-seat="{name}"]', table)
     no_sideways_scroll(ana)
     shot("seating-turn-1", ana)
+    no_violations(ana)
     ana.get_by_role("button", name="Lancer les 2 tables").click()
     expect(ana.get_by_role("heading", level=1)).to_have_text("Mardi soir")
 
@@ -140,8 +147,7 @@ def test_a_club_night_of_two_tables_live_on_four_phones(live_server, phone, shot
     assert [s.get_attribute("data-seat") for s in table_one.all()] == ["Ana", "Dan", "Bob"]
     no_sideways_scroll(ana)
     shot("night-organiser-360", ana)
-    found = AXE.run(ana)
-    assert found.violations_count == 0, found.generate_report()
+    no_violations(ana)
     ana.get_by_role("button", name="Lancer le tour 2").click()
     expect(ana.locator("[data-turn]")).to_have_text("Tour 2")
     expect(ana.locator('[data-table="1"] tbody')).to_contain_text("Dan")
