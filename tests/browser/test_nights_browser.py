@@ -1,6 +1,6 @@
-"""A club night (issue 42, item 4) on four phones: the organiser at 360 px (light) makes a group,
-three phones join (360 px dark, 360 px light, 320 px); the organiser starts a night of two tables
-(three players and two), seating edited by hand; each table's manche is recorded on its own phone;
+"""A club night on four phones: the organiser at 360 px (light) makes a group, three phones join
+(360 px dark, 360 px light, 320 px); the organiser starts a night of two tables (three players
+and two), seating edited by hand; each table's manche is recorded on its own phone;
 the night's page on the 320 px phone and on the dark one shows the totals and the ranking live,
 without a reload (without JavaScript, by the watch link: as they stand when loaded); the organiser
 picks « les plus forts ensemble » and starts turn 2 in one tap, which the other night pages hear.
