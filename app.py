@@ -29,6 +29,7 @@ from models.services.games import GameService
 from models.services.groups import GroupService
 from models.services.history import revisions
 from models.services.house import HouseService
+from models.services.nights import NightService
 from models.services.open_entry import OpenEntries
 from models.services.presence import PresenceService
 from models.services.registry import Registry
@@ -48,6 +49,8 @@ from views import (
     kit,
     limiting,
     live,
+    night_events,
+    nights,
     offline,
     open_entry,
     pages,
@@ -255,6 +258,7 @@ def _services(app: Flask) -> None:
         registry=registry,
         access=AccessService(database),
         groups=GroupService(database),
+        nights=NightService(database, game_service),
         games=game_service,
         presence=presence,
         open_entries=entries,
@@ -270,6 +274,8 @@ BLUEPRINTS = (
     share,
     history,
     groups,
+    nights,
+    night_events,
     rule_pages,
     referee_page,
     house_pages,

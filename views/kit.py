@@ -53,6 +53,10 @@ def groups():
     return services()["groups"]
 
 
+def nights():
+    return services()["nights"]
+
+
 def open_entries():
     """The open entries: the manches the tables count together, hand by hand."""
     return services()["open_entries"]

@@ -34,7 +34,11 @@ class Game(SQLModel, table=True):
     __tablename__ = "game"
     # The list of games' order (in progress first, newest first): its first page is read from
     # this index, never sorted (migration 0005).
-    __table_args__ = (Index("ix_game_listed", text("(finished_at IS NOT NULL)"), text("created_at DESC"), "id"),)
+    __table_args__ = (
+        Index("ix_game_listed", text("(finished_at IS NOT NULL)"), text("created_at DESC"), "id"),
+        # one game per table of a club night's round (migration 0014)
+        Index("ix_game_night", "night_id", "night_round", "night_table", unique=True),
+    )
 
     id: str = Field(primary_key=True, max_length=32)
     variant: str = Field(max_length=64)
@@ -59,6 +63,10 @@ class Game(SQLModel, table=True):
     rules_json: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     # The group (« tablée ») the game was played in, if any: its members see and record it (0010).
     group_id: str | None = Field(default=None, max_length=32, index=True)
+    # The club night, round and table the game was played at, if any (0014).
+    night_id: str | None = Field(default=None, max_length=32)
+    night_round: int | None = None
+    night_table: int | None = None
 
 
 class Player(SQLModel, table=True):
@@ -279,6 +287,26 @@ class GroupAlias(SQLModel, table=True):
     group_id: str = Field(foreign_key="play_group.id", max_length=32, ondelete="CASCADE")
     person: str = Field(max_length=80)  # a name of 40 characters may spread when decomposed
     counted_as: str = Field(max_length=80)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class ClubNight(SQLModel, table=True):
+    """A club night of a group (« une soirée de club »): several tables at once, round after round,
+    each table a game of the group (``Game.night_id``, ``night_round``, ``night_table``). ``round``
+    is the round being played; ``start_key`` the form's nonce that made it, so that a retry makes
+    no second night (migration 0014)."""
+
+    __tablename__ = "club_night"
+    __table_args__ = (UniqueConstraint("group_id", "start_key"),)  # its index finds a group's nights
+
+    id: str = Field(primary_key=True, max_length=32)
+    group_id: str = Field(foreign_key="play_group.id", max_length=32, ondelete="CASCADE")
+    name: str = Field(max_length=60)
+    variant: str = Field(max_length=64)
+    target: int | None = None
+    rounds: int | None = None
+    round: int = 1
+    start_key: str = Field(max_length=64)
     created_at: datetime = Field(default_factory=utcnow)
 
 

@@ -142,10 +142,10 @@ def changes_between(old: Snapshot, new: Snapshot, game_id: str) -> Change:
 class Listener:
     """One open stream's queue of events (``Change``, ``PresenceChange``, ``End``)."""
 
-    def __init__(self, feed: ChangeFeed, game_id: str):
+    def __init__(self, feed: ChangeFeed, game_id: str, events: queue.Queue | None = None):
         self.feed = feed
         self.game_id = game_id
-        self.events: queue.Queue = queue.Queue()
+        self.events: queue.Queue = queue.Queue() if events is None else events
 
     def get(self, timeout: float):
         """The next event, or None after ``timeout`` seconds without one."""
@@ -191,11 +191,12 @@ class ChangeFeed:
 
     # --- the streams' side ------------------------------------------------------------------------
 
-    def listen(self, game_id: str, since: int | None = None) -> Listener:
+    def listen(self, game_id: str, since: int | None = None, events: queue.Queue | None = None) -> Listener:
         """A listener of the game; with ``since`` (the revision the phone last saw), the changes
-        it missed come first — those kept, else one change from what it saw to now."""
+        it missed come first — those kept, else one change from what it saw to now. ``events``:
+        a queue shared with other listeners (a club night's page hears all its tables at once)."""
         self._start()
-        listener = Listener(self, game_id)
+        listener = Listener(self, game_id, events)
         with self.lock:
             watched = self.games.get(game_id)
         if watched is None:

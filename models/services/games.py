@@ -161,12 +161,12 @@ class GameService:
     ) -> tuple[GameView, str]:
         """Create a game (played in ``group``, a group id the caller is a member of, if given);
         return it and its edit token (shown once, stored only as a hash)."""
-        new = self._new_game(variant, players, teams, options, table, mode, target, rounds, first_dealer)
+        new = self.prepare_game(variant, players, teams, options, table, mode, target, rounds, first_dealer)
         with unit_of_work(self.db) as session:
-            self._write_game(session, new, group_id=group)
+            self.write_game(session, new, group_id=group)
         return build_view(new.rows(), new.ruleset), new.token
 
-    def _new_game(
+    def prepare_game(
         self, variant, players, teams, options, table, mode, target, rounds, first_dealer, rules=None, roster=None
     ) -> NewGame:
         """A new game checked and ready to write (nothing is written): its row, players and rules.
@@ -207,7 +207,7 @@ class GameService:
         return NewGame(row, names, scoring.sides_of(names, layout) if layout else {}, ruleset, token)
 
     @staticmethod
-    def _write_game(session: Session, new: NewGame, **changes) -> None:
+    def write_game(session: Session, new: NewGame, **changes) -> None:
         """Insert a new game's row (with ``changes``) and its players: two statements."""
         session.execute(insert(Game.__table__), [{**new.row, **changes}])
         session.execute(
@@ -245,7 +245,7 @@ class GameService:
         # without partners even at the count where the variant pairs them: a game of three that a
         # fourth joined before the first manche.
         no_teams = settings.pop("no_teams")
-        new = self._new_game(**settings, roster=roster if roster or no_teams else None)
+        new = self.prepare_game(**settings, roster=roster if roster or no_teams else None)
         if roster:
             if any(name not in new.players for name in roster):
                 raise ValidationError(
@@ -293,7 +293,7 @@ class GameService:
             hands_of.append(hands)
         finished_at = now if progress.standing.finished else None
         with unit_of_work(self.db) as session:
-            self._write_game(session, new, revision=1, finished_at=finished_at)
+            self.write_game(session, new, revision=1, finished_at=finished_at)
             stored = self._write_manches(session, manche_rows, hands_of)
         rows = new.rows(revision=1, finished_at=finished_at)
         rows = GameRows(rows.game, rows.players, tuple(m for m, _ in stored), {m.id: tuple(h) for m, h in stored})

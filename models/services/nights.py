@@ -1,0 +1,234 @@
+"""Club nights (« une soirée de club »): several tables of one group at once, round after round.
+
+A night belongs to a group; each of its tables is a normal game of the group (its members record
+it, it counts in the standings once finished), tagged with the night, the round and the table
+(``Game.night_id``, ``night_round``, ``night_table``: migration 0014). Every round is started in
+one unit of work — the night (or its round number, moved on) and all its tables' games — and a
+retry starts nothing twice: a night is found again by its form's nonce (``start_key``), a round
+by its number (the round moves on only from the one before it; a unique index holds one game per
+table of a round).
+
+The ranking and the seatings are the core's (``models/core/club_night.py``); a night's page reads
+the night and its games in one statement and their summaries through ``history.SUMMARIES`` (a
+constant number of statements whatever the number of tables).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from typing import NamedTuple
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..core import club_night
+from ..core.errors import N_, NotFound, ValidationError
+from ..core.names import InvalidName, clean_name
+from . import history
+from .db import ClubNight, Database, Game
+from .games import GameService
+from .ids import checked_id, new_id
+from .stored import columns_of
+from .unit_of_work import unit_of_work
+
+MAX_NIGHT_NAME = 60
+MAX_KEY = 64
+
+
+class StoredNight(NamedTuple):
+    id: str
+    group_id: str
+    name: str
+    variant: str
+    target: int | None
+    rounds: int | None
+    round: int
+    created_at: datetime
+
+
+class NightTable(NamedTuple):
+    """A table of a round: its game, as ``(id, revision)`` reads it, its round and its number."""
+
+    game_id: str
+    revision: int
+    round: int
+    table: int
+
+
+class NightState(NamedTuple):
+    night: StoredNight
+    tables: tuple  # NightTable, by round then table
+
+    @property
+    def current(self) -> tuple:
+        """The tables of the round being played."""
+        return tuple(t for t in self.tables if t.round == self.night.round)
+
+    @property
+    def stamp(self) -> str:
+        """What the night's live part shows depends on: its round and its games' revisions."""
+        text = f"{self.night.round}:" + ",".join(f"{t.game_id}.{t.revision}" for t in self.tables)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+NIGHT_COLUMNS = columns_of(StoredNight, ClubNight)
+TABLE_COLUMNS = (Game.id, Game.revision, Game.night_round, Game.night_table)
+
+
+class _Started(Exception):
+    """The round was started already (a retry, or another phone first)."""
+
+
+def checked_night_name(name) -> str:
+    try:
+        return clean_name(name if isinstance(name, str) else "", MAX_NIGHT_NAME, field="name")
+    except InvalidName as error:
+        raise ValidationError(N_("Give the night a name (at most 60 characters)."), field="name") from error
+
+
+def checked_key(key) -> str:
+    if not isinstance(key, str) or not 0 < len(key) <= MAX_KEY:
+        raise ValidationError(N_("This form is out of date: open it again."), field="form")
+    return key
+
+
+class NightService:
+    def __init__(self, database: Database, games: GameService):
+        self.db = database
+        self.games = games
+
+    # --- questions ---------------------------------------------------------------------------
+
+    def state(self, night_id: str) -> NightState:
+        """The night and its tables' games, in one statement; a night that does not exist is not found."""
+        query = (
+            select(*NIGHT_COLUMNS, *TABLE_COLUMNS)
+            .outerjoin(Game, Game.night_id == ClubNight.id)
+            .where(ClubNight.id == checked_id(night_id))
+            .order_by(Game.night_round, Game.night_table)
+        )
+        rows = self.db.all(query)
+        if not rows:
+            raise NotFound(N_("No club night with this id."), field="id")
+        width = len(NIGHT_COLUMNS)
+        night = StoredNight._make(rows[0][:width])
+        tables = tuple(NightTable._make(row[width:]) for row in rows if row[width] is not None)
+        return NightState(night, tables)
+
+    def round_of(self, night_id: str) -> int | None:
+        """The round the night is at (a stream's look between two changes): one statement."""
+        row = self.db.first(select(ClubNight.round).where(ClubNight.id == checked_id(night_id)))
+        return None if row is None else row.round
+
+    def nights(self, group_id: str) -> list[StoredNight]:
+        """The group's nights, newest first: one statement."""
+        query = select(*NIGHT_COLUMNS).where(ClubNight.group_id == checked_id(group_id))
+        return [StoredNight._make(row) for row in self.db.all(query.order_by(ClubNight.created_at.desc()))]
+
+    def summaries(self, views, state: NightState) -> dict:
+        """The night's games summed up, by id (``history.SUMMARIES``)."""
+        rows = [(t.game_id, t.revision) for t in state.tables]
+        return {s.id: s for s in history.summaries(self.db, views, rows)}
+
+    def limits(self, variant) -> tuple[int, int]:
+        """How many players a table of ``variant`` seats: (fewest, most)."""
+        found, _ = self.games.registry.for_new_game(variant)
+        return found.min_players, found.max_players
+
+    # --- writes ------------------------------------------------------------------------------
+
+    def _prepared(self, variant, target, rounds, seating) -> list:
+        low, high = self.limits(variant)
+        tables = club_night.checked_seating(seating, low, high)
+        return [
+            self.games.prepare_game(variant, names, None, None, None, None, target, rounds, None) for names in tables
+        ]
+
+    def start(self, group_id: str, name, variant, target, rounds, seating, key) -> tuple[str, list]:
+        """A new night of the group (the caller is a member) and its first round's games, one a
+        table of ``seating`` (lists of names): returns the night's id and each new game's
+        ``(id, edit token)``. A retry with the same ``key`` answers the night it made, and no game."""
+        group_id, key, name = checked_id(group_id), checked_key(key), checked_night_name(name)
+        found = self._night_by_key(group_id, key)
+        if found is not None:
+            return found, []
+        news = self._prepared(variant, target, rounds, seating)
+        first = news[0].row
+        night = ClubNight(
+            id=new_id(), group_id=group_id, name=name, variant=first["variant"], target=first["target"],
+            rounds=first["rounds"], round=1, start_key=key,
+        )  # fmt: skip
+        try:
+            with unit_of_work(self.db) as session:
+                session.add(night)
+                session.flush()
+                self._write_round(session, night.id, group_id, 1, news)
+        except IntegrityError:  # the same form, sent twice at once: the other one made it
+            found = self._night_by_key(group_id, key)
+            if found is None:
+                raise
+            return found, []
+        return night.id, [(new.id, new.token) for new in news]
+
+    def _night_by_key(self, group_id: str, key: str) -> str | None:
+        query = select(ClubNight.id).where(ClubNight.group_id == group_id, ClubNight.start_key == key)
+        row = self.db.first(query)
+        return None if row is None else row.id
+
+    def next_round(self, night: StoredNight, number, seating) -> list:
+        """Round ``number`` of the night (the one after the round being played), one game a table
+        of ``seating``: each new game's ``(id, edit token)``; none when that round was started
+        already (a retry, or another phone first)."""
+        if not isinstance(number, int) or number > night.round + 1 or number < 1:
+            raise ValidationError(N_("This turn cannot be started now."), field="round")
+        if number <= night.round:
+            return []
+        news = self._prepared(night.variant, night.target, night.rounds, seating)
+        try:
+            with unit_of_work(self.db) as session:
+                moved = session.execute(
+                    update(ClubNight)
+                    .where(ClubNight.id == night.id, ClubNight.round == number - 1)
+                    .values(round=number)
+                )
+                if moved.rowcount != 1:
+                    raise _Started
+                self._write_round(session, night.id, night.group_id, number, news)
+        except (_Started, IntegrityError):
+            return []
+        return [(new.id, new.token) for new in news]
+
+    @staticmethod
+    def _write_round(session, night_id: str, group_id: str, number: int, news: list) -> None:
+        for table, new in enumerate(news, start=1):
+            GameService.write_game(
+                session, new, group_id=group_id, night_id=night_id, night_round=number, night_table=table
+            )
+
+
+def table_results(state: NightState, summaries: dict) -> list[club_night.TableResult]:
+    """Each table of the night as the ranking reads it: each player's total (their side's) and,
+    once the game is over, its winners."""
+    results = []
+    for table in state.tables:
+        summary = summaries.get(table.game_id)
+        if summary is None:
+            continue
+        total_of = {side: total for _, side, total in summary.standing.ranking}
+        sides = {name: summary.parts[name].side for name in summary.players}
+        results.append(
+            club_night.TableResult(
+                table.round,
+                table.table,
+                {name: total_of.get(side, 0) for name, side in sides.items()},
+                frozenset(name for name, side in sides.items() if side in summary.standing.winners),
+                summary.finished,
+            )
+        )
+    return results
+
+
+def lower_is_better(summaries: dict) -> bool:
+    """Whether the night's points count against (its games share one variant and mode)."""
+    return next((s.lower_is_better for s in summaries.values()), True)

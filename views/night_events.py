@@ -1,0 +1,136 @@
+"""A club night's event stream: one Server-Sent Events stream per open night page, that hears
+every table of the round being played through the live table's feed (the same changes as the game
+pages: ``models/services/feed.py``, one queue shared by the tables' listeners).
+
+A change at any table sends ``tables`` (the page fetches its live part again: a conditional GET)
+and ``said``, the change in one sentence with its table's number, for the polite live region. A
+new connection gives ``since``, the night's state its page shows (``NightState.stamp``), and
+``turn``, its turn: if the night moved meanwhile, ``tables`` (and ``turn``) come at once. Between
+changes the stream looks at the night's turn every ``LOOK_SECONDS`` (one statement): a turn
+started on another phone is heard there (``tables`` and ``turn``: the page fetches the next
+turn's seating again too), and the stream listens to the new turn's tables from then on. A member removed from the group
+(its games get a new revision, heard as a change of rights) has its stream ended; the watch link's
+stream carries nothing but the tables.
+"""
+
+from __future__ import annotations
+
+import queue
+
+from flask import Blueprint, current_app, request, stream_with_context
+from flask_babel import gettext
+
+from models.core.errors import N_, TooManyStreams
+from models.services.feed import INVITES, Change, End
+
+from .groups import member
+from .kit import groups, nights
+from .live import RETRY_MS, feed, message
+from .nights import watched_night
+from .openstreams import Place, client_socket
+from .rights import member_tokens
+from .texts import change_said
+
+bp = Blueprint("night_events", __name__)
+
+LOOK_SECONDS = 5.0  # how often a quiet stream looks at the night's round (and says it is still there)
+
+
+@bp.get("/nights/<night_id>/events")
+def member_events(night_id):
+    state = nights().state(night_id)
+    member(state.night.group_id)
+    return night_stream(state, member_tokens())
+
+
+@bp.get("/w/<watch_id>/nights/<night_id>/events")
+def watched_events(watch_id, night_id):
+    _, state = watched_night(watch_id, night_id)
+    return night_stream(state, None)
+
+
+class Tables:
+    """The listeners of the round's tables, on one queue."""
+
+    def __init__(self, state):
+        self.events: queue.Queue = queue.Queue()
+        self.listeners: list = []
+        self.listen(state)
+
+    def listen(self, state) -> None:
+        self.close()
+        self.state = state
+        self.table_of = {table.game_id: table.table for table in state.current}
+        self.listeners = [feed().listen(game_id, events=self.events) for game_id in self.table_of]
+
+    def get(self, timeout: float):
+        try:
+            return self.events.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def close(self) -> None:
+        for listener in self.listeners:
+            listener.close()
+        self.listeners = []
+
+
+def night_stream(state, members: tuple | None):
+    """The stream of a night: ``members`` the tokens a member's rights rest on (None: a watcher)."""
+    client = request.remote_addr or "?"
+    streams, place = current_app.extensions["open_streams"], Place(client_socket(request.environ))
+    if not streams.take(client, int(current_app.config["STREAMS_PER_CLIENT"]), place):
+        raise TooManyStreams(N_("Too many live pages are open from this address: close some and try again."))
+    try:
+        tables = Tables(state)
+    except BaseException:
+        streams.give_back(client, place)
+        raise
+    place.end = lambda: tables.events.put(End())
+    look = min(LOOK_SECONDS, float(current_app.config["LIVE_HEARTBEAT_SECONDS"]))
+    since, turn = request.args.get("since", ""), request.args.get("turn", "")
+
+    def events():
+        try:
+            yield f"retry: {RETRY_MS}\n\n"
+            if since != state.stamp:
+                yield message("tables", state.stamp)
+            if turn != str(state.night.round):
+                yield message("turn", str(state.night.round))
+            yield from told(tables, members, look)
+        finally:
+            tables.close()
+            streams.give_back(client, place)
+
+    response = current_app.response_class(stream_with_context(events()), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+def told(tables: Tables, members: tuple | None, look: float):
+    """What the night's stream says, until the server stops or the phone's rights end."""
+    night = tables.state.night
+    while True:
+        event = tables.get(look)
+        if event is None:
+            now = nights().round_of(night.id)
+            if now is not None and now != tables.state.night.round:
+                tables.listen(nights().state(night.id))
+                yield message("tables", tables.state.stamp) + message("turn", str(now))
+            else:
+                yield ": still here\n\n"
+            continue
+        if isinstance(event, End):
+            yield "event: end\ndata: \n\n"
+            return
+        if not isinstance(event, Change):
+            continue  # who is entering a manche, the open entry: the game pages' own news
+        if members is not None and INVITES in event.parts and groups().membership(night.group_id, members) is None:
+            yield "event: end\ndata: \n\n"
+            return
+        yield message("tables", str(event.revision))
+        said = change_said(event)
+        if said:
+            table = tables.table_of.get(event.game_id, 0)
+            yield message("said", gettext("Table %(number)s: %(said)s", number=table, said=said))

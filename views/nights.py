@@ -1,0 +1,312 @@
+"""A club night's pages (« une soirée de club »): a group's nights and a new one (the players
+present, the number of tables, round 1's seating proposed and editable, all tables started in one
+tap), the night's page (every table's totals, live; the ranking across tables; the next round's
+seating, by ranking, strongest together or shuffled, started in one tap), and the read-only pages
+the group's watch link opens.
+
+A night says nothing to a phone that is not a member of its group: a 404, like the group. Every
+member may start a night and its rounds (a member records the group's games); a watcher sees.
+The numbers are the core's (``models/core/club_night.py``), the writes the service's
+(``models/services/nights.py``); the stream is ``views/night_events.py``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+
+from flask import Blueprint, make_response, redirect, render_template, request, url_for
+from flask_babel import format_date, gettext
+
+from models.core import club_night
+from models.core.errors import N_, DomainError, NotFound, ValidationError
+from models.services import history
+from models.services.history import Scope
+from models.services.nights import NightState, lower_is_better, table_results
+
+from .groups import member, private
+from .kit import database, games, groups, lang, nights, registry
+from .live import conditional
+from .numbers import whole_number
+from .pagecache import cached_page
+from .rights import remember_token
+from .texts import error_message
+
+bp = Blueprint("nights", __name__)
+
+EXTRA_PLAYERS = 6  # the new night's inputs for players not yet in the group
+EXTRA_SEATS = 2  # the next round's inputs for a player arriving
+DEFAULT_TABLES = 2
+
+
+# --- who sees a night ------------------------------------------------------------------------------
+
+
+def members_night(night_id: str) -> NightState:
+    """The night, for a member of its group; not found for anyone else."""
+    state = nights().state(night_id)
+    member(state.night.group_id)
+    return state
+
+
+def watched_night(watch_id: str, night_id: str) -> tuple:
+    """The group a watch link opens and one of its nights; not found otherwise."""
+    group = groups().watched(watch_id)
+    state = nights().state(night_id)
+    if state.night.group_id != group.id:
+        raise NotFound(N_("No club night with this id."), field="id")
+    return group, state
+
+
+# --- reading the forms -----------------------------------------------------------------------------
+
+
+def read_seating(data, lenient: bool = False) -> list[list[str]]:
+    """The seating as sent: ``players`` (names, in order) and ``table-<i>`` each one's table (0:
+    not playing); blank names are skipped, tables kept in their numbers' order. A table that is
+    not one is refused (``lenient``: read as table 1, to show the form again)."""
+    tables: dict = {}
+    for index, name in enumerate(data.getlist("players")):
+        name = " ".join(name.split())
+        if not name:
+            continue
+        table = whole_number(data.get(f"table-{index}", ""), 0, club_night.MAX_TABLES)
+        if table is None and lenient:
+            table = 1
+        if table is None:
+            raise ValidationError(N_("Choose a table for %(name)s."), field="players", name=name)
+        if table:
+            tables.setdefault(table, []).append(name)
+    return [tables[number] for number in sorted(tables)]
+
+
+def night_settings(data) -> dict:
+    """The new night's variant and how its games end (a target, or a number of manches)."""
+    variant = registry().find(data.get("variant") or "") or next(iter(registry().builtins.variants.values()))
+    end = "rounds" if data.get("end") == "rounds" else "target"
+    raw = (data.get("rounds") if end == "rounds" else data.get("target")) or ""
+    number = whole_number(raw)
+    value = number if number is not None else (raw.strip() or None)
+    return {
+        "variant": variant,
+        "end": end,
+        "target": value if end == "target" else None,
+        "rounds": value if end == "rounds" else None,
+    }
+
+
+def present_players(data) -> list[str]:
+    """The players ticked or typed, each once (case and spacing aside), in order."""
+    names, seen = [], set()
+    for raw in data.getlist("players"):
+        name = " ".join(raw.split())
+        if name and name.casefold() not in seen:
+            seen.add(name.casefold())
+            names.append(name)
+    return names
+
+
+def seed_of(data) -> int:
+    return whole_number(data.get("seed", ""), 0, 10**9) or secrets.randbelow(10**9) + 1
+
+
+# --- a group's nights and a new one ------------------------------------------------------------------
+
+
+def new_night_context(group_id: str, data, errors: dict | None = None) -> dict:
+    group = groups().group(group_id)
+    today = format_date(datetime.now(UTC), "d MMMM")
+    return {
+        "group": group,
+        "nights": nights().nights(group_id),
+        "known": history.player_names(database(), Scope(groups=(group_id,)), limit=60),
+        "chosen": set(present_players(data)),
+        "variants": registry().all(),
+        "settings": night_settings(data),
+        "name": data.get("name") or gettext("Club night, %(date)s", date=today),
+        "tables": data.get("tables") or str(DEFAULT_TABLES),
+        "extra": EXTRA_PLAYERS,
+        "errors": errors or {},
+    }
+
+
+@bp.get("/groups/<group_id>/nights")
+def group_nights(group_id):
+    member(group_id)
+    return private(make_response(render_template("nights/list.html", **new_night_context(group_id, request.args))))
+
+
+def first_seating(data) -> tuple[list, int]:
+    """Round 1's seating for the players present, shuffled, and its seed."""
+    settings = night_settings(data)
+    players = present_players(data)
+    low, high = settings["variant"].min_players, settings["variant"].max_players
+    count = club_night.checked_tables(whole_number(data.get("tables", "")), len(players), low, high)
+    seed = seed_of(data)
+    return club_night.shuffled(players, count, seed), seed
+
+
+@bp.get("/groups/<group_id>/nights/new")
+def new_night(group_id):
+    """Round 1's seating proposed (shuffled) for the players present, editable, then started."""
+    member(group_id)
+    try:
+        seating, seed = first_seating(request.args)
+    except DomainError as error:
+        context = new_night_context(group_id, request.args, {error.field or "form": error_message(error)})
+        return private(make_response(render_template("nights/list.html", **context), 422))
+    return private(
+        make_response(render_template("nights/new.html", **seating_context(group_id, request.args, seating, seed)))
+    )
+
+
+def seating_context(group_id: str, data, seating: list, seed: int, error: str | None = None) -> dict:
+    settings = night_settings(data)
+    return {
+        "group": groups().group(group_id),
+        "name": data.get("name", ""),
+        "settings": settings,
+        "seating": seating,
+        "seed": seed,
+        "nonce": data.get("nonce") or secrets.token_urlsafe(16),
+        "error": error,
+        "extra_seats": EXTRA_SEATS,
+    }
+
+
+@bp.post("/groups/<group_id>/nights")
+def start_night(group_id):
+    """The night and its first round's games, in one transaction; a retry makes nothing twice."""
+    member(group_id)
+    settings = night_settings(request.form)
+    try:
+        seating = read_seating(request.form)
+        night_id, started = nights().start(
+            group_id, request.form.get("name"), settings["variant"].id, settings["target"], settings["rounds"],
+            seating, request.form.get("nonce"),
+        )  # fmt: skip
+    except DomainError as error:
+        kept = read_seating(request.form, lenient=True)  # as sent, to be seated again
+        context = seating_context(group_id, request.form, kept, seed_of(request.form), error_message(error))
+        return private(make_response(render_template("nights/new.html", **context), 422))
+    for game_id, token in started:
+        remember_token(game_id, token)
+    return private(redirect(url_for("nights.night_page", night_id=night_id), 303))
+
+
+# --- the night --------------------------------------------------------------------------------------
+
+
+def night_context(state: NightState, read_only: bool, live_url: str) -> dict:
+    """The night's tables (the round being played), its ranking, and what the page's parts need."""
+    summaries = nights().summaries(games().views, state)
+    ranking = club_night.ranking(table_results(state, summaries), lower_is_better(summaries))
+    tables = [(table, summaries.get(table.game_id)) for table in state.current]
+    return {
+        "night": state.night,
+        "stamp": state.stamp,
+        "tables": [(table, summary) for table, summary in tables if summary is not None],
+        "ranking": ranking,
+        "lower_is_better": lower_is_better(summaries),
+        "read_only": read_only,
+        "live_url": live_url,
+    }
+
+
+def proposal_context(state: NightState, ranking, data, error: str | None = None) -> dict:
+    """The next round's seating the organiser asked for (``method``, ``tables``), from the ranking."""
+    method = data.get("method") if data.get("method") in club_night.METHODS else "spread"
+    order = [line.name for line in ranking]
+    low, high = nights().limits(state.night.variant)
+    count = whole_number(data.get("tables", ""), 1, club_night.MAX_TABLES) or len(state.current) or 1
+    seed = seed_of(data)
+    try:
+        club_night.checked_tables(count, len(order), low, high)
+        seating = club_night.proposal(method, order, count, seed)
+    except DomainError as problem:
+        error = error or error_message(problem)  # said; the tables of the turn being played proposed
+        seating = club_night.proposal(method, order, len(state.current) or 1, seed)
+    return {
+        "method": method,
+        "methods": club_night.METHODS,
+        "table_count": count,
+        "seating": seating,
+        "seed": seed,
+        "next_round": state.night.round + 1,
+        "error": error,
+        "extra_seats": EXTRA_SEATS,
+    }
+
+
+def render_night(state: NightState, data, error: str | None = None, status: int = 200):
+    context = night_context(state, False, url_for("nights.live_part", night_id=state.night.id))
+    context.update(
+        group=groups().group(state.night.group_id), proposal=proposal_context(state, context["ranking"], data, error)
+    )
+    context["events_url"] = url_for(
+        "night_events.member_events", night_id=state.night.id, since=state.stamp, turn=state.night.round
+    )
+    return private(make_response(render_template("nights/night.html", **context), status))
+
+
+@bp.get("/nights/<night_id>")
+def night_page(night_id):
+    return render_night(members_night(night_id), request.args)
+
+
+@bp.post("/nights/<night_id>/rounds")
+def start_round(night_id):
+    """The next round's games, one a table, in one transaction; sent again, it starts nothing."""
+    state = members_night(night_id)
+    try:
+        number = whole_number(request.form.get("round", ""), 1, 10_000)
+        started = nights().next_round(state.night, number, read_seating(request.form))
+    except DomainError as error:
+        return render_night(state, request.form, error_message(error), 422)
+    for game_id, token in started:
+        remember_token(game_id, token)
+    return private(redirect(url_for("nights.night_page", night_id=night_id), 303))
+
+
+def live_answer(state: NightState, read_only: bool, live_url: str):
+    """The night's live part (its tables' totals and its ranking), kept per state like a page."""
+
+    def render():
+        return render_template("nights/_live.html", **night_context(state, read_only, live_url))
+
+    key = ("night-live", state.night.id, state.stamp, read_only, lang())
+    answer = conditional(cached_page(key, render), f"night-{state.stamp}-{int(read_only)}-{lang()}")
+    answer.headers["Cache-Control"] = "private, no-cache"
+    return answer
+
+
+@bp.get("/nights/<night_id>/live")
+def live_part(night_id):
+    return live_answer(members_night(night_id), False, url_for("nights.live_part", night_id=night_id))
+
+
+# --- what a watcher sees ------------------------------------------------------------------------------
+
+
+@bp.get("/w/<watch_id>/nights")
+def watched_nights(watch_id):
+    group = groups().watched(watch_id)
+    context = {"group": group, "nights": nights().nights(group.id), "watch_id": watch_id}
+    return private(make_response(render_template("nights/watch_list.html", **context)))
+
+
+@bp.get("/w/<watch_id>/nights/<night_id>")
+def watched_night_page(watch_id, night_id):
+    group, state = watched_night(watch_id, night_id)
+    context = night_context(state, True, url_for("nights.watched_live", watch_id=watch_id, night_id=night_id))
+    context.update(group=group, proposal=None, watch_id=watch_id)
+    context["events_url"] = url_for(
+        "night_events.watched_events", watch_id=watch_id, night_id=night_id, since=state.stamp, turn=state.night.round
+    )
+    return private(make_response(render_template("nights/night.html", **context)))
+
+
+@bp.get("/w/<watch_id>/nights/<night_id>/live")
+def watched_live(watch_id, night_id):
+    _, state = watched_night(watch_id, night_id)
+    return live_answer(state, True, url_for("nights.watched_live", watch_id=watch_id, night_id=night_id))
