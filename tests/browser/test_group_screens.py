@@ -1,7 +1,8 @@
 """A group's screens in Chromium at 360 px (light and dark) and 320 px: two spellings merged (shown
 before it is done, then undone), « Continuer ensemble » from a finished game, and a phone removed
 from the group told so on the game page it has open (on both databases). Screenshots under
-test-artifacts/.
+test-artifacts/. The group's QR code on every member phone is its watch link's, decoded by zbarimg
+as shown; a watcher's page shows the same and never a join link.
 
 Classique in penalty mode, the figures of ``tests/e2e/test_group_merges.py``'s ``two_games``:
 game 1, Ana, Bob, Chloé — Bob 30 and Chloé 12, then Ana 5 and Chloé 20: Ana wins; game 2, Bob
@@ -10,6 +11,7 @@ written "Robert" — Ana 8 and Chloé 9, then Ana 4 and Chloé 2: Robert wins.
 
 from __future__ import annotations
 
+import shutil
 from urllib.parse import urlencode
 
 import pytest
@@ -18,6 +20,7 @@ from playwright.sync_api import expect
 
 from .conftest import open_listening
 from .test_groups_browser import no_sideways_scroll, path_of, record
+from .test_share_browser import qr_text
 
 AXE = Axe()
 SIZES = [(360, 780, "light"), (360, 780, "dark"), (320, 640, "light")]
@@ -160,3 +163,24 @@ def test_a_removed_phone_reads_why_its_game_page_went_quiet(live_server, phone, 
         "Ce téléphone a été retiré de la tablée\u00a0: il n'en fait plus partie et ne peut plus enregistrer de manches ici."
     )
     bob.locator("#rights-lost").screenshot(path=str(shot("removed-dark", bob)).replace(".png", "-panel.png"))
+
+
+@pytest.mark.skipif(not (shutil.which("zbarimg") and shutil.which("rsvg-convert")), reason="zbar-tools needed")
+def test_every_member_phone_shows_the_watch_qr_and_a_watcher_never_a_join_link(live_server, phone, tmp_path, shot):
+    base = live_server.url
+    ana, bob, watcher = phone(360, 780), phone(360, 780, scheme="dark"), phone(320, 640)
+    group_url = make_group(ana, base)
+    join(bob, base, ana, group_url, "Bob")
+    watch_url = None
+    for name, member in (("owner", ana), ("member", bob)):
+        member.goto(group_url)
+        shown = member.locator("[data-watch-link]").inner_text()
+        assert qr_text(member, 'img[data-qr="group-watch"]', tmp_path / f"{name}.png") == shown
+        assert watch_url in (None, shown)
+        watch_url = shown
+        looks_right(member, shot, f"qr-{name}", "#invites")
+    watcher.goto(base + path_of(watch_url))
+    expect(watcher.get_by_role("heading", level=1)).to_have_text("Dimanche")
+    assert qr_text(watcher, 'img[data-qr="group-watch"]', tmp_path / "watcher.png") == watch_url
+    assert "/join/" not in watcher.content() and watcher.locator("[data-join-link], form").count() == 0
+    looks_right(watcher, shot, "qr-watcher-320")
