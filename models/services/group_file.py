@@ -39,6 +39,7 @@ FORMAT = "carte-group/1"
 MAX_GAMES = 5000
 MAX_MERGES = 500
 MAX_FILE_BYTES = 16 * 1024 * 1024  # a request that brings an archive: about 5,000 games of 10 manches
+FIRST_YEAR, LAST_YEAR = 1900, 2999  # when a game of an archive may have begun
 NOT_A_GROUP_FILE = N_("This is not a Carte ! group file (format carte-group/1).")
 
 
@@ -109,15 +110,17 @@ def _began(value, index: int) -> datetime | None:
         return None
     try:
         when = datetime.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
+        if when is not None:
+            when = when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+    except (ValueError, OverflowError):
         when = None
-    if when is None:
+    if when is None or not FIRST_YEAR <= when.year <= LAST_YEAR:
         raise ValidationError(
             N_("The file is damaged: when game %(number)s began is unreadable."),
             field=f"games.{index}",
             number=index + 1,
         )
-    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+    return when
 
 
 def _read_merges(merges) -> dict:

@@ -157,10 +157,13 @@ def broken_archives(archive: dict) -> list[tuple[dict | str, str]]:
         ({**archive, "games": [games[0], {"format": "carte-game/2"}]}, "Partie 2 du fichier"),
         ({**archive, "merges": [{"person": "Robert", "counted_as": "bob"}]}, "joueurs réunis sont illisibles"),
         ({**archive, "merges": [{"person": "bob", "counted_as": "bob"}]}, "joueurs réunis sont illisibles"),
-        (
-            {**archive, "games": [{**games[0], "game": {**games[0]["game"], "created_at": "hier"}}]},
-            "quand la partie 1 a commencé",
-        ),  # fmt: skip
+        *[
+            (
+                {**archive, "games": [games[0], {**games[1], "game": {**games[1]["game"], "created_at": when}}]},
+                "quand la partie 2 a commencé",
+            )
+            for when in ("hier", "0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-05:00", 20261128)
+        ],
     ]
 
 
@@ -236,6 +239,25 @@ def test_the_api_exports_and_imports_a_group_once_per_key(app):
     damaged = client.post("/api/v1/groups/import", json={**archive, "games": 3}, headers={"Idempotency-Key": "k2",
                                                                                          "Accept-Language": "fr"})  # fmt: skip
     assert damaged.status_code == 422 and "les parties ne sont pas une liste" in damaged.get_json()["error"]["message"]
+
+
+def test_an_archive_larger_than_other_requests_is_taken_whole(app):
+    """An archive may be far larger than the 256 KB any other request may be: 80 copies of the
+    three games are 240 games, imported in one transaction."""
+    ana, _bob, group_id, _ = played_group(app)
+    archive = json.loads(ana.get(f"/groups/{group_id}/export.json").data)
+    big = {**archive, "games": archive["games"] * 80}
+    body = json.dumps(big).encode()
+    assert len(body) > 256 * 1024
+    before, dan = counts(app), phone(app)
+    new_id = imported_id(upload(dan, body))
+    assert counts(app) == (before[0] + 1, before[1] + 240, before[2] + 1)
+    # Each copy: game 1 won by Ana, game 2 by Robert (Bob), game 3 in progress: 160 finished games.
+    won = cells(page(dan, f"/groups/{new_id}"), "standings")
+    assert won["Ana"] == {"won": "80", "played": "160", "rate": "50"} and won["Robert"]["won"] == "80"
+    made = app.test_client().post("/api/v1/groups/import", data=body, content_type="application/json",
+                                  headers={"Idempotency-Key": "big-one"})  # fmt: skip
+    assert made.status_code == 201 and made.get_json()["group"] != new_id
 
 
 def test_a_file_over_the_size_a_group_may_have_is_refused(app):
