@@ -98,7 +98,7 @@ def read_upload(upload) -> object:
 
 @bp.get("/groups/import")
 def import_form():
-    return private(make_response(render_template("groups/import.html", error=None)))
+    return private(make_response(render_template("groups/import.html", error=None, again=None)))
 
 
 @bp.post("/groups/import")
@@ -114,8 +114,10 @@ def import_group():
     except DomainError as error:
         if error.status not in (409, 422):
             raise
-        return private(make_response(render_template("groups/import.html", error=error_message(error)), error.status))
+        page = render_template("groups/import.html", error=error_message(error), again=None)
+        return private(make_response(page, error.status))
     if made.member_token:
         remember_token(made.group_id, made.member_token, "group_tokens")
-    target = url_for("groups.group_page", group_id=made.group_id, **({"imported": "again"} if made.again else {}))
-    return private(redirect(target, 303))
+    if made.again:  # said here, not on the group's page: that page is the same for every visit
+        return private(make_response(render_template("groups/import.html", error=None, again=made.group_id)))
+    return private(redirect(url_for("groups.group_page", group_id=made.group_id), 303))
