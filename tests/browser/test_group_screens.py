@@ -184,3 +184,33 @@ def test_every_member_phone_shows_the_watch_qr_and_a_watcher_never_a_join_link(l
     assert qr_text(watcher, 'img[data-qr="group-watch"]', tmp_path / "watcher.png") == watch_url
     assert "/join/" not in watcher.content() and watcher.locator("[data-join-link], form").count() == 0
     looks_right(watcher, shot, "qr-watcher-320")
+
+
+def test_a_group_downloaded_on_one_phone_is_imported_on_another(live_server, phone, shot, tmp_path):
+    base = live_server.url
+    ana, dan = phone(360, 780, scheme="dark"), phone(320, 640)
+    group_url = make_group(ana, base)
+    game_id = new_game(ana, base, ("Ana", "Bob", "Chloé"), group_url.rsplit("/", 1)[1], rounds="1")
+    record(ana, base, game_id, {"winner": "0", "p1-typed": "30", "p2-typed": "12"})  # Ana wins
+    ana.goto(group_url)
+    looks_right(ana, shot, "archive-360-dark", "#archive")
+    with ana.expect_download() as download:
+        ana.get_by_role("link", name="Télécharger la tablée (.json)").click()
+    archive = tmp_path / "tablee.json"
+    download.value.save_as(archive)
+
+    broken = tmp_path / "abimee.json"
+    broken.write_text('{"format": "carte-group/1", "group": {"name": "Dimanche"}, "games": 3}', encoding="utf-8")
+    dan.goto(base + "/")
+    dan.get_by_role("link", name="Importer une tablée depuis son fichier").click()
+    dan.get_by_label("Fichier de tablée").set_input_files(broken)
+    dan.get_by_role("button", name="Importer").click()
+    expect(dan.get_by_role("alert")).to_have_text("Le fichier est abîmé\u00a0: les parties ne sont pas une liste.")
+    looks_right(dan, shot, "refused-320")
+    dan.get_by_label("Fichier de tablée").set_input_files(archive)
+    dan.get_by_role("button", name="Importer").click()
+    expect(dan.get_by_role("heading", level=1)).to_have_text("Dimanche")
+    ana_row = dan.locator('[data-standings] tr[data-person="Ana"]')
+    expect(ana_row.locator("[data-won]")).to_have_text("1")
+    assert dan.url != group_url
+    looks_right(dan, shot, "imported-320")
