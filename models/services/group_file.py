@@ -180,7 +180,10 @@ def read_archive(games, document) -> PlannedGroup:
 def import_ids(importer: str, document) -> tuple[str, str]:
     """The new group's id and its owner's member id: derived from the file's content (its JSON
     written one way, whatever its spacing or key order) and from who imports it."""
-    content = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+    try:
+        content = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+    except (TypeError, ValueError, RecursionError) as error:  # keys of mixed kinds, nesting too deep
+        raise ValidationError(NOT_A_GROUP_FILE, field="format") from error
     digest = hashlib.sha256(b"carte-group-import\0" + importer.encode() + b"\0" + content).digest()
     text = base64.urlsafe_b64encode(digest).decode().rstrip("=")
     return text[:22], text[22:]
@@ -190,7 +193,8 @@ def import_archive(database: Database, games, document, importer: str, tokens=()
     """Rebuild a group from its archive for the phone ``importer`` names (``tokens``: the member
     tokens it holds; ``phone``: the name it gives itself): all of it in one transaction, once."""
     group_id, member_id = import_ids(importer, document)
-    if database.first(select(PlayGroup.id).where(PlayGroup.id == group_id)) is not None:
+    made = select(PlayGroup.id).where(PlayGroup.id == group_id)
+    if database.first(made) is not None:
         return _again(database, group_id, member_id, tokens)
     planned = read_archive(games, document)
     token = secrets.token_urlsafe(24)
@@ -206,8 +210,10 @@ def import_archive(database: Database, games, document, importer: str, tokens=()
             if planned.merges:
                 session.execute(insert(GroupAlias.__table__), [{"id": new_id(), "group_id": group_id, "person": who,
                     "counted_as": into, "created_at": utcnow()} for who, into in planned.merges.items()])  # fmt: skip
-    except IntegrityError:  # the same import, by the same phone, at the same moment
-        return _again(database, group_id, member_id, tokens)
+    except IntegrityError:
+        if database.first(made) is None:
+            raise
+        return _again(database, group_id, member_id, tokens)  # the same import, at the same moment
     return Imported(group_id, token, False)
 
 

@@ -9,6 +9,7 @@ import csv
 import html
 import io
 import json
+import threading
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -115,6 +116,27 @@ def test_a_phone_that_lost_the_first_answer_gets_its_group_back(app, games):
     assert groups.membership(first.group_id, [second.member_token]).owner
     third = group_file.import_archive(database, games, document, "phone:lost", (second.member_token,))
     assert third == group_file.Imported(first.group_id, None, True)  # it holds its token: nothing new
+
+
+def test_the_same_import_at_the_same_moment_makes_one_group(app, games):
+    """Two requests of one phone with one file, at once: one group; the other answers it."""
+    ana, _bob, group_id, _ = played_group(app)
+    document = json.loads(ana.get(f"/groups/{group_id}/export.json").data)
+    database, before = app.extensions["database"], counts(app)
+    start, answers = threading.Barrier(2), []
+
+    def importing():
+        start.wait()
+        answers.append(group_file.import_archive(database, games, document, "phone:twice", ()))
+
+    threads = [threading.Thread(target=importing) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len(answers) == 2 and answers[0].group_id == answers[1].group_id
+    assert sorted(a.again for a in answers) == [False, True]
+    assert counts(app) == (before[0] + 1, before[1] + 3, before[2] + 1)
 
 
 def test_the_score_sheet_has_one_row_per_manche_per_player(app):
