@@ -290,7 +290,8 @@ def watch(watch_id):
     """The read-only page of a group: its games and standings, nothing of its members or invites."""
     group = groups().watched(watch_id)
     summaries = groups().summaries(games().views, group.id)
-    context = {"group": group, "games": list(reversed(summaries))[:GAMES_SHOWN], "game_count": len(summaries)}
+    context = {"group": group, "games": list(reversed(summaries))[:GAMES_SHOWN], "game_count": len(summaries),
+               "watch_url": watch_url(group)}  # fmt: skip
     context.update(standings_context(summaries, request.args, groups().aliases(group.id)))
     return private(make_response(render_template("groups/watch.html", read_only=True, **context)))
 

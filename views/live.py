@@ -8,7 +8,7 @@ the pages that a change swaps, and the phones entering a manche.
   ``id:`` the game's revision, then ``said``: the change in one sentence for a polite live region.
   ``presence`` says who is entering a manche; ``renumber`` tells a manche entry that another
   phone recorded the manche it was entering; ``rights`` that this phone lost its rights (its
-  invite was revoked); ``end`` that the stream is over (the game ended, the rights went, the
+  invite was revoked, or it was removed from the game's group); ``end`` that the stream is over (the game ended, the rights went, the
   server stops). A reconnecting phone sends the revision it last saw (``Last-Event-ID``, or
   ``since`` for a new connection): it is sent what it missed, each change once.
 - A stream holds no worker (gunicorn's gevent worker, ``gunicorn.conf.py``); it says nothing
@@ -26,7 +26,6 @@ import json
 from dataclasses import dataclass
 
 from flask import Blueprint, current_app, redirect, render_template, request, session, stream_with_context, url_for
-from flask_babel import gettext
 
 from models.core.errors import N_, NotFound, TooManyStreams, ValidationError
 from models.core.names import InvalidName, clean_name
@@ -44,7 +43,7 @@ from .openstreams import OpenStreams, Place, client_socket
 from .pagecache import cached_page
 from .present import game_context, share_panel
 from .rights import game_level, game_page_state, member_tokens, owns_game, phone_id, session_token, writes_game
-from .texts import change_said, entering_said, renumbered_said
+from .texts import change_said, entering_said, renumbered_said, rights_lost_said
 
 bp = Blueprint("live", __name__)
 
@@ -166,7 +165,8 @@ def told_events(viewer: Viewer, listener, heartbeat: float):
             yield "".join(message(name, data) for name, data in entry_messages(event, on_entry))
             continue
         if rights_lost(viewer, event):
-            yield message("rights", _said_rights()) + "event: end\ndata: \n\n"
+            # Rights that rested on no token of the game's rested on the phone's group.
+            yield message("rights", rights_lost_said(viewer.token is None)) + "event: end\ndata: \n\n"
             return
         yield change_message(viewer, event)
         if event.finished:
@@ -177,10 +177,6 @@ def told_events(viewer: Viewer, listener, heartbeat: float):
 def message(event: str, data: str, revision: int | None = None) -> str:
     head = f"id: {revision}\n" if revision is not None else ""
     return f"{head}event: {event}\ndata: {data}\n\n"
-
-
-def _said_rights() -> str:
-    return gettext("The invite this phone used was revoked: it can no longer record rounds here.")
 
 
 def rights_lost(viewer: Viewer, change: Change) -> bool:

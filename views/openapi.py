@@ -195,6 +195,47 @@ STANDINGS = {
     },
 }
 GROUP_DOC = "For a member of the group (its member token as bearer token); a 404 for anyone else"
+GROUP_ARCHIVE = {
+    "type": "object",
+    "description": "A group's archive (models/services/group_file.py): its name, its games each in the game file's"
+    " shape (carte-game/2), its merged spellings; no phone, token or invite",
+    "required": ["format", "group", "games"],
+    "properties": {
+        "format": {"type": "string", "enum": ["carte-group/1"]},
+        "exported_at": {"type": "string"},
+        "group": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string", "maxLength": 60}}},
+        "games": {"type": "array", "items": EXPORT},
+        "merges": {"type": "array", "items": {"type": "object"}},
+    },
+}
+GROUP_FILE_PATHS = {
+    "/groups/{group_id}/export": {
+        "get": {
+            "operationId": "exportGroup",
+            "description": GROUP_DOC,
+            "security": AUTH,
+            "parameters": [GROUP_ID],
+            "responses": {**ok("The group's archive (carte-group/1)", GROUP_ARCHIVE), **errors("404", "429")},
+        }
+    },
+    "/groups/import": {
+        "post": {
+            "operationId": "importGroup",
+            "description": "A new group from its archive, this client its owner (the answer's member_token is its"
+            " bearer token). The same Idempotency-Key and file again answer the same group (200, imported_before;"
+            " a new member_token unless the bearer token held is sent), never a second one. A damaged file: 422,"
+            " nothing written.",
+            "security": [{}, {"bearer": []}],
+            "parameters": [{**IDEMPOTENCY_KEY, "required": True}],
+            "requestBody": json_body(GROUP_ARCHIVE),
+            "responses": {
+                **ok("The group made: group, member_token, imported_before", {"type": "object"}, status="201"),
+                **ok("The group this key and file made before", {"type": "object"}),
+                **errors("409", "413", "415", "422", "429"),
+            },
+        }
+    },
+}
 
 DOCUMENT = {
     "openapi": "3.1.0",
@@ -412,6 +453,7 @@ DOCUMENT = {
             },
         },
         **ENTRY_PATHS,
+        **GROUP_FILE_PATHS,
         "/games/{game_id}/players": {
             "post": {
                 "operationId": "joinPlayer",

@@ -285,6 +285,16 @@ def totals_line(ranking) -> str:
     return ", ".join(f"{side} {total}" for _place, side, total in ranking)
 
 
+def rights_lost_said(by_group: bool) -> str:
+    """What a phone's open stream says as its rights end: its invite was revoked, or (``by_group``)
+    the phone was removed from the game's group."""
+    if by_group:
+        return gettext(
+            "This phone was removed from the group: it no longer belongs to it and can no longer record rounds here."
+        )
+    return gettext("The invite this phone used was revoked: it can no longer record rounds here.")
+
+
 def change_said(change) -> str:
     """A change another phone made, in one sentence for the polite live region (« Manche 7
     enregistrée : Ana 120, Bob 95. »); empty when nothing a reader would hear changed."""

@@ -19,7 +19,7 @@ from ..core.errors import N_, Conflict, DomainError, GameFinished, NotFound, Val
 from ..core.names import InvalidName, clean_name
 from ..core.scoring import MancheEntry, score_entry
 from ..core.variant import MAX_MANCHES, Ruleset
-from .db import UndoRecord, utcnow
+from .db import Game, Player, UndoRecord, utcnow
 from .game_view import GameRows, GameView
 from .stored import StoredHand, StoredManche, StoredPlayer
 
@@ -259,3 +259,30 @@ def keep_undo(session: Session, game: GameView, kind: str, number: int, kept: di
             }
         ],
     )
+
+
+def player_rows(new: NewGame) -> list[dict]:
+    """The rows of a new game's players, by seat."""
+    return [
+        {
+            "game_id": new.id,
+            "seat": seat,
+            "name": name,
+            "team": new.side_of.get(name),
+            "place": new.place(seat),
+            **dict(
+                zip(
+                    ("joined_after", "left_after", "start_total"),
+                    seat_columns(new.roster.get(name, scoring.SEAT)),
+                    strict=True,
+                )
+            ),
+        }
+        for seat, name in enumerate(new.players)
+    ]
+
+
+def write_new_game(session: Session, new: NewGame, **changes) -> None:
+    """Insert a new game's row (with ``changes``) and its players: two statements."""
+    session.execute(insert(Game.__table__), [{**new.row, **changes}])
+    session.execute(insert(Player.__table__), player_rows(new))

@@ -23,7 +23,7 @@ import json
 import secrets
 from dataclasses import replace
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.dml import Update
 from sqlmodel import Session
@@ -33,9 +33,9 @@ from ..core.errors import N_, Conflict, EditCollision, GameFinished, NotFound, V
 from ..core.names import clean_name
 from ..core.scoring import MancheEntry, score_entry
 from ..core.variant import resolve
-from . import keys
-from .db import Database, Game, Hand, Invite, Manche, Player, UndoRecord, token_hash, utcnow
-from .game_file import export_document, read_document, read_order
+from . import game_import, keys
+from .db import Database, Game, Hand, Invite, Manche, UndoRecord, token_hash, utcnow
+from .game_file import export_document, read_order
 from .game_input import (
     MAX_NAME,
     NewGame,
@@ -47,10 +47,9 @@ from .game_input import (
     hand_rows,
     keep_for_undo,
     plan_manche,
-    scored_in_file,
-    seat_columns,
     stored_manche,
     stored_row,
+    write_new_game,
 )
 from .game_view import GameRows, GameView, build_view, game_row, game_rows, load_rows
 from .ids import checked_id, new_id
@@ -163,7 +162,7 @@ class GameService:
         return it and its edit token (shown once, stored only as a hash)."""
         new = self.prepare_game(variant, players, teams, options, table, mode, target, rounds, first_dealer)
         with unit_of_work(self.db) as session:
-            self.write_game(session, new, group_id=group)
+            write_new_game(session, new, group_id=group)
         return build_view(new.rows(), new.ruleset), new.token
 
     def prepare_game(
@@ -206,38 +205,13 @@ class GameService:
         }
         return NewGame(row, names, scoring.sides_of(names, layout) if layout else {}, ruleset, token)
 
-    @staticmethod
-    def write_game(session: Session, new: NewGame, **changes) -> None:
-        """Insert a new game's row (with ``changes``) and its players: two statements."""
-        session.execute(insert(Game.__table__), [{**new.row, **changes}])
-        session.execute(
-            insert(Player.__table__),
-            [
-                {
-                    "game_id": new.id,
-                    "seat": seat,
-                    "name": name,
-                    "team": new.side_of.get(name),
-                    "place": new.place(seat),
-                    **dict(
-                        zip(
-                            ("joined_after", "left_after", "start_total"),
-                            seat_columns(new.roster.get(name, scoring.SEAT)),
-                            strict=True,
-                        )
-                    ),
-                }
-                for seat, name in enumerate(new.players)
-            ],
-        )
-
     # export and import
 
     def export_game(self, game_id: str) -> dict:
         """The whole game as a versioned document (``carte-game/2``), enough to rebuild it exactly."""
         return export_document(self.get(game_id))
 
-    def _imported_game(self, settings: dict) -> NewGame:
+    def imported_game(self, settings: dict) -> NewGame:
         """The new game an export document describes, with who joined or left and where they sit."""
         roster = settings.pop("roster")
         table_order = settings.pop("table_order")
@@ -255,67 +229,12 @@ class GameService:
         return replace(new, order=read_order(table_order, new.players))
 
     def import_game(self, document) -> tuple[GameView, str]:
-        """A new game (new id, new token) from an export document; all or nothing.
-
-        Every manche is checked and scored in memory first (the core plays the game through), then
-        the game is written in one short transaction of a fixed number of statements whatever the
-        number of manches: the game, its players, its manches (their ids returned), their hands."""
-        settings, entries, totals = read_document(document)
-        new = self._imported_game(settings)
-        roster = new.roster
-        ruleset, players, teams = new.ruleset, new.players, new.teams
-        scores = [
-            scored_in_file(ruleset, scoring.seated(players, roster, i + 1), teams, e, i) for i, e in enumerate(entries)
-        ]
-        # The totals, the end and the newcomers' starts are the core's (``play_through``), as every page shows them.
-        progress = scoring.play_through(
-            ruleset,
-            players,
-            teams,
-            new.row["first_dealer"],
-            [(s.winner, s.values) for s in scores],
-            roster,
-            order=new.rows().order,
-        )
-        if progress.counted < len(entries):
-            raise ValidationError(
-                N_("The file is damaged: round %(number)s comes after the end of the game."),
-                field=f"game.manches.{progress.counted}",
-                number=progress.counted + 1,
-            )
-        if totals is not None and totals != progress.totals:
-            raise ValidationError(N_("The file is damaged: its totals do not match its rounds."), field="totals")
-        now = utcnow()
-        manche_rows, hands_of = [], []
-        for index, score in enumerate(scores):
-            manche, hands = stored_manche(players, score)
-            manche_rows.append({**manche, "game_id": new.id, "number": index + 1, "created_at": now})
-            hands_of.append(hands)
-        finished_at = now if progress.standing.finished else None
+        """A new game (new id, new token) from an export document; all or nothing: checked and
+        scored in memory first (``game_import.plan``), then written in one short transaction."""
+        planned = game_import.plan(self, document)
         with unit_of_work(self.db) as session:
-            self.write_game(session, new, revision=1, finished_at=finished_at)
-            stored = self._write_manches(session, manche_rows, hands_of)
-        rows = new.rows(revision=1, finished_at=finished_at)
-        rows = GameRows(rows.game, rows.players, tuple(m for m, _ in stored), {m.id: tuple(h) for m, h in stored})
-        return build_view(rows, ruleset), new.token
-
-    @staticmethod
-    def _write_manches(session: Session, manche_rows: list[dict], hands_of: list) -> list:
-        """Insert an imported game's manches (their ids returned) and their hands: two statements
-        whatever their number; answers each ``(StoredManche, hands)``."""
-        if not manche_rows:
-            return []
-        ids = session.execute(insert(Manche.__table__).returning(Manche.id, Manche.number), manche_rows).all()
-        id_of = {row.number: row.id for row in ids}
-        pairs = list(zip(manche_rows, hands_of, strict=True))
-        session.execute(NEW_HANDS, [row for m, hands in pairs for row in hand_rows(id_of[m["number"]], hands)])
-        return [
-            (
-                StoredManche._make(id_of[m["number"]] if name == "id" else m[name] for name in StoredManche._fields),
-                hands,
-            )
-            for m, hands in pairs
-        ]
+            view = game_import.write(session, planned)
+        return view, planned.new.token
 
     # invites (a second phone gets the right to record manches)
 

@@ -27,6 +27,7 @@ from ..core.errors import N_, NotFound, ValidationError
 from ..core.names import InvalidName, clean_name
 from . import history
 from .db import ClubNight, Database, Game
+from .game_input import write_new_game
 from .games import GameService
 from .ids import checked_id, new_id
 from .stored import columns_of
@@ -202,9 +203,7 @@ class NightService:
     @staticmethod
     def _write_round(session, night_id: str, group_id: str, number: int, news: list) -> None:
         for table, new in enumerate(news, start=1):
-            GameService.write_game(
-                session, new, group_id=group_id, night_id=night_id, night_round=number, night_table=table
-            )
+            write_new_game(session, new, group_id=group_id, night_id=night_id, night_round=number, night_table=table)
 
 
 def table_results(state: NightState, summaries: dict) -> list[club_night.TableResult]:

@@ -445,7 +445,7 @@ def test_manche_writes_take_json_only_and_delete_needs_no_body(client, three):
 def test_openapi_says_bodies_are_json_only(client):
     document = client.get("/api/v1/openapi.json").get_json()
     with_body = [op for path in document["paths"].values() for op in path.values() if "requestBody" in op]
-    assert len(with_body) == 15  # games, manches, entry, groups, house rules: each write with a body
+    assert len(with_body) == 16  # games, manches, entry, groups (and their import), house rules: each write with a body
     for operation in with_body:
         assert list(operation["requestBody"]["content"]) == ["application/json"]
         assert "415" in operation["responses"], operation["operationId"]

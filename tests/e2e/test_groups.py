@@ -141,6 +141,11 @@ def test_invites_revoked_and_owner_only_writes(phones):
     assert bob.post(f"/groups/{group_id}/members/{member_id}/remove").status_code == 403
     invite_id = re.search(r"/invites/([^/]+)/revoke", page(ana, f"/groups/{group_id}")).group(1)
     assert ana.post(f"/groups/{group_id}/invites/{invite_id}/revoke").status_code == 303
+    # The link's line, drawn as the game's invites are (parts/invites.html): when it was made, in
+    # the phone's time with JavaScript, and revoked (no form left); a join link keeps no last use.
+    line = page(ana, f"/groups/{group_id}").split('class="invite-list">', 1)[1].split("</li>", 1)[0]
+    assert re.search(r'Made on <time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ" data-local>', line)
+    assert "revoked" in line and "<form" not in line and "data-last-used" not in line
     assert chloe.get(link).status_code == 404
     assert chloe.post(link).status_code == 404
     # The owner hands the group over to Bob, who may then remove phones.

@@ -125,6 +125,31 @@ def test_a_revoked_scorekeeper_is_told_live_and_its_stream_ends(server, games):
     assert "The invite this phone used was revoked" in events[0].data
 
 
+def test_a_phone_removed_from_the_group_is_told_live_and_its_stream_ends(server, app):
+    """A member's rights on its group's games rest on its membership: removed, its open stream says
+    so in one sentence (not the revoked invite's) and ends; another phone's stream goes on."""
+    groups = app.extensions["groups"]
+    game_id, token, _ = new_game(server)
+    group_id, owner_token = groups.create("Dimanche", game_id=game_id)
+    invite = groups.create_invite(group_id)
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    opener.open(urllib.request.Request(f"{server.url}/groups/{group_id}/join/{invite}", data=b"phone=Bob")).read()
+    cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
+    stream = open_stream(server.url, f"/games/{game_id}/events", {"Cookie": cookie, "Accept-Language": "en"})
+    reader = open_stream(server.url, f"/games/{game_id}/events")
+    bob = next(m for m in groups.members(group_id) if not m.owner)
+    assert bob.name == "Bob" and groups.membership(group_id, [owner_token]).owner
+    groups.remove(group_id, bob.id)
+    events = stream.events_until("end")
+    assert [e.event for e in events] == ["rights", "end"]
+    assert events[0].data == (
+        "This phone was removed from the group: it no longer belongs to it and can no longer record rounds here."
+    )
+    record(server, game_id, token)  # the other stream hears the next manche: it was not ended
+    assert "scores" in [e.event for e in reader.events_until("said")]
+
+
 def test_too_many_streams_from_one_address_is_a_429(database_url):
     server = live_server(database_url, STREAMS_PER_CLIENT="2")
     try:
