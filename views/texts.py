@@ -334,11 +334,17 @@ def renumbered_said(recorded: int, becomes: int) -> str:
     )
 
 
-def entering_said(entering) -> str:
+def entering_said(entering, counting=None) -> str:
     """ "Chloé is entering round 7…" for each phone entering a manche; a phone that gave no name is
-    said by what it is at the table: the organiser's (the game's owner) or an invited one."""
+    said by what it is at the table: the organiser's (the game's owner) or an invited one.
+    ``counting`` (by phone: the hands it counts in the open entry, see ``counting_said``) names
+    which hand a phone counts instead: « Chloé saisit sa main (manche 7)… »."""
     lines = []
     for phone in entering:
+        hands = (counting or {}).get(phone.phone) if not phone.editing else None
+        if hands:
+            lines.append(counting_said(phone, hands))
+            continue
         if phone.name:
             line = (
                 gettext("%(name)s is correcting round %(n)d…", name=phone.name, n=phone.number)
@@ -359,3 +365,17 @@ def entering_said(entering) -> str:
             )
         lines.append(line)
     return " · ".join(lines)
+
+
+def counting_said(phone, hands) -> str:
+    """Which hands a phone counts in the open entry of its manche: ``hands`` as (player, who the
+    phone said it is), its own (« Bob saisit sa main (manche 3)… ») or others' (« Chloé compte pour
+    Ana et Bob (manche 3)… »); a phone that said nothing is named as on the presence line."""
+    players = [player for player, _by in hands]
+    by = next((by for _player, by in hands if by), None) or phone.name
+    if by and players == [by]:
+        return gettext("%(name)s is counting their own hand (round %(n)d)…", name=by, n=phone.number)
+    if by is None:
+        by = gettext("The organiser") if phone.owner else gettext("An invited phone")
+    return gettext("%(name)s is counting for %(players)s (round %(n)d)…", name=by, players=join_and(players),
+                   n=phone.number)  # fmt: skip
