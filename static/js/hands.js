@@ -11,9 +11,9 @@
   var box = document.getElementById("open-entry");
   var form = box && box.closest("form[data-manche-form]");
   if (!form || !window.fetch || !window.JSON) return;
-  var base = box.dataset.openEntry, gameUrl = box.dataset.gameUrl;
+  var base = box.dataset.openEntry, gameUrl = box.dataset.gameUrl, nextUrl = box.dataset.nextUrl;
   var number = parseInt(form.elements.number.value, 10);
-  var meKey = "carte-me|" + base, myTag = null, shown = 0, state = null, pending = {}, timers = {}, applying = false, saving = false;
+  var meKey = "carte-me|" + base, myTag = null, shown = 0, state = null, pending = {}, timers = {}, applying = false, saving = false, posting = false, counted = false, sending = 0, overdue = false;
 
   function words(name, values) {
     return box.dataset["w" + name].replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
@@ -58,6 +58,7 @@
   }
   function changed(seat, extra) {
     if (!joined()) return;
+    if (String(seat) === me()) counted = true;
     pending[seat] = Object.assign(pending[seat] || {}, extra || {});
     clearTimeout(timers[seat]);
     timers[seat] = setTimeout(function () { flush(seat); }, 150);
@@ -67,11 +68,15 @@
     if (!pending[seat]) return Promise.resolve();
     var body = handBody(seat);
     delete pending[seat];
+    sending++;
     return send("PUT", "/hands/" + seat, body).then(function (answer) {
+      sending--;
       if (answer.status === 200) apply(answer.data);
       else if (answer.status === 409) late(seat, body);
-    // offline: kept, sent when back
-    }).catch(function () { pending[seat] = pending[seat] || {}; });
+      // the manche was recorded while this hand was on its way
+      if (!sending && overdue && !saving) recorded();
+    // offline: kept, sent when back (marked done or not, as it was sent)
+    }).catch(function () { sending--; pending[seat] = Object.assign({ done: body.done }, pending[seat] || {}); });
   }
   function flushAll() {
     return Promise.all(Object.keys(pending).filter(function (seat) { return seat !== "winner"; }).map(flush));
@@ -80,6 +85,15 @@
   // --- what the server says ---------------------------------------------------------------------
 
   function leave() { saving = true; location.assign(gameUrl + "?saved=" + (number)); }
+
+  // Saved by another phone: a phone that was counting its own hand (it said who it is and touched
+  // that hand) goes on to the next manche's entry, its next hand; any other, to the game page.
+  function movedOn() {
+    var mine = me(), own = mine && state && state.hands.find(function (h) { return String(h.seat) === mine; });
+    if (!counted && !(own && own.by.phone === myTag)) return leave();
+    saving = true;
+    location.assign(nextUrl + "?saved=" + number);
+  }
 
   // The manche was recorded while this phone's hand had not reached the server (offline): the hand
   // is kept for that manche's correction, which this phone is offered (nothing typed is lost).
@@ -111,13 +125,19 @@
     return hand ? hand.dataset.seat : null;
   }
 
+  // Manche N recorded by another phone (through the entry, or its own whole-manche form): what
+  // waited here is sent (refused: offered as a correction, see late), else this phone moves on.
+  function recorded() {
+    var waiting = Object.keys(pending).filter(function (seat) { return seat !== "winner"; });
+    // a hand on its way: its answer (or its failure, kept for later) decides
+    overdue = !!sending;
+    if (sending) return;
+    return waiting.length ? flushAll() : movedOn();
+  }
+
   function apply(data) {
-    if (saving || !joined()) return;
-    // saved by another phone: to the game page, once this hand is sent
-    if (data.number > number) {
-      var waiting = Object.keys(pending).filter(function (seat) { return seat !== "winner"; });
-      return waiting.length ? flushAll() : leave();
-    }
+    if (saving || posting || !joined()) return;
+    if (data.number > number) return recorded();
     // the page's own calls say which digest is this phone's
     if (data.me) myTag = data.me;
     if (data.version < shown) return;
@@ -212,10 +232,15 @@
   });
 
   form.addEventListener("submit", function (event) {
-    if (saving || !joined() || !event.submitter || event.submitter.name !== "save") return;
+    if (!joined() || !event.submitter || event.submitter.name !== "save") return;
+    // the form posted as it is (no network, below) goes its own way
+    if (saving) return;
     event.preventDefault();
     // saved here: the page's own sending (replay.js) stays out
     event.stopImmediatePropagation();
+    // a second tap while the first is on its way
+    if (posting) return;
+    posting = true;
     var submitter = event.submitter, last = form.querySelector("input[name=last_card]:checked");
     // what this phone counted, it vouches for
     (state ? state.hands : []).forEach(function (hand) {
@@ -227,15 +252,18 @@
     }).then(function (answer) {
       if (answer.status === 200 && answer.data.url) { saving = true; location.assign(answer.data.url); }
       else if (answer.status === 409) leave();
-      else document.getElementById("entry-missing").textContent = answer.data.error.message;
+      else { posting = false; document.getElementById("entry-missing").textContent = answer.data.error.message; }
     // no network: the form as it stands, with the same nonce
     }).catch(function () {
       saving = true;
+      posting = false;
       form.requestSubmit(submitter);
     });
   }, true);
 
   document.addEventListener("carte:entry-state", function (event) { apply(event.detail); });
+  // live.js: another phone recorded this manche
+  document.addEventListener("carte:renumbered", function () { if (!saving && !posting && joined()) recorded(); });
 
   function load() {
     if (joined()) send("GET", "").then(function (answer) { if (answer.status === 200) apply(answer.data); }).catch(function () {});

@@ -169,5 +169,7 @@
     line.textContent = news.said;
     line.hidden = false;
     here();
+    // a phone on the shared entry moves on (hands.js)
+    document.dispatchEvent(new CustomEvent("carte:renumbered", { detail: news }));
   }
 })();
