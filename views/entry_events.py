@@ -29,14 +29,16 @@ def progress_said(change) -> str:
                     number=state.number, of=len(state.expected))  # fmt: skip
 
 
-def hands_counted(change) -> dict[str, list[tuple[str, str | None]]]:
-    """By phone, the hands of the open entry it is counting (changed last by it, not done yet):
-    (player, who the phone said it is), for the presence line (``texts.entering_said``)."""
+def hands_counted(change) -> dict[str, tuple[str | None, list[str]]]:
+    """By phone that changed a hand of the open entry: who it said it is (the player, else its own
+    name) and the players whose hands it is counting (changed last by it, not done yet), for the
+    presence line (``texts.entering_said``)."""
     state = change.state.current(change.next_number, change.state.changed_at)
-    counting: dict[str, list[tuple[str, str | None]]] = {}
+    counting: dict[str, tuple[str | None, list[str]]] = {}
     for hand in state.hands:
-        if hand.phone and not hand.done:
-            counting.setdefault(hand.phone, []).append((change.players[hand.seat], hand.name))
+        if hand.phone:
+            by, players = counting.get(hand.phone, (None, []))
+            counting[hand.phone] = (by or hand.name, players if hand.done else [*players, change.players[hand.seat]])
     return counting
 
 

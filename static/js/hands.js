@@ -13,7 +13,7 @@
   if (!form || !window.fetch || !window.JSON) return;
   var base = box.dataset.openEntry, gameUrl = box.dataset.gameUrl, nextUrl = box.dataset.nextUrl;
   var number = parseInt(form.elements.number.value, 10);
-  var meKey = "carte-me|" + base, myTag = null, shown = 0, state = null, pending = {}, timers = {}, applying = false, saving = false, posting = false, counted = false, sending = 0, overdue = false;
+  var meKey = "carte-me|" + base, myTag = null, shown = 0, state = null, pending = {}, timers = {}, chains = {}, applying = false, saving = false, posting = false, counted = false, inflight = {}, overdue = false;
 
   function words(name, values) {
     return box.dataset["w" + name].replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
@@ -63,21 +63,31 @@
     clearTimeout(timers[seat]);
     timers[seat] = setTimeout(function () { flush(seat); }, 150);
   }
+  // One hand's changes leave in turn: two at once could reach the server in either order, and
+  // the later write wins (a hand marked done would be undone by the taps sent just before).
   function flush(seat) {
     clearTimeout(timers[seat]);
-    if (!pending[seat]) return Promise.resolve();
+    var run = (chains[seat] || Promise.resolve()).then(function () { return sendHand(seat); });
+    chains[seat] = run;
+    return run;
+  }
+  function sendHand(seat) {
+    if (!pending[seat]) return;
     var body = handBody(seat);
     delete pending[seat];
-    sending++;
+    inflight[seat] = true;
     return send("PUT", "/hands/" + seat, body).then(function (answer) {
-      sending--;
+      delete inflight[seat];
       if (answer.status === 200) apply(answer.data);
       else if (answer.status === 409) late(seat, body);
       // the manche was recorded while this hand was on its way
-      if (!sending && overdue && !saving) recorded();
+      if (!sending() && overdue && !saving) recorded();
     // offline: kept, sent when back (marked done or not, as it was sent)
-    }).catch(function () { sending--; pending[seat] = Object.assign({ done: body.done }, pending[seat] || {}); });
+    }).catch(function () { delete inflight[seat]; pending[seat] = Object.assign({ done: body.done }, pending[seat] || {}); });
   }
+  function sending() { return Object.keys(inflight).length > 0; }
+  // a hand this phone changed and the server has not answered for yet: the form holds it
+  function mineNow(seat) { return pending[seat] || inflight[seat]; }
   function flushAll() {
     return Promise.all(Object.keys(pending).filter(function (seat) { return seat !== "winner"; }).map(flush));
   }
@@ -130,8 +140,8 @@
   function recorded() {
     var waiting = Object.keys(pending).filter(function (seat) { return seat !== "winner"; });
     // a hand on its way: its answer (or its failure, kept for later) decides
-    overdue = !!sending;
-    if (sending) return;
+    overdue = sending();
+    if (overdue) return;
     return waiting.length ? flushAll() : movedOn();
   }
 
@@ -144,7 +154,7 @@
     shown = data.version;
     state = data;
     if (!pending.winner) fillWinner(data);
-    data.hands.forEach(function (hand) { if (!pending[hand.seat]) fillHand(hand); });
+    data.hands.forEach(function (hand) { if (!mineNow(hand.seat)) fillHand(hand); });
     refresh();
     draw(data);
   }

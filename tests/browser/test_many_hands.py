@@ -69,6 +69,8 @@ def test_two_phones_count_their_own_hands_into_one_manche(browser, live_server, 
             expect(page.locator("#presence")).to_contain_text("Bob saisit sa main (manche 1)…", timeout=SECOND)
         owner.get_by_role("button", name="Cette main est comptée ✓").click()
         expect(keeper.locator("#hands-status")).to_contain_text("Bob\u00a0: 17 pts ✓", timeout=SECOND)
+        # done: no longer counting, and named by the player its phone said it is (it gave no name)
+        expect(keeper.locator("#presence")).to_have_text("Bob saisit la manche 1…", timeout=SECOND)
         expect(watcher.locator("#entry-progress")).to_contain_text("Manche 1\u00a0: 1 main sur 2", timeout=SECOND)
 
         # Chloé's hand, 8 + 3 = 53, on the scorekeeper's phone: « Chloé compte… » first, then done.
@@ -93,6 +95,8 @@ def test_two_phones_count_their_own_hands_into_one_manche(browser, live_server, 
         expect(keeper).to_have_url(re.compile(rf"/games/{game.id}\?saved=1$"), timeout=3 * SECOND)
         expect(keeper.locator("main .notice").first).to_contain_text("Manche 1 enregistrée")
         moved_on(owner, game.id, 1, "Bob")
+        screenshots(browser, scheme, "many-hands-saved", (("propriétaire : manche 2", owner),
+                                                          ("marqueur : la partie", keeper)))  # fmt: skip
         (manche,) = games.get(game.id).manches
         # Ana went out: 0; Bob 17; Chloé 53.
         assert manche.winner == "Ana" and manche.points == {"Ana": 0, "Bob": 17, "Chloé": 53}

@@ -84,8 +84,9 @@ def test_the_pages_calls_use_the_session_and_name_this_phone(client):
 )
 def test_the_presence_line_names_who_counts_which_hand(app, games, language, own, other):
     """Bob's phone counts Bob's hand; Chloé's (the scorekeeper's, counting for the table) counts
-    Ana's and Dan's; Eve's phone has only opened the entry; a hand marked done is no longer being
-    counted: each phone on the presence line, as the table's streams say it."""
+    Ana's and Dan's; Eve's has marked hers done: it is no longer counting, and is named by the
+    player it said it is (neither Bob's nor Eve's phone gave itself a name): each phone on the
+    presence line, as the table's streams say it."""
     game, _token = games.create_game("classique", ["Ana", "Bob", "Chloé", "Dan", "Eve"], first_dealer=0)
     entries = app.extensions["open_entries"]
     game = games.get(game.id)
@@ -95,7 +96,7 @@ def test_the_presence_line_names_who_counts_which_hand(app, games, language, own
     entries.change_hand(game, 1, 4, HandChange(["8"], None, True), "eve-phone", "Eve")
     change = EntryChange(game.id, entries.stored(game.id), tuple(game.players), game.next_number)
     entering = [Entering(phone, name, 1, False, 0.0) for phone, name in
-                (("bob-phone", None), ("chloe-phone", "Chloé"), ("eve-phone", "Eve"))]  # fmt: skip
+                (("bob-phone", None), ("chloe-phone", "Chloé"), ("eve-phone", None))]  # fmt: skip
     with app.test_request_context(headers={"Accept-Language": language}):
         said = entering_said(entering, hands_counted(change)).replace("\u00a0", " ")
         waiting = "Eve saisit la manche 1…" if language == "fr" else "Eve is entering round 1…"
