@@ -95,6 +95,11 @@
   // --- what the server says ---------------------------------------------------------------------
 
   function leave() { saving = true; location.assign(gameUrl + "?saved=" + (number)); }
+  // the manche is recorded: its draft (drafts.js) would come back in the next one's entry
+  function forgetDraft() { if (window.CarteOffline && window.CarteOffline.forgetDraft) window.CarteOffline.forgetDraft(form); }
+  // live.js: this entry is being saved (its sign of life stops; another phone's save of the same
+  // manche does not renumber it), or not any more
+  function tellSaving(on) { document.dispatchEvent(new CustomEvent("carte:saving", { detail: { saving: on } })); }
 
   // Saved by another phone: a phone that was counting its own hand (it said who it is and touched
   // that hand) goes on to the next manche's entry, its next hand; any other, to the game page.
@@ -102,6 +107,7 @@
     var mine = me(), own = mine && state && state.hands.find(function (h) { return String(h.seat) === mine; });
     if (!counted && !(own && own.by.phone === myTag)) return leave();
     saving = true;
+    forgetDraft();
     location.assign(nextUrl + "?saved=" + number);
   }
 
@@ -111,6 +117,7 @@
     if (!body.cards.length && body.typed === null) return leave();
     stored(function (s) { s.setItem("carte-late|" + gameUrl + "|" + number, JSON.stringify({ seat: seat, cards: body.cards, typed: body.typed })); });
     saving = true;
+    forgetDraft();
     var line = document.getElementById("hand-late");
     line.querySelector("a").href = gameUrl + "/manches/" + number + "/edit";
     line.hidden = false;
@@ -148,6 +155,8 @@
   function apply(data) {
     if (saving || posting || !joined()) return;
     if (data.number > number) return recorded();
+    // an entry for a manche already recorded (this page is for the next one)
+    if (data.number < number) return;
     // the page's own calls say which digest is this phone's
     if (data.me) myTag = data.me;
     if (data.version < shown) return;
@@ -251,6 +260,7 @@
     // a second tap while the first is on its way
     if (posting) return;
     posting = true;
+    tellSaving(true);
     var submitter = event.submitter, last = form.querySelector("input[name=last_card]:checked");
     // what this phone counted, it vouches for
     (state ? state.hands : []).forEach(function (hand) {
@@ -262,7 +272,7 @@
     }).then(function (answer) {
       if (answer.status === 200 && answer.data.url) { saving = true; location.assign(answer.data.url); }
       else if (answer.status === 409) leave();
-      else { posting = false; document.getElementById("entry-missing").textContent = answer.data.error.message; }
+      else { posting = false; tellSaving(false); document.getElementById("entry-missing").textContent = answer.data.error.message; }
     // no network: the form as it stands, with the same nonce
     }).catch(function () {
       saving = true;
