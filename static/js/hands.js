@@ -88,8 +88,12 @@
   function sending() { return Object.keys(inflight).length > 0; }
   // a hand this phone changed and the server has not answered for yet: the form holds it
   function mineNow(seat) { return pending[seat] || inflight[seat]; }
+  // every hand that waits sent, and those on their way answered (a save must not overtake them)
   function flushAll() {
-    return Promise.all(Object.keys(pending).filter(function (seat) { return seat !== "winner"; }).map(flush));
+    var seats = Object.keys(pending).concat(Object.keys(chains)).filter(function (seat, i, all) {
+      return seat !== "winner" && all.indexOf(seat) === i;
+    });
+    return Promise.all(seats.map(flush));
   }
 
   // --- what the server says ---------------------------------------------------------------------

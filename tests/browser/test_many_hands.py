@@ -246,6 +246,35 @@ def test_two_phones_saving_at_the_same_moment_record_one_manche(browser, live_se
         assert manche.winner == "Ana" and manche.points == {"Ana": 0, "Bob": 17, "Chloé": 53}
 
 
+def test_a_save_waits_for_the_hands_on_their_way(browser, live_server):
+    """Bob's phone counts K + 7 = 17 and types Chloé's total, 5; the typed total is held on its way
+    to the server when « Enregistrer » is tapped: the save leaves only once it was answered (else
+    the server would find Chloé's hand missing). Classique: Ana went out, 0."""
+    games = live_server.app.extensions["games"]
+    game, owner_token = games.create_game("classique", THREE, first_dealer=0)
+    base = live_server.url
+    with phones(browser, "light") as phone:
+        bob = phone().new_page()
+        bob.goto(f"{base}/join/{game.id}/{owner_token}")
+        joined(bob, f"{base}/games/{game.id}/manches/new", "Bob")
+        choose_winner(bob, 0)
+        tap(bob, 1, "K 7")
+
+        held, released, overtaken = [], [], []
+        bob.route("**/entry/hands/2", lambda route: held.append(route))
+        bob.route("**/entry/save", lambda route: (overtaken.append(not released), route.continue_()))
+        with bob.expect_request("**/entry/hands/2"):
+            type_total(bob, 2, "5")
+        bob.get_by_role("button", name="Enregistrer la manche 1").click()
+        held.pop().continue_()
+        released.append(True)
+        expect(bob).to_have_url(re.compile(rf"/games/{game.id}\?saved=1$"), timeout=3 * SECOND)
+        assert overtaken == [False]
+        (manche,) = games.get(game.id).manches
+        # Ana 0; Bob K + 7 = 17; Chloé typed 5.
+        assert manche.points == {"Ana": 0, "Bob": 17, "Chloé": 5}
+
+
 def test_a_phone_that_has_not_said_who_it_is_keeps_the_whole_manche_form(browser, live_server):
     """Bob's phone says who it is and counts K (10) into the shared entry; the scorekeeper's phone
     says nothing: it keeps today's whole-manche form, which the shared entry never fills — it

@@ -150,6 +150,8 @@ def test_saving_records_one_manche_with_every_hand_and_closes_the_entry(app, ent
     assert recorded.number == 1 and recorded.totals == {"Ana": 0, "Bob": 17, "Chloé": 12}
     after = games.get(game.id)
     assert entries.read(after).number == 2 and entries.read(after).hands == ()
+    # nobody has gone out in manche 2 yet: every hand is expected again, Ana's too
+    assert entries.read(after).missing() == [ANA, BOB, CHLOE]
     # the same tap again (a retry), with the game as the phone had it: the same manche
     again = entries.save(games, game, 1, "form:one")
     assert again.number == 1 and again.replayed
