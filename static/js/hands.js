@@ -1,11 +1,8 @@
-// One manche, many hands: the entry of a new manche joins its game's open entry (kept on the
-// server), so that each phone counts its own hand into one manche. This phone says once which
-// player it is (kept for the game in localStorage) and opens on that hand; each change of a hand
-// or of the winner is sent at once (one small write), the other phones' changes arrive on the
-// stream (live.js turns its `entry` events into `carte:entry-state`) and are drawn in the form, so
-// the form always holds the whole manche. The values of hands are the server's. Saving sends the
-// page's nonce as its idempotency key; if the network fails, the form is posted as it is (same
-// nonce: it still counts once). Without JavaScript none of this runs: the form is the whole manche.
+// One manche, many hands: once this phone says which player it is (localStorage, per game), its
+// entry joins the game's open entry on the server: each change of a hand or of the winner is sent
+// at once, the others' arrive on the stream (live.js: `carte:entry-state`) and are drawn in the
+// form, which holds the whole manche. Saving sends the page's nonce as idempotency key; no
+// network: the form is posted as it is (same nonce). Without JavaScript: the whole-manche form.
 (function () {
   "use strict";
   var box = document.getElementById("open-entry");
@@ -44,7 +41,7 @@
     });
   }
 
-  // --- this phone's hand ------------------------------------------------------------------------
+  // this phone's hand
 
   function handBody(seat) {
     var cards = [], typed = form.elements["p" + seat + "-typed"].value.trim();
@@ -63,8 +60,7 @@
     clearTimeout(timers[seat]);
     timers[seat] = setTimeout(function () { flush(seat); }, 150);
   }
-  // One hand's changes leave in turn: two at once could reach the server in either order, and
-  // the later write wins (a hand marked done would be undone by the taps sent just before).
+  // one hand's changes leave in turn (two at once could land in either order: the later wins)
   function flush(seat) {
     clearTimeout(timers[seat]);
     var run = (chains[seat] || Promise.resolve()).then(function () { return sendHand(seat); });
@@ -86,9 +82,9 @@
     }).catch(function () { delete inflight[seat]; pending[seat] = Object.assign({ done: body.done }, pending[seat] || {}); });
   }
   function sending() { return Object.keys(inflight).length > 0; }
-  // a hand this phone changed and the server has not answered for yet: the form holds it
+  // changed here, not answered yet: the form holds it
   function mineNow(seat) { return pending[seat] || inflight[seat]; }
-  // every hand that waits sent, and those on their way answered (a save must not overtake them)
+  // every hand sent and answered (a save must not overtake one)
   function flushAll() {
     var seats = Object.keys(pending).concat(Object.keys(chains)).filter(function (seat, i, all) {
       return seat !== "winner" && all.indexOf(seat) === i;
@@ -96,17 +92,15 @@
     return Promise.all(seats.map(flush));
   }
 
-  // --- what the server says ---------------------------------------------------------------------
+  // what the server says
 
   function leave() { saving = true; location.assign(gameUrl + "?saved=" + (number)); }
-  // the manche is recorded: its draft (drafts.js) would come back in the next one's entry
+  // recorded: its draft would come back in the next entry
   function forgetDraft() { if (window.CarteOffline && window.CarteOffline.forgetDraft) window.CarteOffline.forgetDraft(form); }
-  // live.js: this entry is being saved (its sign of life stops; another phone's save of the same
-  // manche does not renumber it), or not any more
+  // live.js: saving (no sign of life, no renumbering), or not
   function tellSaving(on) { document.dispatchEvent(new CustomEvent("carte:saving", { detail: { saving: on } })); }
 
-  // Saved by another phone: a phone that was counting its own hand (it said who it is and touched
-  // that hand) goes on to the next manche's entry, its next hand; any other, to the game page.
+  // saved by another phone: counting its own hand, this phone goes on to the next entry
   function movedOn() {
     var mine = me(), own = mine && state && state.hands.find(function (h) { return String(h.seat) === mine; });
     if (!counted && !(own && own.by.phone === myTag)) return leave();
@@ -115,8 +109,7 @@
     location.assign(nextUrl + "?saved=" + number);
   }
 
-  // The manche was recorded while this phone's hand had not reached the server (offline): the hand
-  // is kept for that manche's correction, which this phone is offered (nothing typed is lost).
+  // recorded without this phone's hand (offline): kept for the correction offered
   function late(seat, body) {
     if (!body.cards.length && body.typed === null) return leave();
     stored(function (s) { s.setItem("carte-late|" + gameUrl + "|" + number, JSON.stringify({ seat: seat, cards: body.cards, typed: body.typed })); });
@@ -146,11 +139,10 @@
     return hand ? hand.dataset.seat : null;
   }
 
-  // Manche N recorded by another phone (through the entry, or its own whole-manche form): what
-  // waited here is sent (refused: offered as a correction, see late), else this phone moves on.
+  // recorded by another phone (entry or whole form): what waits is sent (see late), or move on
   function recorded() {
     var waiting = Object.keys(pending).filter(function (seat) { return seat !== "winner"; });
-    // a hand on its way: its answer (or its failure, kept for later) decides
+    // a hand on its way decides first
     overdue = sending();
     if (overdue) return;
     return waiting.length ? flushAll() : movedOn();
@@ -195,7 +187,7 @@
     box.querySelector("[data-done]").setAttribute("aria-pressed", hand && hand.done ? "true" : "false");
   }
 
-  // --- who this phone is --------------------------------------------------------------------------
+  // who this phone is
 
   function pick(seat) {
     var button = form.querySelector("[data-hand][data-seat='" + seat + "'] [name=pick]");
@@ -232,7 +224,7 @@
     }
   });
 
-  // --- the form's own changes ---------------------------------------------------------------------
+  // the form's own changes
 
   // after app.js's: the counts are in the form
   document.addEventListener("click", function (event) {
@@ -297,27 +289,4 @@
   box.hidden = false;
   showMe();
   load();
-})();
-
-// The correction of a manche recorded without this phone's hand (it was offline): the hand kept for
-// it (above) is put in the form, said once; saving the correction records it (drafts.js keeps it).
-(function () {
-  "use strict";
-  var form = document.querySelector("form[data-manche-form]"), note = document.getElementById("late-hand");
-  var place = form && !form.elements.number && form.getAttribute("action").match(/^(\/games\/[^/]+)\/manches\/(\d+)$/);
-  if (!place || !note) return;
-  var key = "carte-late|" + place[1] + "|" + place[2], hand = null;
-  try { hand = JSON.parse(localStorage.getItem(key)); } catch (e) { return; }
-  if (!hand) return;
-  var prefix = "p" + hand.seat + "-", counts = {};
-  hand.cards.forEach(function (token) { counts[token] = (counts[token] || 0) + 1; });
-  form.querySelectorAll("input[type=hidden][name^='" + prefix + "n_']").forEach(function (input) {
-    input.value = counts[input.name.slice((prefix + "n_").length)] || 0;
-  });
-  form.elements[prefix + "typed"].value = hand.typed === null ? "" : hand.typed;
-  var pick = form.querySelector("[data-hand][data-seat='" + hand.seat + "'] [name=pick]");
-  if (pick) pick.click();
-  form.elements.selected.dispatchEvent(new Event("input", { bubbles: true }));
-  note.hidden = false;
-  form.addEventListener("submit", function () { try { localStorage.removeItem(key); } catch (e) { /* kept */ } });
 })();
