@@ -1,12 +1,13 @@
 """What the live table's streams say of the open entry (the manche its phones count together):
 to a phone on the entry, the entry itself as JSON (``entry`` events, read by ``hands.js``); to
-everyone watching, its progress in one line (``progress``: « Manche 4 : 3 mains sur 5 »)."""
+everyone watching, its progress in one line (``progress``: « Manche 4 : 3 mains sur 5 ») and, on
+the presence line, which phone counts which hand (``hands_counted``)."""
 
 from __future__ import annotations
 
 import json
 
-from flask_babel import gettext, ngettext
+from flask_babel import ngettext
 
 from models.services.open_entry import entry_fields
 
@@ -18,26 +19,30 @@ def entry_event(change) -> str:
 
 
 def progress_said(change) -> str:
-    """What a watcher is told of the manche being counted: « 3 mains sur 5 », and who counts
-    which hand not done yet (empty: nothing counted yet)."""
+    """What a watcher is told of the manche being counted: « Manche 4 : 3 mains sur 5 » (empty:
+    nothing counted yet). Who counts which hand is said on the presence line (``hands_counted``)."""
     state = change.state.current(change.next_number, change.state.changed_at)
     if not state.hands and state.winner is None:
         return ""
-    players = list(change.players)
     done = len(state.expected) - len(state.missing())
-    line = ngettext("Round %(number)s: %(num)s hand of %(of)s", "Round %(number)s: %(num)s hands of %(of)s", done,
+    return ngettext("Round %(number)s: %(num)s hand of %(of)s", "Round %(number)s: %(num)s hands of %(of)s", done,
                     number=state.number, of=len(state.expected))  # fmt: skip
-    counting = [counting_said(players[hand.seat], hand.name) for hand in state.hands if not hand.done]
-    return " · ".join([line, *counting])
+
+
+def hands_counted(change) -> dict[str, tuple[str | None, list[str]]]:
+    """By phone that changed a hand of the open entry: who it said it is (the player, else its own
+    name) and the players whose hands it is counting (changed last by it, not done yet), for the
+    presence line (``texts.entering_said``)."""
+    state = change.state.current(change.next_number, change.state.changed_at)
+    counting: dict[str, tuple[str | None, list[str]]] = {}
+    for hand in state.hands:
+        if hand.phone:
+            by, players = counting.get(hand.phone, (None, []))
+            counting[hand.phone] = (by or hand.name, players if hand.done else [*players, change.players[hand.seat]])
+    return counting
 
 
 def entry_messages(change, on_entry: bool) -> list[tuple[str, str]]:
     """The events a change of the entry makes on one stream: (event, data)."""
     out = [("entry", entry_event(change))] if on_entry else []
     return [*out, ("progress", progress_said(change))]
-
-
-def counting_said(player: str, by: str | None) -> str:
-    if by and by != player:
-        return gettext("%(by)s counts the hand of %(player)s…", by=by, player=player)
-    return gettext("%(player)s is counting…", player=player)

@@ -295,7 +295,9 @@ def manche_errors(error: DomainError, game) -> dict:
     return {"form": message}
 
 
-def render_manche(game, form: MancheForm, manche_number: int | None = None, errors=None, status: int = 200):
+def render_manche(
+    game, form: MancheForm, manche_number: int | None = None, errors=None, status: int = 200, saved: int | None = None
+):
     keys = scoring.keypad(game.ruleset)
     side_of = scoring.sides_of(game.players, game.teams)
     dealt = game.seated_at(manche_number) if manche_number else game.seated
@@ -346,6 +348,7 @@ def render_manche(game, form: MancheForm, manche_number: int | None = None, erro
             last_card_ranks=present.last_card_ranks(game.ruleset),
             forbidden=forbidden_cards(game),
             errors=errors or {},
+            saved=saved,
         ),
         status,
     )
@@ -388,7 +391,9 @@ def new_manche(game_id):
         number=str(game.next_number),
         nonce=secrets.token_urlsafe(16),
     )
-    return render_manche(game, form)
+    # a phone on the shared entry of the manche another phone just saved, moved on to this one
+    saved = whole_number(request.args.get("saved", ""), 1, len(game.manches))
+    return render_manche(game, form, saved=saved)
 
 
 def entry_kept(game, form: MancheForm) -> list[dict]:

@@ -36,7 +36,7 @@ from models.services.game_input import MAX_NAME
 from models.services.ids import checked_id
 
 from . import links
-from .entry_events import entry_messages
+from .entry_events import entry_messages, hands_counted
 from .kit import access, database, games, is_htmx, lang
 from .numbers import whole_number
 from .openstreams import OpenStreams, Place, client_socket
@@ -145,7 +145,7 @@ def event_stream(viewer: Viewer):
 
 def told_events(viewer: Viewer, listener, heartbeat: float):
     """What the stream says, event by event, until the game or the phone's rights end it."""
-    told = None  # who is entering, as this stream last said it
+    presence = PresenceLine(viewer.phone)
     while True:
         event = listener.get(heartbeat)
         if event is None:
@@ -155,14 +155,12 @@ def told_events(viewer: Viewer, listener, heartbeat: float):
             yield "event: end\ndata: \n\n"
             return
         if isinstance(event, PresenceChange):
-            said = entering_said(e for e in event.entering if e.phone != viewer.phone)
-            if said != told:  # another phone's news; this phone's own is not said to it
-                told = said
-                yield message("presence", said)
+            yield from presence.told(entering=event.entering)
             continue
         if isinstance(event, EntryChange):
             on_entry = viewer.entering is not None and viewer.level >= Level.SCOREKEEPER
             yield "".join(message(name, data) for name, data in entry_messages(event, on_entry))
+            yield from presence.told(counting=hands_counted(event))
             continue
         if rights_lost(viewer, event):
             # Rights that rested on no token of the game's rested on the phone's group.
@@ -172,6 +170,28 @@ def told_events(viewer: Viewer, listener, heartbeat: float):
         if event.finished:
             yield "event: end\ndata: \n\n"
             return
+
+
+class PresenceLine:
+    """Who is entering a manche, as one stream says it: the phones entering (the presence) and the
+    hands each counts in the open entry (its changes), said again only when the line changes; a
+    stream's own phone is not said to it."""
+
+    def __init__(self, phone: str | None):
+        self.phone = phone
+        self.entering: tuple = ()
+        self.counting: dict = {}
+        self.said: str | None = None
+
+    def told(self, entering=None, counting=None) -> list[str]:
+        """The ``presence`` event to send now, if the line changed."""
+        self.entering = self.entering if entering is None else entering
+        self.counting = self.counting if counting is None else counting
+        said = entering_said((e for e in self.entering if e.phone != self.phone), self.counting)
+        if said == self.said:
+            return []
+        self.said = said
+        return [message("presence", said)]
 
 
 def message(event: str, data: str, revision: int | None = None) -> str:

@@ -344,16 +344,24 @@ def renumbered_said(recorded: int, becomes: int) -> str:
     )
 
 
-def entering_said(entering) -> str:
+def entering_said(entering, counting=None) -> str:
     """ "Chloé is entering round 7…" for each phone entering a manche; a phone that gave no name is
-    said by what it is at the table: the organiser's (the game's owner) or an invited one."""
+    said by what it is at the table: the organiser's (the game's owner) or an invited one.
+    ``counting`` (by phone, from the open entry: who it said it is, the hands it is counting) names
+    the phone by the player it said it is, and which hands it counts: « Chloé saisit sa main
+    (manche 7)… »."""
     lines = []
     for phone in entering:
-        if phone.name:
+        by, hands = (counting or {}).get(phone.phone, (None, [])) if not phone.editing else (None, [])
+        if hands:
+            lines.append(counting_said(phone, by, hands))
+            continue
+        name = by or phone.name
+        if name:
             line = (
-                gettext("%(name)s is correcting round %(n)d…", name=phone.name, n=phone.number)
+                gettext("%(name)s is correcting round %(n)d…", name=name, n=phone.number)
                 if phone.editing
-                else gettext("%(name)s is entering round %(n)d…", name=phone.name, n=phone.number)
+                else gettext("%(name)s is entering round %(n)d…", name=name, n=phone.number)
             )
         elif phone.owner:
             line = (
@@ -369,3 +377,16 @@ def entering_said(entering) -> str:
             )
         lines.append(line)
     return " · ".join(lines)
+
+
+def counting_said(phone, by: str | None, players: list[str]) -> str:
+    """Which hands a phone counts in the open entry of its manche: its own (« Bob saisit sa main
+    (manche 3)… ») or others' (« Chloé compte pour Ana et Bob (manche 3)… »); ``by``: who the
+    phone said it is, else it is named as on the presence line."""
+    by = by or phone.name
+    if by and players == [by]:
+        return gettext("%(name)s is counting their own hand (round %(n)d)…", name=by, n=phone.number)
+    if by is None:
+        by = gettext("The organiser") if phone.owner else gettext("An invited phone")
+    return gettext("%(name)s is counting for %(players)s (round %(n)d)…", name=by, players=join_and(players),
+                   n=phone.number)  # fmt: skip

@@ -24,7 +24,7 @@ import queue
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .notifications import subscription
 from .presence import Entering
@@ -346,7 +346,14 @@ class ChangeFeed:
             if version > told and (state := self.entries.stored(game_id)) is not None:
                 self._tell_entry(game_id, watched, state)
             elif listener is not None and watched.entry is not None:
-                listener.events.put(watched.entry)
+                listener.events.put(self._entry_now(watched))
+
+    def _entry_now(self, watched: Watched) -> EntryChange:
+        """The entry as last told, for the game as it stands now: a manche recorded since (through
+        a whole-manche form, which leaves the entry as it was) makes it the next one's, empty."""
+        with self.lock:
+            snapshot = watched.snapshot
+            return replace(watched.entry, players=snapshot.players, next_number=snapshot.next_number)
 
     def _tell_entry(self, game_id: str, watched: Watched, state) -> None:
         with self.lock:

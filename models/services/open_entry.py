@@ -274,20 +274,21 @@ class OpenEntries:
             names = ", ".join(game.players[seat] for seat in missing)
             raise MissingHand(N_("Still being counted: %(players)s."), field="hands", players=names)
         recorded = games.record_manche(game, manche_of(state, game.players, last_card), number=number, key=key)
-        self.close(game.id, recorded.number)
+        self.close(game, recorded.number)
         return recorded
 
-    def close(self, game_id: str, number: int) -> None:
-        """Manche ``number`` is recorded: the entry moves on to the next one, empty (its version
-        bumped, so every phone on it hears it)."""
+    def close(self, game, number: int) -> None:
+        """Manche ``number`` is recorded: the entry moves on to the next one, empty, every hand
+        expected again (its version bumped, so every phone on it hears it)."""
+        values = {"number": number + 1, "winner": None, "expected": _text(_expected(game, None))}
         with unit_of_work(self.db) as session:
             moved = session.execute(
                 update(OpenEntry)
-                .where(OpenEntry.game_id == game_id, OpenEntry.number <= number)
-                .values(number=number + 1, winner=None, version=OpenEntry.version + 1, changed_at=self.clock())
+                .where(OpenEntry.game_id == game.id, OpenEntry.number <= number)
+                .values(**values, version=OpenEntry.version + 1, changed_at=self.clock())
             ).rowcount
             if moved:
-                session.execute(delete(OpenHand).where(OpenHand.game_id == game_id))
+                session.execute(delete(OpenHand).where(OpenHand.game_id == game.id))
 
 
 def manche_of(state: EntryState, players: list[str], last_card: str | None) -> MancheEntry:

@@ -1,19 +1,16 @@
-// One manche, many hands: the entry of a new manche joins its game's open entry (kept on the
-// server), so that each phone counts its own hand into one manche. This phone says once which
-// player it is (kept for the game in localStorage) and opens on that hand; each change of a hand
-// or of the winner is sent at once (one small write), the other phones' changes arrive on the
-// stream (live.js turns its `entry` events into `carte:entry-state`) and are drawn in the form, so
-// the form always holds the whole manche. The values of hands are the server's. Saving sends the
-// page's nonce as its idempotency key; if the network fails, the form is posted as it is (same
-// nonce: it still counts once). Without JavaScript none of this runs: the form is the whole manche.
+// One manche, many hands: once this phone says which player it is (localStorage, per game), its
+// entry joins the game's open entry on the server: each change of a hand or of the winner is sent
+// at once, the others' arrive on the stream (live.js: `carte:entry-state`) and are drawn in the
+// form, which holds the whole manche. Saving sends the page's nonce as idempotency key; no
+// network: the form is posted as it is (same nonce). Without JavaScript: the whole-manche form.
 (function () {
   "use strict";
   var box = document.getElementById("open-entry");
   var form = box && box.closest("form[data-manche-form]");
   if (!form || !window.fetch || !window.JSON) return;
-  var base = box.dataset.openEntry, gameUrl = box.dataset.gameUrl;
+  var base = box.dataset.openEntry, gameUrl = box.dataset.gameUrl, nextUrl = box.dataset.nextUrl;
   var number = parseInt(form.elements.number.value, 10);
-  var meKey = "carte-me|" + base, myTag = null, shown = 0, state = null, pending = {}, inflight = {}, timers = {}, applying = false, saving = false;
+  var meKey = "carte-me|" + base, myTag = null, shown = 0, state = null, pending = {}, timers = {}, chains = {}, applying = false, saving = false, posting = false, counted = false, inflight = {}, overdue = false;
 
   function words(name, values) {
     return box.dataset["w" + name].replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
@@ -44,7 +41,7 @@
     });
   }
 
-  // --- this phone's hand ------------------------------------------------------------------------
+  // this phone's hand
 
   function handBody(seat) {
     var cards = [], typed = form.elements["p" + seat + "-typed"].value.trim();
@@ -58,31 +55,41 @@
   }
   function changed(seat, extra) {
     if (!joined()) return;
+    if (String(seat) === me()) counted = true;
     pending[seat] = Object.assign(pending[seat] || {}, extra || {});
     clearTimeout(timers[seat]);
     timers[seat] = setTimeout(function () { flush(seat); }, 150);
   }
-  // One PUT at a time per hand, in the order of the taps: a later change never lands before an
-  // earlier one, and a save waits for every hand still on its way.
+  // one hand's changes leave in turn (two at once could land in either order: the later wins)
   function flush(seat) {
     clearTimeout(timers[seat]);
-    var sent = (inflight[seat] || Promise.resolve()).then(function () {
-      if (!pending[seat]) return;
-      var body = handBody(seat);
-      delete pending[seat];
-      return send("PUT", "/hands/" + seat, body).then(function (answer) {
-        if (answer.status === 200) apply(answer.data);
-        else if (answer.status === 409) late(seat, body);
-      // offline: kept, sent when back
-      }).catch(function () { pending[seat] = pending[seat] || {}; });
-    });
-    inflight[seat] = sent;
-    sent.then(function () { if (inflight[seat] === sent) delete inflight[seat]; });
-    return sent;
+    var run = (chains[seat] || Promise.resolve()).then(function () { return sendHand(seat); });
+    chains[seat] = run;
+    return run;
   }
+  function sendHand(seat) {
+    if (!pending[seat]) return;
+    var body = handBody(seat);
+    delete pending[seat];
+    inflight[seat] = true;
+    return send("PUT", "/hands/" + seat, body).then(function (answer) {
+      delete inflight[seat];
+      if (answer.status === 200) apply(answer.data);
+      else if (answer.status === 409) late(seat, body);
+      // the manche was recorded while this hand was on its way
+      if (!sending() && overdue && !saving) recorded();
+    // offline: kept, sent when back (marked done or not, as it was sent)
+    }).catch(function () { delete inflight[seat]; pending[seat] = Object.assign({ done: body.done }, pending[seat] || {}); });
+  }
+  function sending() { return Object.keys(inflight).length > 0; }
+  // changed here, not answered yet: the form holds it
+  function mineNow(seat) { return pending[seat] || inflight[seat]; }
+  // every hand sent and answered (a save must not overtake one)
   function flushAll() {
-    var seats = Object.keys(pending).concat(Object.keys(inflight));
-    return Promise.all(seats.filter(function (seat, i) { return seat !== "winner" && seats.indexOf(seat) === i; }).map(flush));
+    var seats = Object.keys(pending).concat(Object.keys(chains)).filter(function (seat, i, all) {
+      return seat !== "winner" && all.indexOf(seat) === i;
+    });
+    return Promise.all(seats.map(flush));
   }
   // What this phone counted, it vouches for: its hands are marked done, once the server has them.
   function vouch() {
@@ -92,16 +99,29 @@
     return flushAll();
   }
 
-  // --- what the server says ---------------------------------------------------------------------
+  // what the server says
 
   function leave() { saving = true; location.assign(gameUrl + "?saved=" + (number)); }
+  // recorded: its draft would come back in the next entry
+  function forgetDraft() { if (window.CarteOffline && window.CarteOffline.forgetDraft) window.CarteOffline.forgetDraft(form); }
+  // live.js: saving (no sign of life, no renumbering), or not
+  function tellSaving(on) { document.dispatchEvent(new CustomEvent("carte:saving", { detail: { saving: on } })); }
 
-  // The manche was recorded while this phone's hand had not reached the server (offline): the hand
-  // is kept for that manche's correction, which this phone is offered (nothing typed is lost).
+  // saved by another phone: counting its own hand, this phone goes on to the next entry
+  function movedOn() {
+    var mine = me(), own = mine && state && state.hands.find(function (h) { return String(h.seat) === mine; });
+    if (!counted && !(own && own.by.phone === myTag)) return leave();
+    saving = true;
+    forgetDraft();
+    location.assign(nextUrl + "?saved=" + number);
+  }
+
+  // recorded without this phone's hand (offline): kept for the correction offered
   function late(seat, body) {
     if (!body.cards.length && body.typed === null) return leave();
     stored(function (s) { s.setItem("carte-late|" + gameUrl + "|" + number, JSON.stringify({ seat: seat, cards: body.cards, typed: body.typed })); });
     saving = true;
+    forgetDraft();
     var line = document.getElementById("hand-late");
     line.querySelector("a").href = gameUrl + "/manches/" + number + "/edit";
     line.hidden = false;
@@ -126,20 +146,27 @@
     return hand ? hand.dataset.seat : null;
   }
 
+  // recorded by another phone (entry or whole form): what waits is sent (see late), or move on
+  function recorded() {
+    var waiting = Object.keys(pending).filter(function (seat) { return seat !== "winner"; });
+    // a hand on its way decides first
+    overdue = sending();
+    if (overdue) return;
+    return waiting.length ? flushAll() : movedOn();
+  }
+
   function apply(data) {
-    if (saving || !joined()) return;
-    // saved by another phone: to the game page, once this hand is sent
-    if (data.number > number) {
-      var waiting = Object.keys(pending).filter(function (seat) { return seat !== "winner"; });
-      return waiting.length ? flushAll() : leave();
-    }
+    if (saving || posting || !joined()) return;
+    if (data.number > number) return recorded();
+    // an entry for a manche already recorded (this page is for the next one)
+    if (data.number < number) return;
     // the page's own calls say which digest is this phone's
     if (data.me) myTag = data.me;
     if (data.version < shown) return;
     shown = data.version;
     state = data;
     if (!pending.winner) fillWinner(data);
-    data.hands.forEach(function (hand) { if (!pending[hand.seat] && !inflight[hand.seat]) fillHand(hand); });
+    data.hands.forEach(function (hand) { if (!mineNow(hand.seat)) fillHand(hand); });
     refresh();
     draw(data);
   }
@@ -167,7 +194,7 @@
     box.querySelector("[data-done]").setAttribute("aria-pressed", hand && hand.done ? "true" : "false");
   }
 
-  // --- who this phone is --------------------------------------------------------------------------
+  // who this phone is
 
   function pick(seat) {
     var button = form.querySelector("[data-hand][data-seat='" + seat + "'] [name=pick]");
@@ -204,7 +231,7 @@
     }
   });
 
-  // --- the form's own changes ---------------------------------------------------------------------
+  // the form's own changes
 
   // after app.js's: the counts are in the form
   document.addEventListener("click", function (event) {
@@ -227,10 +254,16 @@
   });
 
   form.addEventListener("submit", function (event) {
-    if (saving || !joined() || !event.submitter || event.submitter.name !== "save") return;
+    if (!joined() || !event.submitter || event.submitter.name !== "save") return;
+    // the form posted as it is (no network, below) goes its own way
+    if (saving) return;
     event.preventDefault();
     // saved here: the page's own sending (replay.js) stays out
     event.stopImmediatePropagation();
+    // a second tap while the first is on its way
+    if (posting) return;
+    posting = true;
+    tellSaving(true);
     var submitter = event.submitter, last = form.querySelector("input[name=last_card]:checked");
     Object.keys(pending).forEach(function (seat) { if (seat !== "winner") pending[seat].done = true; });
     flushAll().then(vouch).then(function () {
@@ -238,15 +271,18 @@
     }).then(function (answer) {
       if (answer.status === 200 && answer.data.url) { saving = true; location.assign(answer.data.url); }
       else if (answer.status === 409) leave();
-      else document.getElementById("entry-missing").textContent = answer.data.error.message;
+      else { posting = false; tellSaving(false); document.getElementById("entry-missing").textContent = answer.data.error.message; }
     // no network: the form as it stands, with the same nonce
     }).catch(function () {
       saving = true;
+      posting = false;
       form.requestSubmit(submitter);
     });
   }, true);
 
   document.addEventListener("carte:entry-state", function (event) { apply(event.detail); });
+  // live.js: another phone recorded this manche
+  document.addEventListener("carte:renumbered", function () { if (!saving && !posting && joined()) recorded(); });
 
   function load() {
     if (joined()) send("GET", "").then(function (answer) { if (answer.status === 200) apply(answer.data); }).catch(function () {});
@@ -256,27 +292,4 @@
   box.hidden = false;
   showMe();
   load();
-})();
-
-// The correction of a manche recorded without this phone's hand (it was offline): the hand kept for
-// it (above) is put in the form, said once; saving the correction records it (drafts.js keeps it).
-(function () {
-  "use strict";
-  var form = document.querySelector("form[data-manche-form]"), note = document.getElementById("late-hand");
-  var place = form && !form.elements.number && form.getAttribute("action").match(/^(\/games\/[^/]+)\/manches\/(\d+)$/);
-  if (!place || !note) return;
-  var key = "carte-late|" + place[1] + "|" + place[2], hand = null;
-  try { hand = JSON.parse(localStorage.getItem(key)); } catch (e) { return; }
-  if (!hand) return;
-  var prefix = "p" + hand.seat + "-", counts = {};
-  hand.cards.forEach(function (token) { counts[token] = (counts[token] || 0) + 1; });
-  form.querySelectorAll("input[type=hidden][name^='" + prefix + "n_']").forEach(function (input) {
-    input.value = counts[input.name.slice((prefix + "n_").length)] || 0;
-  });
-  form.elements[prefix + "typed"].value = hand.typed === null ? "" : hand.typed;
-  var pick = form.querySelector("[data-hand][data-seat='" + hand.seat + "'] [name=pick]");
-  if (pick) pick.click();
-  form.elements.selected.dispatchEvent(new Event("input", { bubbles: true }));
-  note.hidden = false;
-  form.addEventListener("submit", function () { try { localStorage.removeItem(key); } catch (e) { /* kept */ } });
 })();

@@ -147,6 +147,9 @@
   document.addEventListener("visibilitychange", here);
   addEventListener("pagehide", function () { presence(entry.dataset.presenceLeave, true); });
 
+  // The shared entry (hands.js) saves without the form's own submission.
+  document.addEventListener("carte:saving", function (event) { saving = event.detail.saving; });
+
   // The entry emptied for the next manche once the page queued this one itself (waiting.js).
   document.addEventListener("carte:entry", function (event) {
     saving = false;
@@ -169,5 +172,7 @@
     line.textContent = news.said;
     line.hidden = false;
     here();
+    // a phone on the shared entry moves on (hands.js)
+    document.dispatchEvent(new CustomEvent("carte:renumbered", { detail: news }));
   }
 })();

@@ -2,7 +2,8 @@
 it is Bob's phone, picks the winner and counts Bob's hand; a scorekeeper who joined by the invite
 says it is Chloé's and counts hers; each sees the other's hand within a second (waited for, never
 slept); a watcher on the shared view follows « 1 main sur 2 » then « 2 mains sur 2 »; one tap saves
-exactly one manche with both hands, and every phone on the entry moves to the game page.
+exactly one manche with both hands; the saving phone goes to the game page, the other, which was
+counting its hand, to the next manche's entry. The presence line names who counts which hand.
 
 Classique (SPEC §2, tables.toml): K 10, 7 7, 8 50, 3 3; in penalty mode the others add their
 hands and the one who went out scores 0.
@@ -31,6 +32,24 @@ def joined(page, url: str, player: str):
     expect(page.locator("#i-am")).to_contain_text(player)
 
 
+def moved_on(page, game_id: str, number: int, player: str):
+    """``page`` went on from manche ``number``'s entry to the next one's, saying it was saved, its
+    keypad on ``player``'s hand."""
+    expect(page).to_have_url(re.compile(rf"/games/{game_id}/manches/new\?saved={number}$"), timeout=3 * SECOND)
+    expect(page.locator("#saved-before")).to_have_text(f"Manche {number} enregistrée.")
+    expect(page.locator("h1")).to_have_text(f"Manche {number + 1}")
+    expect(page.locator("[data-entry-name]")).to_have_text(player)
+    # once drafts.js has settled (a draft would be back by then): the entry is empty, nothing of
+    # the manche saved is brought back
+    page.wait_for_function("() => window.CarteOffline && window.CarteOffline.settled === true")
+    expect(page.locator(".draft-note")).to_have_count(0)
+    expect(page.locator("input[name=winner]:checked")).to_have_count(0)
+    expect(page.locator("[data-hand-total]").filter(has_not_text=re.compile("^0$"))).to_have_count(0)
+
+
+KEEPS_A_DRAFT = "() => Object.keys(localStorage).some((key) => key.startsWith('carte-draft|'))"
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_two_phones_count_their_own_hands_into_one_manche(browser, live_server, scheme):
     games = live_server.app.extensions["games"]
@@ -52,15 +71,24 @@ def test_two_phones_count_their_own_hands_into_one_manche(browser, live_server, 
         expect(keeper.locator("#winner-0")).to_be_checked(timeout=SECOND)
         expect(owner.locator("[data-entry-name]")).to_have_text("Bob")  # the phone stays on its hand
 
-        # Bob's hand, K + 7 = 17, counted on the owner's phone and marked done.
+        # Bob's hand, K + 7 = 17, counted on the owner's phone (the others read who counts it),
+        # then marked done.
         tap(owner, 1, "K 7")
+        for page in (keeper, watcher):
+            expect(page.locator("#presence")).to_contain_text("Bob saisit sa main (manche 1)…", timeout=SECOND)
         owner.get_by_role("button", name="Cette main est comptée ✓").click()
         expect(keeper.locator("#hands-status")).to_contain_text("Bob\u00a0: 17 pts ✓", timeout=SECOND)
+        # done: no longer counting, and named by the player its phone said it is (it gave no name)
+        expect(keeper.locator("#presence")).to_have_text("Bob saisit la manche 1…", timeout=SECOND)
         expect(watcher.locator("#entry-progress")).to_contain_text("Manche 1\u00a0: 1 main sur 2", timeout=SECOND)
 
         # Chloé's hand, 8 + 3 = 53, on the scorekeeper's phone: « Chloé compte… » first, then done.
         tap(keeper, 2, "8")
         expect(owner.locator("#hands-status")).to_contain_text("Chloé compte…", timeout=SECOND)
+        for page in (owner, watcher):
+            expect(page.locator("#presence")).to_contain_text("Chloé saisit sa main (manche 1)…", timeout=SECOND)
+        screenshots(browser, scheme, "many-hands-counting", (("propriétaire : Bob", owner),
+                                                             ("marqueur : Chloé", keeper), ("spectateur", watcher)))  # fmt: skip
         tap(keeper, 2, "3")
         keeper.get_by_role("button", name="Cette main est comptée ✓").click()
         expect(owner.locator("#hands-status")).to_contain_text("Chloé\u00a0: 53 pts ✓", timeout=SECOND)
@@ -70,11 +98,15 @@ def test_two_phones_count_their_own_hands_into_one_manche(browser, live_server, 
         screenshots(browser, scheme, "many-hands", (("propriétaire : Bob", owner), ("marqueur : Chloé", keeper),
                                                     ("spectateur", watcher)))  # fmt: skip
 
-        # One tap saves manche 1 with both hands; both phones on the entry go to the game page.
+        owner.wait_for_function(KEEPS_A_DRAFT)  # drafts.js keeps the owner's entry on the phone
+        # One tap saves manche 1 with both hands: the saving phone goes to the game page; the owner's,
+        # which was counting Bob's hand, goes on to manche 2's entry, on Bob's keypad again.
         keeper.get_by_role("button", name="Enregistrer la manche 1").click()
-        for page in (keeper, owner):
-            expect(page).to_have_url(re.compile(rf"/games/{game.id}\?saved=1$"), timeout=3 * SECOND)
-            expect(page.locator("main .notice").first).to_contain_text("Manche 1 enregistrée")
+        expect(keeper).to_have_url(re.compile(rf"/games/{game.id}\?saved=1$"), timeout=3 * SECOND)
+        expect(keeper.locator("main .notice").first).to_contain_text("Manche 1 enregistrée")
+        moved_on(owner, game.id, 1, "Bob")
+        screenshots(browser, scheme, "many-hands-saved", (("propriétaire : manche 2", owner),
+                                                          ("marqueur : la partie", keeper)))  # fmt: skip
         (manche,) = games.get(game.id).manches
         # Ana went out: 0; Bob 17; Chloé 53.
         assert manche.winner == "Ana" and manche.points == {"Ana": 0, "Bob": 17, "Chloé": 53}
@@ -154,6 +186,223 @@ def test_a_hand_counted_offline_lands_in_a_correction_when_the_manche_was_saved_
         (manche,) = games.get(game.id).manches
         # Corrected: Ana went out, 0; Bob K + 7 = 17; Chloé 3.
         assert manche.points == {"Ana": 0, "Bob": 17, "Chloé": 3}
+
+
+def three_writers(phone, base: str, game, owner_token: str, invite_token: str) -> tuple:
+    """Ana on the phone that made the game, Bob and Chloé by the invite (named by it), each on the
+    entry of manche 1 having said who they are."""
+    entry_url = f"{base}/games/{game.id}/manches/new"
+    ana = phone().new_page()
+    ana.goto(f"{base}/join/{game.id}/{owner_token}")
+    bob = phone().new_page()
+    bob.goto(f"{base}/join/{game.id}/{invite_token}?name=Bob")
+    chloe = phone().new_page()
+    chloe.goto(f"{base}/join/{game.id}/{invite_token}?name=Chloé")
+    for page, player in ((ana, "Ana"), (bob, "Bob"), (chloe, "Chloé")):
+        joined(page, entry_url, player)
+    return ana, bob, chloe
+
+
+def test_two_phones_saving_at_the_same_moment_record_one_manche(browser, live_server):
+    """Ana (she went out) picks the winner; Bob counts K + 7 = 17 and Chloé 8 + 3 = 53, each marked
+    done; Bob and Chloé tap « Enregistrer » together: both saves are held until both have left
+    their phones, then reach the server at once. One manche is recorded, with both hands; both
+    phones end on the game page, and so does Ana's, which counted no hand (Classique, SPEC §2: in
+    penalty mode the one who went out scores 0 and the others add up their hands)."""
+    games = live_server.app.extensions["games"]
+    game, owner_token = games.create_game("classique", THREE, first_dealer=0)
+    _invite, invite_token = games.create_invite(game.id)
+    with phones(browser, "light") as phone:
+        ana, bob, chloe = three_writers(phone, live_server.url, game, owner_token, invite_token)
+        choose_winner(ana, 0)
+        expect(bob.locator("#winner-0")).to_be_checked(timeout=SECOND)
+        expect(chloe.locator("#winner-0")).to_be_checked(timeout=SECOND)
+        for page, cards in ((bob, "K 7"), (chloe, "8 3")):
+            tap(page, THREE.index(page.locator("[data-entry-name]").inner_text()), cards)
+            page.get_by_role("button", name="Cette main est comptée ✓").click()
+        for page in (ana, bob, chloe):
+            expect(page.locator("#entry-missing")).to_have_text(
+                "Toutes les mains sont là\u00a0: enregistrez la manche.", timeout=SECOND
+            )
+
+        held = []
+
+        def together(route):
+            """Each save waits here until the other's has come too; then both go on at once."""
+            held.append(route)
+            if len(held) == 2:
+                for each in held:
+                    each.continue_()
+
+        for page in (bob, chloe):
+            page.route("**/entry/save", together)
+        bob.get_by_role("button", name="Enregistrer la manche 1").click()
+        chloe.get_by_role("button", name="Enregistrer la manche 1").click()
+        for page in (bob, chloe, ana):
+            expect(page).to_have_url(re.compile(rf"/games/{game.id}\?saved=1$"), timeout=5 * SECOND)
+        assert len(held) == 2
+        (manche,) = games.get(game.id).manches
+        # Ana went out: 0; Bob K + 7 = 17; Chloé 8 + 3 = 53.
+        assert manche.winner == "Ana" and manche.points == {"Ana": 0, "Bob": 17, "Chloé": 53}
+
+
+def test_a_save_waits_for_the_hands_on_their_way(browser, live_server):
+    """Bob's phone counts K + 7 = 17 and types Chloé's total, 5; the typed total is held on its way
+    to the server when « Enregistrer » is tapped: the save leaves only once it was answered (else
+    the server would find Chloé's hand missing). Classique: Ana went out, 0."""
+    games = live_server.app.extensions["games"]
+    game, owner_token = games.create_game("classique", THREE, first_dealer=0)
+    base = live_server.url
+    with phones(browser, "light") as phone:
+        bob = phone().new_page()
+        bob.goto(f"{base}/join/{game.id}/{owner_token}")
+        joined(bob, f"{base}/games/{game.id}/manches/new", "Bob")
+        choose_winner(bob, 0)
+        tap(bob, 1, "K 7")
+
+        held, released, overtaken = [], [], []
+        bob.route("**/entry/hands/2", lambda route: held.append(route))
+        bob.route("**/entry/save", lambda route: (overtaken.append(not released), route.continue_()))
+        with bob.expect_request("**/entry/hands/2"):
+            type_total(bob, 2, "5")
+        bob.get_by_role("button", name="Enregistrer la manche 1").click()
+        held.pop().continue_()
+        released.append(True)
+        expect(bob).to_have_url(re.compile(rf"/games/{game.id}\?saved=1$"), timeout=3 * SECOND)
+        assert overtaken == [False]
+        (manche,) = games.get(game.id).manches
+        # Ana 0; Bob K + 7 = 17; Chloé typed 5.
+        assert manche.points == {"Ana": 0, "Bob": 17, "Chloé": 5}
+
+
+def test_a_phone_that_has_not_said_who_it_is_keeps_the_whole_manche_form(browser, live_server):
+    """Bob's phone says who it is and counts K (10) into the shared entry; the scorekeeper's phone
+    says nothing: it keeps today's whole-manche form, which the shared entry never fills — it
+    enters every hand itself (Bob 8 = 50, Chloé 3) and saves them with the form, none of its taps
+    reaching the shared entry. Bob's phone, which was counting, goes on to manche 2's entry."""
+    games = live_server.app.extensions["games"]
+    game, owner_token = games.create_game("classique", THREE, first_dealer=0)
+    _invite, invite_token = games.create_invite(game.id)
+    base, entry_url = live_server.url, f"{live_server.url}/games/{game.id}/manches/new"
+    with phones(browser, "light") as phone:
+        bob = phone().new_page()
+        bob.goto(f"{base}/join/{game.id}/{owner_token}")
+        keeper = phone().new_page()
+        keeper.goto(f"{base}/join/{game.id}/{invite_token}?name=Chloé")
+        joined(bob, entry_url, "Bob")
+        open_listening(keeper, entry_url)
+        expect(keeper.locator("#who-am-i")).to_be_visible()
+        for part in ("#hands-status", "#entry-missing", "[data-done]"):
+            expect(keeper.locator(part)).to_be_hidden()
+
+        choose_winner(bob, 0)
+        tap(bob, 1, "K")
+        bob.get_by_role("button", name="Cette main est comptée ✓").click()
+        # The progress line comes on the same event as the entry: once it is here, the entry was
+        # heard, and left aside.
+        expect(keeper.locator("#entry-progress")).to_contain_text("Manche 1\u00a0: 1 main sur 2", timeout=SECOND)
+        expect(keeper.locator("#winner-0")).not_to_be_checked()
+        expect(keeper.locator("#hand-1 [data-hand-total]")).to_have_text("0")
+
+        choose_winner(keeper, 0)
+        tap(keeper, 1, "8")
+        tap(keeper, 2, "3")
+        keeper.get_by_role("button", name="Enregistrer la manche 1").click()
+        expect(keeper).to_have_url(re.compile(rf"/games/{game.id}\?saved=1$"), timeout=3 * SECOND)
+        (manche,) = games.get(game.id).manches
+        # Ana went out: 0; Bob 8 = 50 (the scorekeeper's count, not the shared entry's K); Chloé 3.
+        assert manche.points == {"Ana": 0, "Bob": 50, "Chloé": 3}
+        moved_on(bob, game.id, 1, "Bob")
+        assert games.get(game.id).next_number == 2
+
+
+def test_a_hand_counted_offline_lands_in_the_open_manche_when_back(browser, live_server):
+    """Bob's phone loses the network while counting K + 7 = 17 and marks it done; back online, the
+    hand reaches the shared entry (the scorekeeper reads it), which saves it: Bob 17."""
+    games = live_server.app.extensions["games"]
+    game, owner_token = games.create_game("classique", THREE, first_dealer=0)
+    _invite, invite_token = games.create_invite(game.id)
+    base, entry_url = live_server.url, f"{live_server.url}/games/{game.id}/manches/new"
+    with phones(browser, "light") as phone:
+        bob_phone = phone()
+        bob = bob_phone.new_page()
+        bob.goto(f"{base}/join/{game.id}/{owner_token}")
+        keeper = phone().new_page()
+        keeper.goto(f"{base}/join/{game.id}/{invite_token}?name=Chloé")
+        joined(bob, entry_url, "Bob")
+        joined(keeper, entry_url, "Chloé")
+        choose_winner(keeper, 0)
+        expect(bob.locator("#winner-0")).to_be_checked(timeout=SECOND)
+
+        bob_phone.set_offline(True)
+        tap(bob, 1, "K 7")
+        bob.get_by_role("button", name="Cette main est comptée ✓").click()
+        tap(keeper, 2, "3")
+        keeper.get_by_role("button", name="Cette main est comptée ✓").click()
+        expect(keeper.locator("#entry-missing")).to_have_text("Reste à compter\u00a0: Bob", timeout=SECOND)
+
+        bob_phone.set_offline(False)
+        expect(keeper.locator("#hands-status")).to_contain_text("Bob\u00a0: 17 pts ✓", timeout=5 * SECOND)
+        keeper.get_by_role("button", name="Enregistrer la manche 1").click()
+        expect(keeper).to_have_url(re.compile(rf"/games/{game.id}\?saved=1$"), timeout=3 * SECOND)
+        (manche,) = games.get(game.id).manches
+        # Ana went out: 0; Bob K + 7 = 17, counted offline; Chloé 3.
+        assert manche.points == {"Ana": 0, "Bob": 17, "Chloé": 3}
+
+
+FIVE = ["Ana", "Bob", "Chloé", "Dan", "Eve"]
+COUNTS_TAPS = """addEventListener("pointerdown", (event) => {
+  if (event.isTrusted) sessionStorage.setItem("taps", String(Number(sessionStorage.getItem("taps") || 0) + 1));
+}, true);"""
+
+
+def taps(page) -> int:
+    """The taps made on ``page`` since it was last asked (kept across its pages in the tab)."""
+    return page.evaluate(
+        "() => { const n = Number(sessionStorage.getItem('taps') || 0); sessionStorage.setItem('taps', '0'); return n; }"
+    )
+
+
+@pytest.mark.slow
+def test_a_five_player_manche_costs_each_phone_its_own_cards_and_two_taps(browser, live_server):
+    """The README's walk-through, its taps counted on each phone (every tap the test makes is
+    counted by the page itself): saying who it is costs 2 taps, once; then Ana, who went out, taps
+    the winner and « Enregistrer » (0 cards + 2); each other phone taps its cards and « main
+    comptée » (cards + 1). Classique (SPEC §2): K 10, 7 7, 8 50, 3 3; the one out scores 0."""
+    games = live_server.app.extensions["games"]
+    game, owner_token = games.create_game("classique", FIVE, first_dealer=0)
+    _invite, invite_token = games.create_invite(game.id)
+    base, entry_url = live_server.url, f"{live_server.url}/games/{game.id}/manches/new"
+    hands = {"Bob": "K 7", "Chloé": "8 3", "Dan": "7 3", "Eve": "K"}
+    with phones(browser, "light") as phone:
+        pages = {}
+        for player in FIVE:
+            page = phone().new_page()
+            page.goto(f"{base}/join/{game.id}/{owner_token}" if player == "Ana" else
+                      f"{base}/join/{game.id}/{invite_token}?name={player}")  # fmt: skip
+            page.add_init_script(COUNTS_TAPS)
+            joined(page, entry_url, player)
+            assert taps(page) == 2  # « Quel joueur êtes-vous ? », then the name: once per game
+            pages[player] = page
+
+        choose_winner(pages["Ana"], 0)
+        for player, cards in hands.items():
+            page = pages[player]
+            expect(page.locator("#winner-0")).to_be_checked(timeout=SECOND)
+            tap(page, FIVE.index(player), cards)
+            page.get_by_role("button", name="Cette main est comptée ✓").click()
+        expect(pages["Ana"].locator("#entry-missing")).to_have_text(
+            "Toutes les mains sont là\u00a0: enregistrez la manche.", timeout=SECOND
+        )
+        pages["Ana"].get_by_role("button", name="Enregistrer la manche 1").click()
+        expect(pages["Ana"]).to_have_url(re.compile(rf"/games/{game.id}\?saved=1$"), timeout=3 * SECOND)
+        for player, cards in hands.items():
+            moved_on(pages[player], game.id, 1, player)
+            assert taps(pages[player]) == len(cards.split()) + 1, player
+        assert taps(pages["Ana"]) == 2
+        (manche,) = games.get(game.id).manches
+        # Ana 0; Bob K + 7 = 17; Chloé 8 + 3 = 53; Dan 7 + 3 = 10; Eve K = 10.
+        assert manche.points == {"Ana": 0, "Bob": 17, "Chloé": 53, "Dan": 10, "Eve": 10}
 
 
 def test_a_save_tapped_while_a_hand_is_on_its_way_waits_for_it(browser, live_server):

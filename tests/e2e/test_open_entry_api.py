@@ -6,8 +6,15 @@ Classique (SPEC §2): K 10, 7 7, 8 50, 3 3; penalty mode: the others add their h
 
 from __future__ import annotations
 
+import pytest
+
+from models.services.feed import EntryChange
+from models.services.open_entry import HandChange
+from models.services.presence import Entering
 from tests.e2e.test_api import THREE, assert_error, create
 from tests.e2e.test_web_games import new_game
+from views.entry_events import hands_counted
+from views.texts import entering_said
 
 
 def url(game, rest=""):
@@ -66,3 +73,31 @@ def test_the_pages_calls_use_the_session_and_name_this_phone(client):
     assert fields["hands"][0]["by"] == {"phone": fields["me"], "name": "Bob"}
     refused = client.put(page + "/hands/1", json={"number": 1, "cards": ["K"], "done": "yes"})
     assert_error(refused, 422, "validation_error", field="done")
+
+
+@pytest.mark.parametrize(
+    "language, own, other",
+    [
+        ("fr", "Bob saisit sa main (manche 1)…", "Chloé compte pour Ana et Dan (manche 1)…"),
+        ("en", "Bob is counting their own hand (round 1)…", "Chloé is counting for Ana and Dan (round 1)…"),
+    ],
+)
+def test_the_presence_line_names_who_counts_which_hand(app, games, language, own, other):
+    """Bob's phone counts Bob's hand; Chloé's (the scorekeeper's, counting for the table) counts
+    Ana's and Dan's; Eve's has marked hers done: it is no longer counting, and is named by the
+    player it said it is (neither Bob's nor Eve's phone gave itself a name): each phone on the
+    presence line, as the table's streams say it."""
+    game, _token = games.create_game("classique", ["Ana", "Bob", "Chloé", "Dan", "Eve"], first_dealer=0)
+    entries = app.extensions["open_entries"]
+    game = games.get(game.id)
+    entries.change_hand(game, 1, 1, HandChange(["K"], None, False), "bob-phone", "Bob")
+    for seat in (0, 3):
+        entries.change_hand(game, 1, seat, HandChange(["7"], None, False), "chloe-phone", "Chloé")
+    entries.change_hand(game, 1, 4, HandChange(["8"], None, True), "eve-phone", "Eve")
+    change = EntryChange(game.id, entries.stored(game.id), tuple(game.players), game.next_number)
+    entering = [Entering(phone, name, 1, False, 0.0) for phone, name in
+                (("bob-phone", None), ("chloe-phone", "Chloé"), ("eve-phone", None))]  # fmt: skip
+    with app.test_request_context(headers={"Accept-Language": language}):
+        said = entering_said(entering, hands_counted(change)).replace("\u00a0", " ")
+        waiting = "Eve saisit la manche 1…" if language == "fr" else "Eve is entering round 1…"
+        assert said == " · ".join([own, other, waiting])

@@ -17,7 +17,8 @@ import pytest
 
 from app import create_app
 from models.core.errors import Conflict, MissingHand, ValidationError
-from models.services.feed import EntryChange
+from models.core.scoring import MancheEntry
+from models.services.feed import Change, EntryChange
 from models.services.open_entry import LAPSE_SECONDS, HandChange, entry_fields
 
 THREE = ["Ana", "Bob", "Chloé"]
@@ -33,6 +34,16 @@ def next_entry(listener, version: int) -> EntryChange:
         if isinstance(event, EntryChange) and event.state.version >= version:
             return event
     raise AssertionError(f"no entry version {version} within {WAIT} s")
+
+
+def next_recorded(listener, number: int) -> None:
+    """Waits for the change that recorded manche ``number``."""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        event = listener.get(timeout=max(deadline - time.monotonic(), 0.01))
+        if isinstance(event, Change) and ("recorded", number) in event.facts:
+            return
+    raise AssertionError(f"manche {number} not heard within {WAIT} s")
 
 
 @pytest.fixture
@@ -93,6 +104,25 @@ def test_a_hand_changed_in_one_process_is_heard_by_the_other(app, other_app, ent
     listener.close()
 
 
+def test_a_new_listener_hears_the_entry_of_the_next_manche_once_a_form_recorded_this_one(app, entries, games, game):
+    """Bob's phone counts into the open entry of manche 1; another phone records manche 1 with its
+    whole-manche form (the entry is left as it was). A page opening now hears the entry as manche
+    2's, empty — not manche 1's winner and hands."""
+    feed = app.extensions["feed"]
+    first = feed.listen(game.id)
+    entries.choose_winner(game, 1, str(ANA))
+    state = entries.change_hand(game, 1, BOB, HandChange(["K"], None, True), "phone-b", "Bob")
+    next_entry(first, state.version)
+    games.record_manche(game, MancheEntry("Ana", {"Bob": ["8"], "Chloé": ["3"]}), number=1)
+    next_recorded(first, 1)
+    later = feed.listen(game.id)
+    told = next_entry(later, state.version)
+    fields = entry_fields(told.state.current(told.next_number, told.state.changed_at), list(told.players))
+    assert (fields["number"], fields["winner"], fields["hands"]) == (2, None, [])
+    first.close()
+    later.close()
+
+
 def test_the_later_change_of_a_hand_wins_and_keeps_the_version_it_replaced(entries, game):
     entries.change_hand(game, 1, BOB, HandChange(["K"], None, True), "phone-b", "Bob")
     state = entries.change_hand(game, 1, BOB, HandChange(["K", "K"], None, True), "phone-a", "Ana")
@@ -120,6 +150,8 @@ def test_saving_records_one_manche_with_every_hand_and_closes_the_entry(app, ent
     assert recorded.number == 1 and recorded.totals == {"Ana": 0, "Bob": 17, "Chloé": 12}
     after = games.get(game.id)
     assert entries.read(after).number == 2 and entries.read(after).hands == ()
+    # nobody has gone out in manche 2 yet: every hand is expected again, Ana's too
+    assert entries.read(after).missing() == [ANA, BOB, CHLOE]
     # the same tap again (a retry), with the game as the phone had it: the same manche
     again = entries.save(games, game, 1, "form:one")
     assert again.number == 1 and again.replayed
