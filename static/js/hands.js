@@ -10,7 +10,7 @@
   if (!form || !window.fetch || !window.JSON) return;
   var base = box.dataset.openEntry, gameUrl = box.dataset.gameUrl, nextUrl = box.dataset.nextUrl;
   var number = parseInt(form.elements.number.value, 10);
-  var meKey = "carte-me|" + base, myTag = null, shown = 0, state = null, pending = {}, timers = {}, chains = {}, applying = false, saving = false, posting = false, counted = false, inflight = {}, overdue = false;
+  var meKey = "carte-me|" + base, myTag = null, shown = 0, state = null, pending = {}, timers = {}, chains = {}, applying = false, saving = false, posting = false, counted = false, inflight = {}, overdue = false, answered = null;
 
   function words(name, values) {
     return box.dataset["w" + name].replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
@@ -74,6 +74,7 @@
     inflight[seat] = true;
     return send("PUT", "/hands/" + seat, body).then(function (answer) {
       delete inflight[seat];
+      if (answer.status === 200 && !(answered && answered.version > answer.data.version)) answered = answer.data;
       if (answer.status === 200) apply(answer.data);
       else if (answer.status === 409) late(seat, body);
       // the manche was recorded while this hand was on its way
@@ -91,10 +92,12 @@
     });
     return Promise.all(seats.map(flush));
   }
-  // What this phone counted, it vouches for: its hands are marked done, once the server has them.
+  // What this phone counted, it vouches for: its hands the server finds missing are marked done,
+  // as it last answered them (while saving, the page is no longer drawn again).
   function vouch() {
-    (state ? state.hands : []).forEach(function (hand) {
-      if (hand.by.phone === myTag && !hand.done) pending[hand.seat] = Object.assign(pending[hand.seat] || {}, { done: true });
+    var last = answered && (!state || answered.version > state.version) ? answered : state;
+    (last ? last.hands : []).forEach(function (hand) {
+      if (hand.by.phone === (last.me || myTag) && last.missing.indexOf(hand.player) >= 0) pending[hand.seat] = Object.assign(pending[hand.seat] || {}, { done: true });
     });
     return flushAll();
   }
