@@ -110,7 +110,9 @@ def main() -> None:
         assert ask(app, path, headers) == 200, path
     runpy.run_path(str(ROOT / "gunicorn.conf.py"))["collect_for_a_server"]()  # as in a worker
     if os.environ.get("BENCH_PROFILE"):
-        return profile(app, *asked[dict(owner="game page (owner)").get(os.environ["BENCH_PROFILE"], os.environ["BENCH_PROFILE"])])
+        return profile(
+            app, *asked[dict(owner="game page (owner)").get(os.environ["BENCH_PROFILE"], os.environ["BENCH_PROFILE"])]
+        )
     bare_path, bare_headers = "/html", PHONE
     print(f"{REQUESTS:,} requests a page, best of {ROUNDS} rounds, CPU µs per request (÷ the bare page's)\n")
     print("| page | µs | ÷ bare |\n|---|---:|---:|")

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench import tiny  # noqa: E402
 from bench.seed import seed  # noqa: E402
-from bench.serve import SECRET_KEY, cpu_seconds, gunicorn  # noqa: E402
+from bench.serve import SECRET_KEY, cpu_seconds, database_url, gunicorn  # noqa: E402
 
 DURATION = os.environ.get("BENCH_SECONDS", "8")
 CONNECTIONS = os.environ.get("BENCH_CONNECTIONS", "16")
@@ -41,6 +41,10 @@ ROUNDS = int(os.environ.get("BENCH_ROUNDS", "1"))
 ONLY = os.environ.get("BENCH_ONLY", "")  # "writes": the manche writes' row alone
 WRITE_SECONDS = 4  # 8 games hold 8,000 manches: 2,000 writes a second at most in a round
 ADMIN = "bench-admin-token"
+# Requests asked of a page before it is measured, each on a connection of its own: every worker
+# must have served it once (with 2 workers, 4 left one worker cold one run in eight; 16, one in
+# 16,000), or the run's CPU figure holds one worker's rendering of the page.
+WARM_UP = 16
 PHONE = {"Accept-Encoding": "br", "Accept-Language": "fr-FR,fr;q=0.9"}
 
 
@@ -144,24 +148,11 @@ def owner_cookie(url: str, game_id: str, token: str) -> str:
     return f"session={value}"
 
 
-def database_url(workdir: Path) -> tuple[str, str, str]:
-    """(the app's URL, the baseline's URL, the database's name): a schema each on PostgreSQL,
-    dropped and made anew every run; a file each on SQLite."""
-    url = os.environ.get("DATABASE_URL")
-    if not url:
-        return f"sqlite:///{workdir / 'bench.db'}", f"sqlite:///{workdir / 'tiny.db'}", "SQLite"
-    from sqlalchemy import text
-
-    from models.services.db import Database
-
-    admin = Database(url)
-    with admin.writer.begin() as conn:
-        conn.execute(text("DROP SCHEMA IF EXISTS carte_bench CASCADE; CREATE SCHEMA carte_bench"))
-        conn.execute(text("DROP SCHEMA IF EXISTS carte_tiny CASCADE; CREATE SCHEMA carte_tiny"))
-    admin.dispose()
-    joiner = "&" if "?" in url else "?"
-    return (url + joiner + "options=-csearch_path%3Dcarte_bench", url + joiner + "options=-csearch_path%3Dcarte_tiny",
-            "PostgreSQL")  # fmt: skip
+def database_urls(workdir: Path) -> tuple[str, str, str]:
+    """(the app's URL, the baseline's URL, the database's name): a schema each on PostgreSQL
+    (``carte_bench``, ``carte_tiny``), a file each on SQLite, made anew every run."""
+    name = "PostgreSQL" if os.environ.get("DATABASE_URL") else "SQLite"
+    return database_url("bench", str(workdir)), database_url("tiny", str(workdir)), name
 
 
 def phones(url: str, base: str, data: dict) -> dict:
@@ -211,7 +202,7 @@ def measure(data: dict, url: str, tiny_url: str) -> list[tuple]:
 
         def page(label, path, who, target=""):
             headers = heads[who]
-            for _ in range(4):  # each worker fills its caches first
+            for _ in range(WARM_UP):  # each worker fills its caches first (a page rendered, a cookie checked)
                 urllib.request.urlopen(urllib.request.Request(base + path, headers=headers)).read()
             rounds, before = [], bare()
             for _ in range(ROUNDS):
@@ -334,7 +325,7 @@ def main():
     if not shutil.which("wrk"):
         sys.exit("wrk is needed: apt-get install wrk")
     workdir = Path(tempfile.mkdtemp(prefix="carte-bench-"))
-    url, tiny_url, database_name = database_url(workdir)
+    url, tiny_url, database_name = database_urls(workdir)
     started = time.monotonic()
     data = seed(url)
     tiny.prepare(tiny_url)
