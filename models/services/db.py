@@ -485,24 +485,34 @@ class Database:
 
     def lookup(self, lookup: Lookup, params: dict):
         """The first row of ``lookup`` (a named tuple), or None: its SQL, compiled once, run on a
-        pooled DBAPI connection. Should the driver fail, the connection is let go and the
-        statement asked again through SQLAlchemy, whose errors the app knows (busy, out of reach)."""
+        pooled DBAPI connection. Should the driver fail (no connection to be had, one cut), the
+        statement is asked again through SQLAlchemy, whose errors the app knows (busy, out of reach)."""
         sql, compiled, processors = lookup.compile(self.reader.dialect)
-        connection = self.reader.raw_connection()
-        try:
-            cursor = connection.cursor()
-            cursor.execute(sql, compiled.construct_params(params))
-            row = cursor.fetchone()
-            cursor.close()
-        except self.reader.dialect.loaded_dbapi.Error:
-            connection.invalidate()
-            row = FAILED
-        finally:
-            connection.close()
+        row = self._driver_row(sql, compiled.construct_params(params))
         if row is FAILED:
             row = self.first(lookup.statement, params)
             return None if row is None else lookup.row(*row)
         return None if row is None else lookup.made(row, processors)
+
+    def _driver_row(self, sql: str, params: dict):
+        """The first row the driver answers on a pooled connection, or ``FAILED`` (a connection
+        the driver refused is let go, not pooled again)."""
+        failure = self.reader.dialect.loaded_dbapi.Error
+        try:
+            connection = self.reader.raw_connection()
+        except failure:
+            return FAILED
+        try:
+            cursor = connection.cursor()
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+            cursor.close()
+        except failure:
+            connection.invalidate()
+            return FAILED
+        finally:
+            connection.close()
+        return row
 
     def all(self, statement, params=None) -> list:
         """Every row of a small read (a Core ``select()``): one statement, one consistent state."""
