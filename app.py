@@ -10,15 +10,12 @@ import os
 import secrets
 import time
 from datetime import timedelta
-from functools import lru_cache
 from pathlib import Path
 
 from babel import Locale
 from flask import Flask, request
 from flask_babel import Babel
-from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import BadHost
-from werkzeug.http import parse_accept_header
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from models.core import rulebook, rules
@@ -62,7 +59,7 @@ from views import (
     table,
 )
 
-LANGUAGES = ("fr", "en")
+LANGUAGES = kit.LANGUAGES
 ROOT = Path(__file__).parent
 
 babel = Babel()
@@ -73,18 +70,8 @@ LOCALES = {language: Locale.parse(language) for language in LANGUAGES}
 
 
 def select_locale() -> Locale:
-    """The user's language: their explicit choice (cookie), else the browser's, else French."""
-    chosen = request.cookies.get("lang")
-    if chosen not in LANGUAGES:
-        chosen = browser_language(request.headers.get("Accept-Language", ""))
-    return LOCALES[chosen]
-
-
-@lru_cache(maxsize=256)
-def browser_language(header: str) -> str:
-    """The language a browser's Accept-Language asks for among ours (French by default), parsed
-    once per distinct header: a family's phones send a handful."""
-    return parse_accept_header(header, LanguageAccept).best_match(LANGUAGES, default="fr")
+    """The user's language (``views/kit.lang``: their explicit choice, else the browser's, else French)."""
+    return LOCALES[kit.lang()]
 
 
 def _secret_key(instance_path: Path) -> str:

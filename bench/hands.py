@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.live import PHONE, PORT, serve  # noqa: E402
+from bench.serve import database_url  # noqa: E402
 
 PLAYERS = ["Ana", "Bob", "Chloé", "Dan", "Eve", "Fred", "Gus", "Hugo"]
 SECONDS = float(os.environ.get("BENCH_HANDS_SECONDS", "20"))
@@ -195,17 +196,7 @@ def measure() -> list[tuple]:
 
 
 def main() -> None:
-    url = os.environ.get("DATABASE_URL") or f"sqlite:///{tempfile.mkdtemp(prefix='carte-hands-')}/hands.db"
-    if url.startswith("postgres"):
-        from sqlalchemy import text
-
-        from models.services.db import Database
-
-        admin = Database(url)
-        with admin.writer.begin() as conn:
-            conn.execute(text("DROP SCHEMA IF EXISTS carte_hands CASCADE; CREATE SCHEMA carte_hands"))
-        admin.dispose()
-        url += ("&" if "?" in url else "?") + "options=-csearch_path%3Dcarte_hands"
+    url = database_url("hands", tempfile.mkdtemp(prefix="carte-hands-"))
     server = serve(url)
     try:
         rows = measure()

@@ -1,5 +1,6 @@
 """The live table under load (issue 24), run by hand: `python bench/live.py` (SQLite) or
-`DATABASE_URL=postgresql+psycopg://… python bench/live.py` (PostgreSQL, adds the writers).
+`DATABASE_URL=postgresql+psycopg://… python bench/live.py` (PostgreSQL, adds the writers;
+``BENCH_ONLY=writers``: the writers alone).
 
 Serves the app with the repository's gunicorn config (gevent, ``WEB_CONCURRENCY`` workers, 1 by
 default) and measures, in one run:
@@ -40,7 +41,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.serve import database_url  # noqa: E402
+
 STREAMS = int(os.environ.get("BENCH_STREAMS", "1000"))
+ONLY = os.environ.get("BENCH_ONLY", "")  # "writers": the writers' rows alone (PostgreSQL)
 DURATION = os.environ.get("BENCH_SECONDS", "8")
 PORT = 8790
 PHONE = {"Accept-Encoding": "br", "Accept-Language": "fr-FR,fr;q=0.9"}
@@ -186,17 +190,7 @@ end
 
 def main() -> None:
     raise_open_files(STREAMS * 2 + 200)
-    url = os.environ.get("DATABASE_URL") or f"sqlite:///{tempfile.mkdtemp(prefix='carte-live-')}/live.db"
-    if url.startswith("postgres"):
-        from sqlalchemy import text
-
-        from models.services.db import Database
-
-        admin = Database(url)
-        with admin.writer.begin() as conn:
-            conn.execute(text("DROP SCHEMA IF EXISTS carte_live CASCADE; CREATE SCHEMA carte_live"))
-        admin.dispose()
-        url += ("&" if "?" in url else "?") + "options=-csearch_path%3Dcarte_live"
+    url = database_url("live", tempfile.mkdtemp(prefix="carte-live-"))
     server = serve(url)
     base = f"http://127.0.0.1:{PORT}"
     try:
@@ -213,6 +207,8 @@ def main() -> None:
 
 
 def measure(base: str, master: int, postgres: bool) -> list[tuple]:
+    if ONLY == "writers":
+        return writer_rows(base)
     game_id, token = new_game(base)
     with urllib.request.urlopen(urllib.request.Request(f"{base}/games/{game_id}", headers=PHONE)) as response:
         cookie = (response.headers.get("Set-Cookie") or "").split(";", 1)[0] or None
@@ -238,20 +234,23 @@ def measure(base: str, master: int, postgres: bool) -> list[tuple]:
         ("the write itself (API round trip)", f"{(stored - started) * 1000:.0f} ms", ""),
         ("worker memory per open stream", f"{(rss_after - rss_before) / STREAMS / 1024:.1f} KB", ""),
     ]  # fmt: skip
-    if postgres:
-        one, eight = writers(base, 1), writers(base, 8)
-        rows += [
-            ("1 writer on games of its own: manches/s", f"{one['per_writer']:,.0f} ({one['requests']:,} sent, "
-             f"{one['errors']} non-2xx, {one['stored']:,} stored)", ""),
-            ("8 writers on games of their own: manches/s per writer", f"{eight['per_writer']:,.0f} (total "
-             f"{eight['rps']:,.0f}; {eight['requests']:,} sent, {eight['errors']} non-2xx, {eight['stored']:,} stored)",
-             ""),
-            # One writer alone already keeps the worker busy between its round trips, so 8 writers
-            # share the same CPU: what a row shared by all games would show is 8 writers together
-            # doing less than one alone (each waiting on the others' lock).
-            ("all writers, 8 ÷ 1", f"{eight['rps'] / one['rps']:.2f}×", "≥ 1× (no lock shared by all games)"),
-        ]  # fmt: skip
-    return rows
+    return rows + (writer_rows(base) if postgres else [])
+
+
+def writer_rows(base: str) -> list[tuple]:
+    """1 writer, then 8, each on games of its own; the rows of the table."""
+    one, eight = writers(base, 1), writers(base, 8)
+    return [
+        ("1 writer on games of its own: manches/s", f"{one['per_writer']:,.0f} ({one['requests']:,} sent, "
+         f"{one['errors']} non-2xx, {one['stored']:,} stored)", ""),
+        ("8 writers on games of their own: manches/s per writer", f"{eight['per_writer']:,.0f} (total "
+         f"{eight['rps']:,.0f}; {eight['requests']:,} sent, {eight['errors']} non-2xx, {eight['stored']:,} stored)",
+         ""),
+        # One writer alone already keeps the worker busy between its round trips, so 8 writers
+        # share the same CPU: what a row shared by all games would show is 8 writers together
+        # doing less than one alone (each waiting on the others' lock).
+        ("all writers, 8 ÷ 1", f"{eight['rps'] / one['rps']:.2f}×", "≥ 1× (no lock shared by all games)"),
+    ]  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -36,6 +36,24 @@ def cpu_seconds(base: str) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def database_url(name: str, workdir: str) -> str:
+    """The database a benchmark serves, made anew: with ``DATABASE_URL`` (PostgreSQL) a schema
+    ``carte_<name>`` dropped and created again, its URL setting the search path to it; else a
+    SQLite file ``<name>.db`` in ``workdir``."""
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        return f"sqlite:///{Path(workdir) / name}.db"
+    from sqlalchemy import text
+
+    from models.services.db import Database
+
+    admin = Database(url)
+    with admin.writer.begin() as conn:
+        conn.execute(text(f"DROP SCHEMA IF EXISTS carte_{name} CASCADE; CREATE SCHEMA carte_{name}"))
+    admin.dispose()
+    return url + ("&" if "?" in url else "?") + f"options=-csearch_path%3Dcarte_{name}"
+
+
 @contextmanager
 def gunicorn(database_url: str, port: int, app: str = "app:create_app()", **env):
     """Serve ``app`` (the Carte app unless told) on ``port`` with the app's gunicorn settings

@@ -2,7 +2,7 @@
 
 - The services of the running app (``games()``, ``registry()``, ``access()`` …): created once by
   ``create_app`` and kept in ``app.extensions``; a view asks here, never ``current_app`` itself.
-- ``lang()``: the language of this request ("fr" or "en"), as Flask-Babel chose it.
+- ``lang()``: the language of this request ("fr" or "en"), the one Flask-Babel is handed.
 - ``htmx``: flask-htmx's request details (``if htmx:`` — an htmx request; ``htmx.target`` …).
   ``is_htmx()`` is the one test views use to send a fragment instead of the whole page (a history
   restore asks for the whole page). ``fragment_or_page`` renders the one or the other and marks
@@ -12,16 +12,32 @@
 
 from __future__ import annotations
 
-from flask import current_app, g, render_template
-from flask_babel import get_locale
+from functools import lru_cache
+
+from flask import current_app, g, render_template, request
 from flask_htmx import HTMX
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 htmx = HTMX()
 
 
+LANGUAGES = ("fr", "en")
+
+
 def lang() -> str:
-    """The language of this request ("fr" or "en"), as Flask-Babel chose it (``app.select_locale``)."""
-    return str(get_locale() or "fr")
+    """The language of this request ("fr" or "en"): the user's explicit choice (the ``lang``
+    cookie), else their browser's, else French. Flask-Babel is handed the same choice
+    (``app.select_locale``); asked here, a stored page's key costs no locale object."""
+    chosen = request.cookies.get("lang")
+    return chosen if chosen in LANGUAGES else browser_language(request.headers.get("Accept-Language", ""))
+
+
+@lru_cache(maxsize=256)
+def browser_language(header: str) -> str:
+    """The language a browser's Accept-Language asks for among ours (French by default), parsed
+    once per distinct header: a family's phones send a handful."""
+    return parse_accept_header(header, LanguageAccept).best_match(LANGUAGES, default="fr")
 
 
 def services() -> dict:

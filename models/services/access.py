@@ -20,7 +20,7 @@ from sqlalchemy import bindparam, exists, func, or_, select, update
 from sqlmodel import Session
 
 from ..core.errors import N_, NotFound
-from .db import Database, Game, GroupMember, HouseVariant, Invite, Manche, token_hash, utcnow
+from .db import Database, Game, GroupMember, HouseVariant, Invite, Lookup, Manche, token_hash, utcnow
 from .ids import checked_house_id, checked_id
 from .lru import LRU
 from .unit_of_work import unit_of_work
@@ -35,12 +35,16 @@ INVITED = (
     .where(Invite.game_id == Game.id, Invite.token_hash == bindparam("digest"), Invite.revoked_at.is_(None))
     .label("invited")
 )
+MAX_MEMBERSHIPS = 10  # the member tokens one request may show (a phone keeps its 10 latest groups)
+# One parameter per member token a request may show, unused ones empty (no token hashes to ""):
+# the statement is the same whatever their number, compiled once.
+MEMBER_PARAMS = tuple(f"member{i}" for i in range(MAX_MEMBERSHIPS))
 # Whether one of the member tokens (their hashes) is a member, not removed, of the game's group.
 MEMBER = (
     exists()
     .where(
         GroupMember.group_id == Game.group_id,
-        GroupMember.token_hash.in_(bindparam("members", expanding=True)),
+        GroupMember.token_hash.in_([bindparam(name) for name in MEMBER_PARAMS]),
         GroupMember.removed_at.is_(None),
     )
     .label("member")
@@ -53,8 +57,8 @@ LAST_NUMBER = (
 GAME_LEVEL = select(Game.edit_token_hash, INVITED, MEMBER).where(Game.id == bindparam("game_id"))
 # The game page's question: the revision and last manche its cache key holds, and what the token
 # allows, in one statement.
-PAGE_LEVEL = select(Game.revision, LAST_NUMBER, Game.edit_token_hash, INVITED, MEMBER).where(
-    Game.id == bindparam("game_id")
+PAGE_LEVEL = Lookup(
+    select(Game.revision, LAST_NUMBER, Game.edit_token_hash, INVITED, MEMBER).where(Game.id == bindparam("game_id"))
 )
 
 
@@ -84,6 +88,12 @@ def member_digests(members) -> list[str]:
     return [token_hash(t) for t in members if _usable(t)][:MAX_MEMBERSHIPS]
 
 
+def member_params(members) -> dict[str, str]:
+    """``MEMBER``'s parameters for the member tokens a request shows."""
+    digests = member_digests(members)
+    return {name: digests[i] if i < len(digests) else "" for i, name in enumerate(MEMBER_PARAMS)}
+
+
 OWNERS_KEPT = 4096  # (game, edit token's hash) pairs found to be the game's owner, per process
 
 
@@ -104,7 +114,7 @@ class AccessService:
         game_id = checked_id(game_id)
         if digest and self.owners.get((game_id, digest)):
             return Level.OWNER
-        params = {"digest": digest, "game_id": game_id, "members": member_digests(members)}
+        params = {"digest": digest, "game_id": game_id, **member_params(members)}
         row = self.db.first(GAME_LEVEL, params)
         if row is None:
             raise NotFound(N_("No game with this id."), field="id")
@@ -118,8 +128,8 @@ class AccessService:
         ``token`` (or one of the member tokens ``members``) allows on it, in one statement; None
         when there is no such game."""
         digest = token_hash(token) if _usable(token) else ""
-        params = {"digest": digest, "game_id": checked_id(game_id), "members": member_digests(members)}
-        row = self.db.first(PAGE_LEVEL, params)
+        params = {"digest": digest, "game_id": checked_id(game_id), **member_params(members)}
+        row = self.db.lookup(PAGE_LEVEL, params)
         if row is None:
             return None
         return row.revision, row.last, _level_of(row.edit_token_hash, digest, row.invited, row.member)

@@ -23,8 +23,8 @@ from ..core import standings
 from ..core.errors import N_, NotFound, ValidationError
 from ..core.names import InvalidName, clean_name
 from . import history
-from .access import member_digests
-from .db import Database, Game, GroupAlias, GroupInvite, GroupMember, PlayGroup, token_hash, utcnow
+from .access import MEMBER_PARAMS, member_digests, member_params
+from .db import Database, Game, GroupAlias, GroupInvite, GroupMember, Lookup, PlayGroup, token_hash, utcnow
 from .ids import checked_id, new_id
 from .stored import columns_of
 from .unit_of_work import unit_of_work
@@ -74,10 +74,13 @@ MEMBER_COLUMNS = columns_of(StoredMember, GroupMember)
 INVITE_COLUMNS = columns_of(StoredGroupInvite, GroupInvite)
 ALIAS_COLUMNS = columns_of(StoredAlias, GroupAlias)
 LIVE = GroupMember.removed_at.is_(None)
-MEMBERSHIP = select(GroupMember.id, GroupMember.owner).where(
-    GroupMember.group_id == bindparam("group_id"),
-    GroupMember.token_hash.in_(bindparam("members", expanding=True)),
-    LIVE,
+# The group page's first question: compiled once, one parameter per member token a phone may show.
+MEMBERSHIP = Lookup(
+    select(GroupMember.id, GroupMember.owner).where(
+        GroupMember.group_id == bindparam("group_id"),
+        GroupMember.token_hash.in_([bindparam(name) for name in MEMBER_PARAMS]),
+        LIVE,
+    )
 )
 
 
@@ -104,11 +107,10 @@ class GroupService:
 
     def membership(self, group_id: str, tokens) -> Membership | None:
         """The member one of ``tokens`` is in the group (not removed), or None: one statement."""
-        digests = member_digests(tokens)
-        if not digests:
+        if not member_digests(tokens):
             return None
-        row = self.db.first(MEMBERSHIP, {"group_id": checked_id(group_id), "members": digests})
-        return None if row is None else Membership(row.id, bool(row.owner))
+        row = self.db.lookup(MEMBERSHIP, {"group_id": checked_id(group_id), **member_params(tokens)})
+        return None if row is None else Membership(row.id, row.owner)
 
     def member_of(self, group_id: str, tokens) -> Membership:
         """The membership, or not found: a group says nothing to a phone that is not a member."""

@@ -8,10 +8,10 @@ import re
 import secrets
 
 import pytest
-from sqlalchemy import event
 
 from app import create_app
 from models.services.games import MancheEntry
+from tests.e2e.test_sql_counts import StatementCounter
 from views import rights
 
 PLAYERS = ["Ana", "Bob", "Chloé"]
@@ -172,21 +172,10 @@ def test_opening_the_same_game_again_sets_no_cookie_and_costs_one_statement(app,
     game, _ = games.create_game("classique", PLAYERS, first_dealer=0)
     share_id = games.create_game("classique", PLAYERS, first_dealer=0)[0].share_id
     assert "session=" in client.get(f"/games/{game.id}").headers.get("Set-Cookie", "")  # first visit: noted
-    database = app.extensions["database"]
-    executed = []
-
-    def count(*_args):
-        executed.append(1)
-
-    for engine in database.engines:
-        event.listen(engine, "before_cursor_execute", count)
-    try:
+    with StatementCounter(app.extensions["database"]) as counter:
         again = client.get(f"/games/{game.id}")
-    finally:
-        for engine in database.engines:
-            event.remove(engine, "before_cursor_execute", count)
     assert again.status_code == 200 and "Set-Cookie" not in again.headers
-    assert len(executed) == 1  # the revision; the visit is noted in the session, not the database
+    assert counter.count == 1  # the revision; the visit is noted in the session, not the database
     assert "Set-Cookie" in client.get(f"/s/{share_id}").headers  # the shared view, noted…
     assert "Set-Cookie" not in client.get(f"/s/{share_id}").headers  # …once
 

@@ -19,9 +19,9 @@ import subprocess
 from contextlib import contextmanager
 
 import pytest
-from sqlalchemy import event
 
 from models.services.games import MancheEntry
+from tests.e2e.test_sql_counts import StatementCounter
 
 PLAYERS = ["Ana", "Bob", "Chloé"]
 
@@ -63,21 +63,9 @@ def page_of(client, url: str) -> str:
 
 @contextmanager
 def statements(app):
-    """Count the SQL statements run meanwhile (reads and writes)."""
-    executed: list[str] = []
-    database = app.extensions["database"]
-    engines = database.engines
-
-    def count(_conn, _cursor, statement, *_args):
-        executed.append(statement)
-
-    for engine in engines:
-        event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield executed
-    finally:
-        for engine in engines:
-            event.remove(engine, "before_cursor_execute", count)
+    """The SQL statements run meanwhile (reads and writes, compiled lookups included)."""
+    with StatementCounter(app.extensions["database"]) as counter:
+        yield counter.run
 
 
 def started_game(games, **settings):

@@ -9,19 +9,34 @@ from models.services.games import MancheEntry
 
 
 class StatementCounter:
-    def __init__(self, engines):
-        self.engines = list(dict.fromkeys(engines))
-        self.count = 0
+    """The statements a database runs meanwhile: those SQLAlchemy executes (its
+    ``before_cursor_execute`` event) and the compiled lookups ``Database.lookup`` runs on the
+    DBAPI connection, which no event sees."""
 
-    def _count(self, *args, **kwargs):
+    def __init__(self, database):
+        self.database = database
+        self.engines = list(dict.fromkeys(database.engines))
+        self.count = 0
+        self.run: list[str] = []
+
+    def _count(self, _conn, _cursor, statement, *args, **kwargs):
         self.count += 1
+        self.run.append(statement)
 
     def __enter__(self):
         for engine in self.engines:
             event.listen(engine, "before_cursor_execute", self._count)
+        lookup = type(self.database).lookup
+
+        def counted(lookup_asked, params):
+            self._count(None, None, str(lookup_asked.statement))
+            return lookup(self.database, lookup_asked, params)
+
+        self.database.lookup = counted  # this database only, until the block ends
         return self
 
     def __exit__(self, *exc):
+        del self.database.lookup
         for engine in self.engines:
             event.remove(engine, "before_cursor_execute", self._count)
 
@@ -35,7 +50,7 @@ def game_with(games, manches: int):
 
 def statements(app, client, path: str) -> int:
     database = app.extensions["database"]
-    with StatementCounter(database.engines) as counter:
+    with StatementCounter(database) as counter:
         response = client.get(path)
         assert response.status_code == 200, path
     return counter.count
@@ -70,7 +85,7 @@ def import_document(manches: int) -> dict:
 
 def import_statements(app, client, manches: int) -> int:
     database = app.extensions["database"]
-    with StatementCounter(database.engines) as counter:
+    with StatementCounter(database) as counter:
         response = client.post("/api/v1/games/import", json=import_document(manches))
         assert response.status_code == 201, response.get_json()
     return counter.count
