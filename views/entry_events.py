@@ -14,14 +14,14 @@ from models.services.open_entry import entry_fields
 
 def entry_event(change) -> str:
     """The stream's ``entry`` event data of a phone on the entry: the entry as JSON (one line)."""
-    state = change.state.current(change.next_number, change.state.changed_at)
+    state = change.now()
     return json.dumps(entry_fields(state, list(change.players)), ensure_ascii=False)
 
 
 def progress_said(change) -> str:
     """What a watcher is told of the manche being counted: « Manche 4 : 3 mains sur 5 » (empty:
     nothing counted yet). Who counts which hand is said on the presence line (``hands_counted``)."""
-    state = change.state.current(change.next_number, change.state.changed_at)
+    state = change.now()
     if not state.hands and state.winner is None:
         return ""
     done = len(state.expected) - len(state.missing())
@@ -33,7 +33,7 @@ def hands_counted(change) -> dict[str, tuple[str | None, list[str]]]:
     """By phone that changed a hand of the open entry: who it said it is (the player, else its own
     name) and the players whose hands it is counting (changed last by it, not done yet), for the
     presence line (``texts.entering_said``)."""
-    state = change.state.current(change.next_number, change.state.changed_at)
+    state = change.now()
     counting: dict[str, tuple[str | None, list[str]]] = {}
     for hand in state.hands:
         if hand.phone:

@@ -26,6 +26,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field, replace
 
+from ..core.open_hands import counted_seats
 from .notifications import subscription
 from .presence import Entering
 
@@ -101,6 +102,14 @@ class EntryChange:
     state: object  # open_entry.EntryState
     players: tuple
     next_number: int
+    seated: tuple = ()
+
+    def now(self):
+        """The entry for the game as last seen: a manche recorded since (through a whole-manche
+        form, which leaves the entry as it was) makes it the next one's, empty, every seated
+        player's hand counting."""
+        dealt = counted_seats(list(self.players), None, set(self.seated), None)
+        return self.state.current(self.next_number, self.state.changed_at, dealt)
 
 
 @dataclass(frozen=True)
@@ -353,14 +362,16 @@ class ChangeFeed:
         a whole-manche form, which leaves the entry as it was) makes it the next one's, empty."""
         with self.lock:
             snapshot = watched.snapshot
-            return replace(watched.entry, players=snapshot.players, next_number=snapshot.next_number)
+            return replace(
+                watched.entry, players=snapshot.players, next_number=snapshot.next_number, seated=snapshot.seated
+            )
 
     def _tell_entry(self, game_id: str, watched: Watched, state) -> None:
         with self.lock:
             if watched.entry is not None and state.version <= watched.entry.state.version:
                 return
             snapshot = watched.snapshot
-            watched.entry = EntryChange(game_id, state, snapshot.players, snapshot.next_number)
+            watched.entry = EntryChange(game_id, state, snapshot.players, snapshot.next_number, snapshot.seated)
             for listener in watched.listeners:
                 listener.events.put(watched.entry)
 

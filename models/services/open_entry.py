@@ -87,11 +87,12 @@ class EntryState:
     changed_at: float
     hands: tuple[StoredOpenHand, ...] = ()
 
-    def current(self, next_number: int, now: float) -> EntryState:
-        """The entry for manche ``next_number``: empty when it was for another or has lapsed."""
+    def current(self, next_number: int, now: float, dealt) -> EntryState:
+        """The entry for manche ``next_number``: empty when it was for another or has lapsed, every
+        seat ``dealt`` then counting (no winner chosen yet)."""
         if self.number == next_number and now - self.changed_at <= LAPSE_SECONDS:
             return self
-        return replace(self, number=next_number, winner=None, hands=())
+        return replace(self, number=next_number, winner=None, hands=(), expected=tuple(dealt))
 
     def hand(self, seat: int) -> StoredOpenHand | None:
         return next((hand for hand in self.hands if hand.seat == seat), None)
@@ -168,8 +169,7 @@ class OpenEntries:
         stored = self.stored(game.id)
         if stored is None:
             return EntryState(game.id, game.next_number, None, tuple(_expected(game, None)), 0, self.clock())
-        state = stored.current(game.next_number, self.clock())
-        return state if state is stored else replace(state, expected=tuple(_expected(game, None)))
+        return stored.current(game.next_number, self.clock(), _expected(game, None))
 
     def versions(self, game_ids) -> dict[str, int]:
         """The version of each of these games' entries (one statement; a game without one: absent)."""

@@ -10,7 +10,7 @@
   if (!form || !window.fetch || !window.JSON) return;
   var base = box.dataset.openEntry, gameUrl = box.dataset.gameUrl, nextUrl = box.dataset.nextUrl;
   var number = parseInt(form.elements.number.value, 10);
-  var meKey = "carte-me|" + base, myTag = null, shown = 0, state = null, pending = {}, timers = {}, chains = {}, applying = false, saving = false, posting = false, counted = false, inflight = {}, overdue = false, answered = null;
+  var meKey = "carte-me|" + base, myTag = null, shown = 0, state = null, pending = {}, timers = {}, chains = {}, saving = false, posting = false, counted = false, inflight = {}, overdue = false, answered = null;
 
   function words(name, values) {
     return box.dataset["w" + name].replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
@@ -25,11 +25,7 @@
   // this phone said who it is: it counts into the open entry
   function joined() { return me() !== null; }
   // app.js draws the entry again on an input event of the form
-  function refresh() {
-    applying = true;
-    form.elements.selected.dispatchEvent(new Event("input", { bubbles: true }));
-    applying = false;
-  }
+  function refresh() { form.elements.selected.dispatchEvent(new Event("input", { bubbles: true })); }
 
   function send(method, path, body) {
     return fetch(base + path, {
@@ -241,7 +237,7 @@
     if (event.target.closest("[data-entry] [data-keypad] button")) changed(form.elements.selected.value);
   });
   form.addEventListener("input", function (event) {
-    if (!applying && event.target.matches("[data-typed]")) changed(event.target.name.split("-")[0].slice(1));
+    if (event.target.matches("[data-typed]")) changed(event.target.name.split("-")[0].slice(1));
   });
   form.addEventListener("change", function (event) {
     if (event.target.name !== "winner" || !joined()) return;

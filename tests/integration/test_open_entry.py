@@ -117,8 +117,11 @@ def test_a_new_listener_hears_the_entry_of_the_next_manche_once_a_form_recorded_
     next_recorded(first, 1)
     later = feed.listen(game.id)
     told = next_entry(later, state.version)
-    fields = entry_fields(told.state.current(told.next_number, told.state.changed_at), list(told.players))
+    fields = entry_fields(told.now(), list(told.players))
     assert (fields["number"], fields["winner"], fields["hands"]) == (2, None, [])
+    # No winner chosen yet for manche 2: every seated player's hand counts, Ana's too (manche 1's
+    # winner, whose hand did not count then).
+    assert fields["expected"] == THREE and fields["progress"] == {"done": 0, "of": 3}
     first.close()
     later.close()
 
