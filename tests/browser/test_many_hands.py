@@ -23,6 +23,16 @@ from .test_live_table import SECOND, THREE, phones, screenshots
 pytestmark = pytest.mark.on_postgresql  # the entry's changes reach the other phones by NOTIFY there
 
 
+def held_route(page, held: list):
+    """The request a route of ``page`` holds (appended to ``held``), once Playwright has handed it
+    to the test: each call to the page lets it."""
+    for _ in range(200):
+        if held:
+            return held[0]
+        page.evaluate("0")
+    raise AssertionError("the request was never held")
+
+
 def joined(page, url: str, player: str):
     """``page`` on the manche entry, listening, saying once which player it is."""
     open_listening(page, url)
@@ -266,7 +276,7 @@ def test_a_save_waits_for_the_hands_on_their_way(browser, live_server):
         with bob.expect_request("**/entry/hands/2"):
             type_total(bob, 2, "5")
         bob.get_by_role("button", name="Enregistrer la manche 1").click()
-        held.pop().continue_()
+        held_route(bob, held).continue_()
         released.append(True)
         expect(bob).to_have_url(re.compile(rf"/games/{game.id}\?saved=1$"), timeout=3 * SECOND)
         assert overtaken == [False]
@@ -432,10 +442,9 @@ def test_a_save_tapped_while_a_hand_is_on_its_way_waits_for_it(browser, live_ser
         keeper.route("**/entry/hands/2", hold_first)
         with keeper.expect_request(lambda request: request.url.endswith("/entry/hands/2")):
             tap(keeper, 2, "3")
-        while not held:  # each call lets Playwright hand the held request to the test
-            keeper.evaluate("0")
+        first = held_route(keeper, held)
         keeper.get_by_role("button", name="Enregistrer la manche 1").click()
-        held[0].continue_()
+        first.continue_()
         expect(keeper).to_have_url(re.compile(rf"/games/{game.id}\?saved=1$"), timeout=5 * SECOND)
         (manche,) = games.get(game.id).manches
         # Ana went out: 0; Bob's typed total 5; Chloé's 3.

@@ -239,13 +239,14 @@ def test_the_night_stream_hears_every_table_and_a_turn_started_elsewhere(dev_ser
     assert [e.event for e in said][-2:] == ["tables", "said"]
     assert said[-1].data.startswith("Table 2: ")
     nights.next_round(nights.state(night_id).night, 2, [["Ana", "Chloé"], ["Bob", "Dan"]])
-    assert stream.events_until("tables", timeout=10)[-1].event == "tables"  # heard at its next look
+    assert stream.events_until("turn", timeout=10)[-1].data == "2"  # heard at its next look
     third = nights.state(night_id).current[0].game_id
     games.record_manche(third, MancheEntry("Ana", {"Chloé": ["3C"]}))
     assert stream.events_until("said", timeout=10)[-1].data.startswith("Table 1: ")
     stream.close()
     stale = open_stream(url, f"/w/{watch}/nights/{night_id}/events?since=old")
-    assert stale.events_until("tables", timeout=5)[-1].event == "tables"  # a state it does not show: at once
+    # a state it does not show: told the one it should, at once
+    assert stale.events_until("tables", timeout=5)[-1].data == str(nights.state(night_id).stamp)
     stale.close()
 
 
