@@ -16,6 +16,9 @@
     model.game = decodeURIComponent(location.pathname.split("/")[2]);
     model.next = model.manches.length + model.after_end.length + 1;
   }
+  // the game page after a write: the stored manche's draft goes at once (needing no words, it
+  // does not wait for them: the next entry may be opened before they come)
+  if (model && !form) O.draftsDone(model.game);
 
   function kind(item) { return item.kind || "new"; }
   function isNew(item) { return kind(item) === "new"; }
@@ -26,7 +29,6 @@
   // `settled` once the page drew what waits and its entry keeps every tap as a draft.
   O.ready.then(function () {
     var entered = form && form.elements.number && form.elements.nonce ? entry() : form && O.drafts(form);
-    if (model && !form) O.draftsDone(model.game);
     O.shown = show();
     return Promise.all([entered, O.shown]);
   }).then(function () { O.settled = true; });

@@ -171,6 +171,7 @@ def half_counted_entry_survives(page, server, game_id):
 
     page.get_by_role("button", name="Enregistrer la manche 1").click()
     expect(page).to_have_url(f"{server.url}/games/{game_id}?saved=1")
+    ready(page)  # the game page ran (its address alone is known before its scripts)
     assert [(m["winner"], m["values"]) for m in recorded(server, game_id)] == [("Ana", {"Bob": 60, "Chloé": 12})]
     page.goto(entry_url)
     ready(page)
