@@ -10,6 +10,15 @@
   var O = window.CarteOffline;
   if (!O) return;
   var SKIP = ["nonce", "number", "selected", "save", "version"];
+  // the forms tapped before their draft could be brought back (the words come first): what is
+  // tapped there wins, the draft does not overwrite it
+  var touched = [];
+  ["click", "input", "change"].forEach(function (type) {
+    document.addEventListener(type, function (event) {
+      var form = event.isTrusted && event.target.closest && event.target.closest("form[data-manche-form]");
+      if (form && touched.indexOf(form) === -1) touched.push(form);
+    });
+  });
 
   function draftName(game, what, number) {
     return ["carte-draft", game, what, number === undefined ? "" : number, ""].join("|").replace(/\|\|$/, "|");
@@ -65,14 +74,17 @@
         .map(function (key) { return JSON.parse(store.getItem(key)); })
         .sort(function (a, b) { return b.saved - a.saved; })[0];
     });
+    function keep() {
+      var pairs = typed(form), number = form.elements.number;
+      forget(name);
+      if (pairs) kept(function (store) { store.setItem(name + (number ? number.value + "|" : ""), JSON.stringify({ pairs: pairs, saved: Date.now() })); });
+    }
     ["click", "input", "change"].forEach(function (type) {
       document.addEventListener(type, function (event) {
-        if (!event.target.closest || event.target.closest("form") !== form) return;
-        var pairs = typed(form), number = form.elements.number;
-        forget(name);
-        if (pairs) kept(function (store) { store.setItem(name + (number ? number.value + "|" : ""), JSON.stringify({ pairs: pairs, saved: Date.now() })); });
+        if (event.target.closest && event.target.closest("form") === form) keep();
       });
     });
+    if (touched.indexOf(form) !== -1) return keep();
     if (!found) return;
     fill(form, found.pairs);
     var note = form.insertAdjacentElement("afterbegin", O.el("p", { class: "notice panel draft-note", role: "status" }));

@@ -239,8 +239,9 @@
   form.addEventListener("input", function (event) {
     if (event.target.matches("[data-typed]")) changed(event.target.name.split("-")[0].slice(1));
   });
-  form.addEventListener("change", function (event) {
-    if (event.target.name !== "winner" || !joined()) return;
+  // on the document, after app.js's (which puts the next hand to count on the keypad)
+  document.addEventListener("change", function (event) {
+    if (event.target.form !== form || event.target.name !== "winner" || !joined()) return;
     pending.winner = true;
     var seat = event.target.value;
     send("PUT", "/winner", { number: number, seat: seat }).then(function (answer) {
@@ -249,7 +250,7 @@
     }).catch(function () { delete pending.winner; });
     var mine = me();
     // this phone stays on its hand
-    if (mine && mine !== seat) setTimeout(function () { pick(mine); }, 0);
+    if (mine && mine !== seat) pick(mine);
   });
 
   form.addEventListener("submit", function (event) {

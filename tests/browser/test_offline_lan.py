@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, open_listening, served
+from .test_many_hands import held_route
 from .test_offline import api_game, opened_phones, recorded, wait_js
 
 PLAYERS = ["Ana", "Bob", "Chloé"]
@@ -191,6 +192,38 @@ def test_a_half_counted_entry_survives_a_reload_and_a_back_where_a_worker_runs(l
     phone = worker_phones(live_server, game_id, token)
     phone.controlled()
     half_counted_entry_survives(phone.page, live_server, game_id)
+
+
+def test_what_is_tapped_before_the_draft_comes_back_is_not_overwritten_by_it(lan_server, lan_phone):
+    """On a slow phone the draft comes back once the offline words have come: the taps made before
+    that stay as tapped, and become the entry's draft. Seen in CI: a winner chosen while the words
+    were on their way was unchosen by the older draft, and the save was refused."""
+    game_id, token = api_game(lan_server)
+    page = lan_phone(game_id, token)
+    entry_url = f"{lan_server.url}/games/{game_id}/manches/new"
+    page.goto(entry_url)
+    ready(page)
+    tap_manche(page, 1, cards={0: "3"})  # the draft: Bob went out, Ana holds a 3
+    page.reload()
+    ready(page)
+    expect(page.locator(".draft-note")).to_contain_text("gardée sur ce téléphone")
+
+    held = []
+    page.route("**/offline/texts.json", lambda route: held.append(route))
+    page.goto(entry_url)
+    held_route(page, held)
+    tap_manche(page, 2, cards={0: "5"})  # before the words: Chloé went out, Ana holds a 5
+    held[0].continue_()
+    ready(page)
+    expect(page.locator(".draft-note")).to_have_count(0)
+    expect(page.locator("#winner-2")).to_be_checked()
+    expect(page.locator("#hand-0 [data-hand-total]")).to_have_text("5")
+    page.unroute("**/offline/texts.json")
+    page.reload()  # what was tapped is the draft now
+    ready(page)
+    expect(page.locator(".draft-note")).to_contain_text("gardée sur ce téléphone")
+    expect(page.locator("#winner-2")).to_be_checked()
+    expect(page.locator("#hand-0 [data-hand-total]")).to_have_text("5")
 
 
 def api_manche(server, game_id, token, body):
