@@ -32,13 +32,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench import tiny  # noqa: E402
+from bench.group import seed_group  # noqa: E402
 from bench.seed import seed  # noqa: E402
 from bench.serve import SECRET_KEY, cpu_seconds, database_url, gunicorn  # noqa: E402
 
 DURATION = os.environ.get("BENCH_SECONDS", "8")
 CONNECTIONS = os.environ.get("BENCH_CONNECTIONS", "16")
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "1"))
-ONLY = os.environ.get("BENCH_ONLY", "")  # "writes": the manche writes' row alone
+ONLY = os.environ.get("BENCH_ONLY", "")  # "writes": the manche writes' row alone; "group": the group's page
+GROUP_GAMES = int(os.environ.get("BENCH_GROUP_GAMES", "5000"))  # the finished games of the group a member asks
 WRITE_SECONDS = 4  # 8 games hold 8,000 manches: 2,000 writes a second at most in a round
 ADMIN = "bench-admin-token"
 # Requests asked of a page before it is measured, each on a connection of its own: every worker
@@ -156,12 +158,14 @@ def database_urls(workdir: Path) -> tuple[str, str, str]:
 
 
 def phones(url: str, base: str, data: dict) -> dict:
-    """The headers of each phone: owner, scorekeeper (joined by an invite), watcher, administrator."""
+    """The headers of each phone: owner, scorekeeper (joined by an invite), watcher, administrator,
+    and the member of a group (the phone that made it)."""
     from app import create_app
 
     app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET_KEY, "AUTO_MIGRATE": False})
     game_id, token = data["game_30"]
     _invite, invite = app.extensions["games"].create_invite(game_id)
+    member = {"group_tokens": [list(data["group"])]}  # as the phone that made the group holds it
     app.extensions["database"].dispose()
     return {
         "owner": {**PHONE, "Cookie": owner_cookie(url, game_id, token)},
@@ -169,6 +173,7 @@ def phones(url: str, base: str, data: dict) -> dict:
         "watcher": {**PHONE, "Cookie": cookie_of(f"{base}/s/{data['share']['game_30']}")},
         "owner of 1,000": {**PHONE, "Cookie": owner_cookie(url, *data["growth_1000"])},
         "admin": {**PHONE, "Authorization": f"Bearer {ADMIN}"},
+        "member": {**PHONE, "Cookie": f"session={app.session_interface.get_signing_serializer(app).dumps(member)}"},
     }
 
 
@@ -215,6 +220,10 @@ def measure(data: dict, url: str, tiny_url: str) -> list[tuple]:
 
         if ONLY == "writes":
             return [writes(url, data, base, floor)]
+        group_page = (f"group of {GROUP_GAMES:,} games (member)", f"/groups/{data['group'][0]}", "member", "≤ 2×")
+        if ONLY == "group":
+            page(*group_page)
+            return rows
         game_30, _ = data["game_30"]
         page("shared view (watcher)", f"/s/{data['share']['game_30']}", "watcher", "≤ 2×")
         owner_rounds = page("game page (owner)", f"/games/{game_30}", "owner", "≤ 2×")
@@ -223,6 +232,7 @@ def measure(data: dict, url: str, tiny_url: str) -> list[tuple]:
         page("game of 1,000 manches (owner)", f"/games/{data['growth_1000'][0]}", "owner of 1,000", "≤ 2×")
         page("`/games`, 1,000+ games", "/games", "admin", "≤ 2×")
         page("player page, ~645 games", "/players/" + urllib.parse.quote("Chloé"), "admin", "≤ 2×")
+        page(*group_page)
         result, before, after = median_round(owner_rounds, p99_ratio)
         rows.append(("game page (owner) p99", result, "p99", "≤ 3×", before, after))
         rows.append(writes(url, data, base, floor))
@@ -328,6 +338,7 @@ def main():
     url, tiny_url, database_name = database_urls(workdir)
     started = time.monotonic()
     data = seed(url)
+    data["group"] = seed_group(url, GROUP_GAMES)
     tiny.prepare(tiny_url)
     print(f"seeded {database_name} in {time.monotonic() - started:.1f} s")
     load = os.getloadavg()

@@ -23,7 +23,8 @@ from models.services.groups import Membership
 
 from . import links
 from .group_charts import season_chart
-from .kit import database, fragment_or_page, games, groups, registry
+from .kit import database, fragment_or_page, games, groups, lang, registry
+from .pagecache import cached_page
 from .rights import is_owner, known_games, member_tokens, remember_token, stored_tokens
 
 bp = Blueprint("groups", __name__)
@@ -82,6 +83,26 @@ def watch_url(group) -> str:
     return links.absolute(url_for("groups.watch", watch_id=group.watch_id))
 
 
+ASKED = ("period", "variant", "a", "b")  # what a group's page is asked, all it depends on of the query
+
+
+def asked(args) -> dict:
+    """The standings a group's page is asked for (``?period=all|year|month&variant=…&a=…&b=…``),
+    nothing else of the query: the page is kept under these."""
+    return {name: args.get(name, "")[:60] for name in ASKED if args.get(name)}
+
+
+def kept_page(key: tuple, render, endpoint: str, **values):
+    """A group's page kept compressed per ``key`` (which holds the group's revision), the day, what
+    was asked and the language (``views/pagecache.py``: private, revalidated by its ETag; it holds
+    no invite link), its language links to the page as asked (``here``)."""
+    wanted = asked(request.args)
+    day = datetime.now(UTC).date()  # "this year", "this month" and the season's chart move with it
+    return cached_page(
+        (*key, day, tuple(wanted.items()), lang()), lambda: render(url_for(endpoint, **values, **wanted))
+    )
+
+
 def standings_context(summaries, args, aliases=()) -> dict:
     """The standings the page asks for (``?period=all|year|month&variant=…&a=…&b=…``), each merged
     spelling (``aliases``) counted as the person it was merged into."""
@@ -119,10 +140,10 @@ def standings_context(summaries, args, aliases=()) -> dict:
     }
 
 
-def group_context(group_id: str, membership: Membership, new_invite: str | None = None) -> dict:
+def group_context(group_id: str, membership: Membership, new_invite: str | None = None, addable=None) -> dict:
     group = groups().group(group_id)
     summaries = groups().summaries(games().views, group_id)
-    own = group_service.addable(database(), stored_tokens())
+    own = group_service.addable(database(), stored_tokens()) if addable is None else addable
     context = {
         "group": group,
         "me": membership,
@@ -136,7 +157,7 @@ def group_context(group_id: str, membership: Membership, new_invite: str | None 
         "addable": history.summaries(database(), games().views, own),
         "read_only": False,
     }
-    context.update(standings_context(summaries, request.args, groups().aliases(group_id)))
+    context.update(standings_context(summaries, asked(request.args), groups().aliases(group_id)))
     return context
 
 
@@ -154,8 +175,16 @@ def create_group():
 
 @bp.get("/groups/<group_id>")
 def group_page(group_id):
+    """A member's page of the group, kept per revision of the group (one lookup with the
+    membership), the member, and the games this phone may still add (one more when it owns any)."""
     membership = member(group_id)
-    return private(make_response(render_template("groups/group.html", **group_context(group_id, membership))))
+    addable = group_service.addable(database(), stored_tokens())
+
+    def render(here):
+        return render_template("groups/group.html", here=here, **group_context(group_id, membership, addable=addable))
+
+    key = ("group", group_id, membership, tuple(addable))
+    return kept_page(key, render, "groups.group_page", group_id=group_id)
 
 
 @bp.post("/groups/<group_id>/invites")
@@ -289,11 +318,15 @@ def together(game_id):
 def watch(watch_id):
     """The read-only page of a group: its games and standings, nothing of its members or invites."""
     group = groups().watched(watch_id)
-    summaries = groups().summaries(games().views, group.id)
-    context = {"group": group, "games": list(reversed(summaries))[:GAMES_SHOWN], "game_count": len(summaries),
-               "watch_url": watch_url(group)}  # fmt: skip
-    context.update(standings_context(summaries, request.args, groups().aliases(group.id)))
-    return private(make_response(render_template("groups/watch.html", read_only=True, **context)))
+
+    def render(here):
+        summaries = groups().summaries(games().views, group.id)
+        context = {"group": group, "games": list(reversed(summaries))[:GAMES_SHOWN], "game_count": len(summaries),
+                   "watch_url": watch_url(group)}  # fmt: skip
+        context.update(standings_context(summaries, asked(request.args), groups().aliases(group.id)))
+        return render_template("groups/watch.html", read_only=True, here=here, **context)
+
+    return kept_page(("group-watch", group.id, group.revision), render, "groups.watch", watch_id=watch_id)
 
 
 @bp.get("/w/<watch_id>/qr.svg")

@@ -236,7 +236,8 @@ class UndoRecord(SQLModel, table=True):
 class PlayGroup(SQLModel, table=True):
     """A group of people who play together (« une tablée »): its games are seen and recorded by
     every member phone. Phones join by an invite (``GroupInvite``); ``watch_id`` opens a read-only
-    page. ``revision`` moves with every change of its members or games (migration 0010)."""
+    page. ``revision`` moves with every change of its members, invites or merges (the service bumps
+    it) and of its games (the database does: migration 0015's triggers on ``game``)."""
 
     __tablename__ = "play_group"
 

@@ -63,10 +63,12 @@ class StoredAlias(NamedTuple):
 
 
 class Membership(NamedTuple):
-    """The member a request is in a group: its id and whether it owns the group."""
+    """The member a request is in a group: its id, whether it owns the group, and the group's
+    revision (it moves with every change of the group or of one of its games: migration 0015)."""
 
     member_id: str
     owner: bool
+    revision: int
 
 
 GROUP_COLUMNS = columns_of(StoredGroup, PlayGroup)
@@ -76,7 +78,9 @@ ALIAS_COLUMNS = columns_of(StoredAlias, GroupAlias)
 LIVE = GroupMember.removed_at.is_(None)
 # The group page's first question: compiled once, one parameter per member token a phone may show.
 MEMBERSHIP = Lookup(
-    select(GroupMember.id, GroupMember.owner).where(
+    select(GroupMember.id, GroupMember.owner, PlayGroup.revision)
+    .join(PlayGroup, PlayGroup.id == GroupMember.group_id)
+    .where(
         GroupMember.group_id == bindparam("group_id"),
         GroupMember.token_hash.in_([bindparam(name) for name in MEMBER_PARAMS]),
         LIVE,
@@ -110,7 +114,7 @@ class GroupService:
         if not member_digests(tokens):
             return None
         row = self.db.lookup(MEMBERSHIP, {"group_id": checked_id(group_id), **member_params(tokens)})
-        return None if row is None else Membership(row.id, row.owner)
+        return None if row is None else Membership(row.id, row.owner, row.revision)
 
     def member_of(self, group_id: str, tokens) -> Membership:
         """The membership, or not found: a group says nothing to a phone that is not a member."""
@@ -195,6 +199,7 @@ class GroupService:
         token = secrets.token_urlsafe(24)
         with unit_of_work(self.db) as session:
             session.add(GroupInvite(id=new_id(), group_id=checked_id(group_id), token_hash=token_hash(token)))
+            self._bump(session, group_id)
         return token
 
     def revoke_invite(self, group_id: str, invite_id: str) -> None:
@@ -207,6 +212,7 @@ class GroupService:
             )
             if done.rowcount != 1:
                 raise NotFound(N_("No such invite."), field="invite")
+            self._bump(session, group_id)
 
     def invite_opens(self, group_id: str, token) -> bool:
         """Whether ``token`` is a live invite of the group."""
@@ -279,7 +285,6 @@ class GroupService:
         )
         if done.rowcount != 1:
             raise ValidationError(N_("This game is already in a group."), field="game")
-        self._bump(session, group_id)
 
     def merge(self, group_id: str, person: str, counted_as: str) -> None:
         """``person`` counts as ``counted_as`` in the group's standings from now on (the view has
