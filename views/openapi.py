@@ -171,6 +171,15 @@ ENTRY_PATHS = {
     },
 }
 GROUP_ID = {"name": "group_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
+MERGES = {
+    "type": "array",
+    "description": "The owner's merges of two spellings, as the standings write persons: person counts as counted_as",
+    "items": {
+        "type": "object",
+        "required": ["person", "counted_as"],
+        "properties": {"person": {"type": "string"}, "counted_as": {"type": "string"}},
+    },
+}
 GROUP = {
     "type": "object",
     "description": "A group (« une tablée »): its games, newest first, and its merged spellings",
@@ -180,7 +189,7 @@ GROUP = {
         "name": {"type": "string"},
         "revision": {"type": "integer"},
         "games": {"type": "array", "items": {"type": "object"}},
-        "merges": {"type": "array", "items": {"type": "object"}},
+        "merges": MERGES,
     },
 }
 STANDINGS = {
@@ -205,7 +214,7 @@ GROUP_ARCHIVE = {
         "exported_at": {"type": "string"},
         "group": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string", "maxLength": 60}}},
         "games": {"type": "array", "items": EXPORT},
-        "merges": {"type": "array", "items": {"type": "object"}},
+        "merges": MERGES,
     },
 }
 GROUP_FILE_PATHS = {
