@@ -238,7 +238,7 @@ def export_game(game_id):
     return response
 
 
-# A group's archive (export, import): views/group_files.py, one answer
+# A group's archive and score sheet (export, export.csv, import): views/group_files.py, one answer
 # for the page and the API.
 @bp.get("/groups/<group_id>")
 def get_group(group_id):

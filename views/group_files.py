@@ -2,9 +2,10 @@
 on the pages and in the JSON API, each answered by one function.
 
 ``/groups/<id>/export.json`` (in the API ``/api/v1/groups/<id>/export``) is the archive
-(``carte-group/1``, ``models/services/group_file.py``), the same file for a member's phone (its
-session's member tokens) and for an API client (its bearer token); ``/groups/<id>/export.csv`` the
-score sheet, one row per manche per player; a 404 to anyone else. ``/groups/import`` rebuilds a group on this phone, its owner; the same file
+(``carte-group/1``, ``models/services/group_file.py``), ``/groups/<id>/export.csv`` (in the API
+``/api/v1/groups/<id>/export.csv``) the score sheet, one row per manche per player: the same file
+for a member's phone (its session's member tokens) and for an API client (its bearer token), a 404
+to anyone else. ``/groups/import`` rebuilds a group on this phone, its owner; the same file
 imported again by the same phone answers the group it made. ``/api/v1/groups/import`` does the
 same for an API client, once per ``Idempotency-Key``.
 
@@ -70,6 +71,7 @@ def sheet_header() -> list[str]:
 
 
 @bp.get("/groups/<group_id>/export.csv")
+@api.get("/groups/<group_id>/export.csv")
 def export_csv(group_id):
     """The score sheet (README, "Playing together"), for a member; else not found: one row per
     manche per player, its words in the request's language. UTF-8 with a byte-order mark so that

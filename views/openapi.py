@@ -227,6 +227,20 @@ GROUP_FILE_PATHS = {
             "responses": {**ok("The group's archive (carte-group/1)", GROUP_ARCHIVE), **errors("404", "429")},
         }
     },
+    "/groups/{group_id}/export.csv": {
+        "get": {
+            "operationId": "exportGroupSheet",
+            "description": GROUP_DOC + ". The score sheet, the page's own: CSV in UTF-8 with a byte-order mark,"
+            " one row per manche per player (game number, date, variant, manche, name played, person counted, points,"
+            " won the game: 1, 0, or empty while it is played), in the request's language",
+            "security": AUTH,
+            "parameters": [GROUP_ID],
+            "responses": {
+                "200": {"description": "The score sheet", "content": {"text/csv": {"schema": {"type": "string"}}}},
+                **errors("404", "429"),
+            },
+        }
+    },
     "/groups/import": {
         "post": {
             "operationId": "importGroup",
