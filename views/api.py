@@ -9,7 +9,6 @@ from models.core import referee, scoring
 from models.core.cards import check_deck, format_card, parse_cards
 from models.core.errors import N_, DomainError, ValidationError
 from models.core.variant import localized, resolve
-from models.services import group_file
 from models.services import house as house_module
 from models.services.game_json import game_fields
 from models.services.games import MancheEntry
@@ -239,6 +238,8 @@ def export_game(game_id):
     return response
 
 
+# A group's archive and score sheet (export, export.csv, import): views/group_files.py, one answer
+# for the page and the API.
 @bp.get("/groups/<group_id>")
 def get_group(group_id):
     """A group, its games and merges: for a member (its bearer token), else 404."""
@@ -252,23 +253,6 @@ def join_group(group_id):
     data = json_body()
     token = groups().join(group_id, data.get("invite"), data.get("name"))
     return jsonify({"group": group_id, "member_token": token}), 201
-
-
-@bp.get("/groups/<group_id>/export")
-def export_group(group_id):
-    """The group's archive (``"format": "carte-group/1"``): for a member, else 404."""
-    response = jsonify(api_groups.archive_document(group_id))
-    response.headers["Content-Disposition"] = f'attachment; filename="carte-group-{group_id}.json"'
-    return response
-
-
-@bp.post("/groups/import")
-@new_game_limit
-def import_group():
-    """A group rebuilt from its archive, this client its owner (``Idempotency-Key`` required)."""
-    request.max_content_length = group_file.MAX_FILE_BYTES
-    body, status = api_groups.import_document(json_body(), request.headers.get("Idempotency-Key"))
-    return jsonify(body), status, {"Location": f"/api/v1/groups/{body['group']}"}
 
 
 @bp.get("/groups/<group_id>/standings")

@@ -1,25 +1,35 @@
-"""A group's archive and score sheet, downloaded by a member, and a group rebuilt from its archive.
+"""A group's archive and score sheet, downloaded by a member, and a group rebuilt from its archive:
+on the pages and in the JSON API, each answered by one function.
 
-``/groups/<id>/export.json`` is the archive (``carte-group/1``, ``models/services/group_file.py``),
-``/groups/<id>/export.csv`` the score sheet, one row per manche per player: a 404 to a phone that
-is not a member. ``/groups/import`` rebuilds a group on this phone, its owner; the same file
-imported again by the same phone answers the group it made (the JSON API does the same with its
-``Idempotency-Key``: ``views/api.py``).
+``/groups/<id>/export.json`` (in the API ``/api/v1/groups/<id>/export``) is the archive
+(``carte-group/1``, ``models/services/group_file.py``), ``/groups/<id>/export.csv`` (in the API
+``/api/v1/groups/<id>/export.csv``) the score sheet, one row per manche per player: the same file
+for a member's phone (its session's member tokens) and for an API client (its bearer token), a 404
+to anyone else. ``/groups/import`` rebuilds a group on this phone, its owner; the same file
+imported again by the same phone answers the group it made. ``/api/v1/groups/import`` does the
+same for an API client, once per ``Idempotency-Key``.
+
+The API's routes are declared here on its blueprint, as ``open_entry`` does: ``views/api.py``
+cannot import this module (``share``, which this module uses, imports ``api``).
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 
-from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, jsonify, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from models.core.errors import N_, DomainError, ValidationError
 from models.core.variant import localized
 from models.services import group_file
+from models.services.game_input import checked_key
 
+from .api import bp as api
+from .api import json_body
 from .groups import member, private
 from .jsontext import refuse_unencodable
 from .kit import database, games, groups, lang
@@ -31,23 +41,20 @@ from .texts import error_message
 bp = Blueprint("group_files", __name__)
 
 
-def file_stem(group) -> str:
-    return f"carte-group-{group.created_at:%Y-%m-%d}"
-
-
-def archive(group_id: str) -> tuple:
-    """The group (for a member: else not found) and its archive."""
-    member(group_id)
-    group = groups().group(group_id)
-    views = group_file.group_views(games(), group_id)
-    return group, group_file.export_archive(group, views, groups().aliases(group_id))
+def download(group, body: str, mimetype: str, suffix: str) -> Response:
+    """A member's download of the group: kept by no cache, saved under the group's file name."""
+    return private(attachment(Response(body, mimetype=mimetype), f"{group_file.file_stem(group)}.{suffix}"))
 
 
 @bp.get("/groups/<group_id>/export.json")
+@api.get("/groups/<group_id>/export")
 def export_json(group_id):
-    group, document = archive(group_id)
-    body = json.dumps(document, ensure_ascii=False, indent=1)
-    return private(attachment(Response(body, mimetype="application/json"), file_stem(group) + ".json"))
+    """The group's archive (``carte-group/1``), for a member; else not found."""
+    member(group_id)
+    group = groups().group(group_id)
+    views = group_file.group_views(games(), group_id)
+    document = group_file.export_archive(group, views, groups().aliases(group_id))
+    return download(group, json.dumps(document, ensure_ascii=False, indent=1), "application/json", "json")
 
 
 def sheet_header() -> list[str]:
@@ -64,9 +71,11 @@ def sheet_header() -> list[str]:
 
 
 @bp.get("/groups/<group_id>/export.csv")
+@api.get("/groups/<group_id>/export.csv")
 def export_csv(group_id):
-    """The score sheet (README, "Playing together"): one row per manche per player. UTF-8 with a
-    byte-order mark so that spreadsheets read the accents."""
+    """The score sheet (README, "Playing together"), for a member; else not found: one row per
+    manche per player, its words in the request's language. UTF-8 with a byte-order mark so that
+    spreadsheets read the accents."""
     member(group_id)
     group = groups().group(group_id)
     rows = group_file.score_sheet(groups().summaries(games().views, group_id), groups().aliases(group_id))
@@ -80,12 +89,30 @@ def export_csv(group_id):
                 for cell in (game, day, localized(variant.name, lang()), number, name, person, points, won)
             ]
         )
-    response = Response("\ufeff" + out.getvalue(), mimetype="text/csv")
-    return private(attachment(response, file_stem(group) + ".csv"))
+    return download(group, "\ufeff" + out.getvalue(), "text/csv", "csv")
 
 
-def read_upload(upload) -> object:
-    """The JSON document in an uploaded group file, or the error a person can act on."""
+def takes_an_archive(view):
+    """A route whose request may be as large as an archive, far beyond the 256 KB of any other
+    (set before anything reads the body)."""
+
+    @functools.wraps(view)
+    def sized(*args, **kwargs):
+        request.max_content_length = group_file.MAX_FILE_BYTES
+        return view(*args, **kwargs)
+
+    return sized
+
+
+def rebuilt(document, importer: str, phone=None) -> group_file.Imported:
+    """The group ``document`` rebuilds for ``importer`` (this phone's id, or the API client's key),
+    with the member tokens this request shows."""
+    return group_file.import_archive(database(), games(), document, importer, member_tokens(), phone)
+
+
+def read_upload() -> object:
+    """The JSON document in the uploaded group file, or the error a person can act on."""
+    upload = request.files.get("file")
     if upload is None or not upload.filename:
         raise ValidationError(N_("Choose a group file exported by Carte ! (.json)."), field="file")
     try:
@@ -103,14 +130,11 @@ def import_form():
 
 @bp.post("/groups/import")
 @new_game_limit
+@takes_an_archive
 def import_group():
     """A group rebuilt on this phone, its owner, from its archive; all or nothing."""
-    request.max_content_length = group_file.MAX_FILE_BYTES
     try:
-        document = read_upload(request.files.get("file"))
-        made = group_file.import_archive(
-            database(), games(), document, "phone:" + phone_id(), member_tokens(), request.form.get("phone")
-        )
+        made = rebuilt(read_upload(), "phone:" + phone_id(), request.form.get("phone"))
     except DomainError as error:
         if error.status not in (409, 422):
             raise
@@ -121,3 +145,21 @@ def import_group():
     if made.again:  # said here, not on the group's page: that page is the same for every visit
         return private(make_response(render_template("groups/import.html", error=None, again=made.group_id)))
     return private(redirect(url_for("groups.group_page", group_id=made.group_id), 303))
+
+
+@api.post("/groups/import")
+@new_game_limit
+@takes_an_archive
+def api_import_group():
+    """A group rebuilt from its archive for this client, its owner: 201 and its member token; the
+    same file with the same ``Idempotency-Key`` again: 200 and the same group (a new member token
+    unless the client sends the one it holds as its bearer token)."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        raise ValidationError(
+            N_("Send an Idempotency-Key with a group file: the same key and file make one group."),
+            field="Idempotency-Key",
+        )
+    made = rebuilt(json_body(), "key:" + checked_key(key))
+    body = {"group": made.group_id, "member_token": made.member_token, "imported_before": made.again}
+    return jsonify(body), 200 if made.again else 201, {"Location": url_for("api.get_group", group_id=made.group_id)}

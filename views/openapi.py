@@ -171,6 +171,15 @@ ENTRY_PATHS = {
     },
 }
 GROUP_ID = {"name": "group_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
+MERGES = {
+    "type": "array",
+    "description": "The owner's merges of two spellings, as the standings write persons: person counts as counted_as",
+    "items": {
+        "type": "object",
+        "required": ["person", "counted_as"],
+        "properties": {"person": {"type": "string"}, "counted_as": {"type": "string"}},
+    },
+}
 GROUP = {
     "type": "object",
     "description": "A group (« une tablée »): its games, newest first, and its merged spellings",
@@ -180,7 +189,7 @@ GROUP = {
         "name": {"type": "string"},
         "revision": {"type": "integer"},
         "games": {"type": "array", "items": {"type": "object"}},
-        "merges": {"type": "array", "items": {"type": "object"}},
+        "merges": MERGES,
     },
 }
 STANDINGS = {
@@ -205,7 +214,7 @@ GROUP_ARCHIVE = {
         "exported_at": {"type": "string"},
         "group": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string", "maxLength": 60}}},
         "games": {"type": "array", "items": EXPORT},
-        "merges": {"type": "array", "items": {"type": "object"}},
+        "merges": MERGES,
     },
 }
 GROUP_FILE_PATHS = {
@@ -216,6 +225,20 @@ GROUP_FILE_PATHS = {
             "security": AUTH,
             "parameters": [GROUP_ID],
             "responses": {**ok("The group's archive (carte-group/1)", GROUP_ARCHIVE), **errors("404", "429")},
+        }
+    },
+    "/groups/{group_id}/export.csv": {
+        "get": {
+            "operationId": "exportGroupSheet",
+            "description": GROUP_DOC + ". The score sheet, the page's own: CSV in UTF-8 with a byte-order mark,"
+            " one row per manche per player (game number, date, variant, manche, name played, person counted, points,"
+            " won the game: 1, 0, or empty while it is played), in the request's language",
+            "security": AUTH,
+            "parameters": [GROUP_ID],
+            "responses": {
+                "200": {"description": "The score sheet", "content": {"text/csv": {"schema": {"type": "string"}}}},
+                **errors("404", "429"),
+            },
         }
     },
     "/groups/import": {

@@ -71,6 +71,12 @@ def group_views(games, group_id: str) -> list:
     return sorted(views, key=lambda view: (view.created_at, view.id))
 
 
+def merge_pairs(aliases) -> list[dict]:
+    """The owner's merges as the archive and the API's group say them: each a pair of persons, as
+    the standings write them (``{"person": "robert", "counted_as": "bob"}``)."""
+    return [{"person": alias.person, "counted_as": alias.counted_as} for alias in aliases]
+
+
 def export_archive(group, views, aliases) -> dict:
     """The group's archive: its name, its games in the game file's shape, its merges."""
     return {
@@ -78,8 +84,13 @@ def export_archive(group, views, aliases) -> dict:
         "exported_at": utcnow().isoformat(timespec="seconds"),
         "group": {"name": group.name, "created_at": group.created_at.isoformat(timespec="seconds")},
         "games": [export_document(view) for view in views],
-        "merges": [{"person": a.person, "counted_as": a.counted_as} for a in aliases],
+        "merges": merge_pairs(aliases),
     }
+
+
+def file_stem(group) -> str:
+    """The name a download of the group is saved under, without its suffix: the day it was made."""
+    return f"carte-group-{group.created_at:%Y-%m-%d}"
 
 
 def score_sheet(summaries, aliases) -> list[tuple]:

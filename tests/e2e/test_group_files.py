@@ -240,8 +240,14 @@ def test_the_api_exports_and_imports_a_group_once_per_key(app):
     bearer = {"Authorization": f"Bearer {member}"}
     assert client.get(f"/api/v1/groups/{group_id}/export").status_code == 404
     assert client.get(f"/api/v1/groups/{group_id}/export", headers={"Authorization": "Bearer nope"}).status_code == 404
-    archive = client.get(f"/api/v1/groups/{group_id}/export", headers=bearer).get_json()
+    exported = client.get(f"/api/v1/groups/{group_id}/export", headers=bearer)
+    archive = exported.get_json()
     assert archive["format"] == "carte-group/1" and len(archive["games"]) == 3
+    # The page's download, the same file under the same name (only the moment it was made may differ).
+    from_page = ana.get(f"/groups/{group_id}/export.json")
+    assert {**json.loads(from_page.data), "exported_at": None} == {**archive, "exported_at": None}
+    assert exported.headers["Content-Disposition"] == from_page.headers["Content-Disposition"]
+    assert exported.headers["Cache-Control"] == "private, no-store"
 
     missing = client.post("/api/v1/groups/import", json=archive)
     assert missing.status_code == 422 and missing.get_json()["error"]["field"] == "Idempotency-Key"
