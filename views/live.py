@@ -25,9 +25,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from flask import Blueprint, current_app, redirect, render_template, request, session, stream_with_context, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 
-from models.core.errors import N_, NotFound, TooManyStreams, ValidationError
+from models.core.errors import N_, NotFound, ValidationError
 from models.core.names import InvalidName, clean_name
 from models.services import history
 from models.services.access import Level
@@ -35,24 +35,25 @@ from models.services.feed import INVITES, PLAYERS, SCORES, Change, End, EntryCha
 from models.services.game_input import MAX_NAME
 from models.services.ids import checked_id
 
-from . import links
+from . import links, sse
 from .entry_events import entry_messages, hands_counted
 from .kit import access, database, games, is_htmx, lang
 from .numbers import whole_number
-from .openstreams import OpenStreams, Place, client_socket
+from .openstreams import OpenStreams
 from .pagecache import cached_page
 from .present import game_context, share_panel
 from .rights import game_level, game_page_state, member_tokens, owns_game, phone_id, session_token, writes_game
+from .sse import message
 from .texts import change_said, entering_said, renumbered_said, rights_lost_said
 
 bp = Blueprint("live", __name__)
 
 HEARTBEAT_SECONDS = 14  # a comment at least this often: proxies and phones keep the stream open
-RETRY_MS = 2000  # the browser's own reconnection delay (htmx-ext-sse backs off on refusals)
 DEFAULT_STREAMS_PER_CLIENT = 24  # a family behind one address: 8 phones, a page and an entry each, and more
 
 
 def init_app(app) -> None:
+    """The streams open in this process, counted per address (``sse.event_stream`` takes a place)."""
     app.extensions["open_streams"] = OpenStreams()
 
 
@@ -104,7 +105,7 @@ def game_events(game_id):
     # session: that answer's cookie, arriving after the next page's, would undo what that page kept.
     phone = phone_id() if level >= Level.SCOREKEEPER else session.get("phone")
     viewer = Viewer(game_id, False, level, session_token(game_id), phone, entering, parts, member_tokens())
-    return event_stream(viewer)
+    return game_stream(viewer)
 
 
 @bp.get("/s/<share_id>/events")
@@ -113,34 +114,16 @@ def shared_events(share_id):
     if state is None:
         raise NotFound(N_("No game with this id."), field="id")
     viewer = Viewer(state.game_id, True, Level.NONE, None, session.get("phone"), None, frozenset((SCORES, PLAYERS)))
-    return event_stream(viewer)
+    return game_stream(viewer)
 
 
-def event_stream(viewer: Viewer):
-    client = request.remote_addr or "?"
-    streams, place = current_app.extensions["open_streams"], Place(client_socket(request.environ))
-    if not streams.take(client, int(current_app.config["STREAMS_PER_CLIENT"]), place):
-        raise TooManyStreams(N_("Too many live pages are open from this address: close some and try again."))
-    heartbeat = float(current_app.config["LIVE_HEARTBEAT_SECONDS"])
-    try:
-        listener = feed().listen(viewer.game_id, since_revision())
-    except BaseException:
-        streams.give_back(client, place)
-        raise
-    place.end = lambda: listener.events.put(End())  # its client is gone: the stream ends now
-
-    def events():
-        try:
-            yield f"retry: {RETRY_MS}\n\n"
-            yield from told_events(viewer, listener, heartbeat)
-        finally:
-            listener.close()
-            streams.give_back(client, place)
-
-    response = current_app.response_class(stream_with_context(events()), mimetype="text/event-stream")
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["X-Accel-Buffering"] = "no"  # a buffering proxy (nginx) passes each event at once
-    return response
+def game_stream(viewer: Viewer):
+    """The stream of a game's page: its listener of the feed, from the revision the phone saw."""
+    heartbeat = sse.heartbeat()
+    return sse.event_stream(
+        lambda: feed().listen(viewer.game_id, since_revision()),
+        lambda listener: told_events(viewer, listener, heartbeat),
+    )
 
 
 def told_events(viewer: Viewer, listener, heartbeat: float):
@@ -149,10 +132,10 @@ def told_events(viewer: Viewer, listener, heartbeat: float):
     while True:
         event = listener.get(heartbeat)
         if event is None:
-            yield ": still here\n\n"
+            yield sse.STILL_HERE
             continue
         if isinstance(event, End):
-            yield "event: end\ndata: \n\n"
+            yield sse.END
             return
         if isinstance(event, PresenceChange):
             yield from presence.told(entering=event.entering)
@@ -164,11 +147,11 @@ def told_events(viewer: Viewer, listener, heartbeat: float):
             continue
         if rights_lost(viewer, event):
             # Rights that rested on no token of the game's rested on the phone's group.
-            yield message("rights", rights_lost_said(viewer.token is None)) + "event: end\ndata: \n\n"
+            yield message("rights", rights_lost_said(viewer.token is None)) + sse.END
             return
         yield change_message(viewer, event)
         if event.finished:
-            yield "event: end\ndata: \n\n"
+            yield sse.END
             return
 
 
@@ -192,11 +175,6 @@ class PresenceLine:
             return []
         self.said = said
         return [message("presence", said)]
-
-
-def message(event: str, data: str, revision: int | None = None) -> str:
-    head = f"id: {revision}\n" if revision is not None else ""
-    return f"{head}event: {event}\ndata: {data}\n\n"
 
 
 def rights_lost(viewer: Viewer, change: Change) -> bool:

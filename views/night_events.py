@@ -17,18 +17,18 @@ from __future__ import annotations
 
 import queue
 
-from flask import Blueprint, current_app, request, stream_with_context
+from flask import Blueprint, request
 from flask_babel import gettext
 
-from models.core.errors import N_, TooManyStreams
 from models.services.feed import INVITES, Change, End
 
+from . import sse
 from .groups import member
 from .kit import groups, nights
-from .live import RETRY_MS, feed, message
+from .live import feed
 from .nights import watched_night
-from .openstreams import Place, client_socket
 from .rights import member_tokens
+from .sse import message
 from .texts import change_said
 
 bp = Blueprint("night_events", __name__)
@@ -77,35 +77,17 @@ class Tables:
 
 def night_stream(state, members: tuple | None):
     """The stream of a night: ``members`` the tokens a member's rights rest on (None: a watcher)."""
-    client = request.remote_addr or "?"
-    streams, place = current_app.extensions["open_streams"], Place(client_socket(request.environ))
-    if not streams.take(client, int(current_app.config["STREAMS_PER_CLIENT"]), place):
-        raise TooManyStreams(N_("Too many live pages are open from this address: close some and try again."))
-    try:
-        tables = Tables(state)
-    except BaseException:
-        streams.give_back(client, place)
-        raise
-    place.end = lambda: tables.events.put(End())
-    look = min(LOOK_SECONDS, float(current_app.config["LIVE_HEARTBEAT_SECONDS"]))
+    look = min(LOOK_SECONDS, sse.heartbeat())
     since, turn = request.args.get("since", ""), request.args.get("turn", "")
 
-    def events():
-        try:
-            yield f"retry: {RETRY_MS}\n\n"
-            if since != state.stamp:
-                yield message("tables", state.stamp)
-            if turn != str(state.night.round):
-                yield message("turn", str(state.night.round))
-            yield from told(tables, members, look)
-        finally:
-            tables.close()
-            streams.give_back(client, place)
+    def said(tables: Tables):
+        if since != state.stamp:
+            yield message("tables", state.stamp)
+        if turn != str(state.night.round):
+            yield message("turn", str(state.night.round))
+        yield from told(tables, members, look)
 
-    response = current_app.response_class(stream_with_context(events()), mimetype="text/event-stream")
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["X-Accel-Buffering"] = "no"
-    return response
+    return sse.event_stream(lambda: Tables(state), said)
 
 
 def told(tables: Tables, members: tuple | None, look: float):
@@ -119,15 +101,15 @@ def told(tables: Tables, members: tuple | None, look: float):
                 tables.listen(nights().state(night.id))
                 yield message("tables", tables.state.stamp) + message("turn", str(now))
             else:
-                yield ": still here\n\n"
+                yield sse.STILL_HERE
             continue
         if isinstance(event, End):
-            yield "event: end\ndata: \n\n"
+            yield sse.END
             return
         if not isinstance(event, Change):
             continue  # who is entering a manche, the open entry: the game pages' own news
         if members is not None and INVITES in event.parts and groups().membership(night.group_id, members) is None:
-            yield "event: end\ndata: \n\n"
+            yield sse.END
             return
         yield message("tables", str(event.revision))
         said = change_said(event)

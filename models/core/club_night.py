@@ -26,6 +26,7 @@ import random
 from dataclasses import dataclass
 
 from .errors import N_, ValidationError
+from .seating import check_count
 from .standings import person
 
 METHODS = ("spread", "together", "shuffled")
@@ -137,21 +138,16 @@ def checked_tables(count, players: int, low: int, high: int) -> int:
     """A number of tables for ``players`` players where each table seats ``low`` to ``high``."""
     if not isinstance(count, int) or not 1 <= count <= MAX_TABLES:
         raise ValidationError(N_("Choose a number of tables."), field="tables")
-    if players < low * count:
+    few, many = players < low * count, players > high * count
+    if few or many:  # one refusal, said with the limit it passes
         raise ValidationError(
-            N_("%(players)s players are too few for %(tables)s tables: at least %(low)s a table."),
+            N_("%(players)s players are too few for %(tables)s tables: at least %(low)s a table.")
+            if few
+            else N_("%(players)s players are too many for %(tables)s tables: at most %(high)s a table."),
             field="tables",
             players=players,
             tables=count,
-            low=low,
-        )
-    if players > high * count:
-        raise ValidationError(
-            N_("%(players)s players are too many for %(tables)s tables: at most %(high)s a table."),
-            field="tables",
-            players=players,
-            tables=count,
-            high=high,
+            **({"low": low} if few else {"high": high}),
         )
     return count
 
@@ -164,15 +160,7 @@ def checked_seating(tables, low: int, high: int) -> list[list[str]]:
         raise ValidationError(N_("Choose the players present."), field="players")
     seen: set = set()
     for number, table in enumerate(kept, start=1):
-        if not low <= len(table) <= high:
-            raise ValidationError(
-                N_("Table %(number)s has %(count)s players: a table seats %(low)s to %(high)s."),
-                field="players",
-                number=number,
-                count=len(table),
-                low=low,
-                high=high,
-            )
+        check_count(len(table), low, high, table=number)
         for name in table:
             if person(name) in seen:
                 raise ValidationError(N_("%(name)s is seated twice."), field="players", name=name)

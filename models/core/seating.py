@@ -103,6 +103,25 @@ def starter(players: list[str], roster: dict | None, number: int, dealer: int, o
     return around[(around.index(players[dealer]) + 1) % len(around)]
 
 
+def check_count(count: int, low: int, high: int, table: int | None = None) -> None:
+    """Refuse ``count`` players at one table where the variant is played by ``low`` to ``high``: a
+    new game's players, or (``table``: its number) one table of a club night's seating."""
+    if low <= count <= high:
+        return
+    if table is None:
+        raise ValidationError(
+            N_("This variant is played by %(min)s to %(max)s players."), field="players", min=low, max=high
+        )
+    raise ValidationError(
+        N_("Table %(number)s has %(count)s players: a table seats %(low)s to %(high)s."),
+        field="players",
+        number=table,
+        count=count,
+        low=low,
+        high=high,
+    )
+
+
 def is_full(variant, playing: list[str]) -> bool:
     """Whether the table already holds as many players as the variant is played by at most."""
     return len(playing) >= variant.max_players

@@ -18,6 +18,7 @@ from ..core.cards import format_cards
 from ..core.errors import N_, Conflict, DomainError, GameFinished, NotFound, ValidationError
 from ..core.names import InvalidName, clean_name
 from ..core.scoring import MancheEntry, score_entry
+from ..core.seating import check_count
 from ..core.variant import MAX_MANCHES, Ruleset
 from .db import Game, Player, UndoRecord, utcnow
 from .game_view import GameRows, GameView
@@ -94,13 +95,7 @@ def clean_players(names, ruleset: Ruleset, roster: dict | None = None) -> list[s
                 N_("Player %(seat)s has no name."), field=f"players.{index}", seat=index + 1
             ) from None
     at_start = len(scoring.seated(players, roster, 1)) if roster else len(players)
-    if not variant.min_players <= at_start <= variant.max_players:
-        raise ValidationError(
-            N_("This variant is played by %(min)s to %(max)s players."),
-            field="players",
-            min=variant.min_players,
-            max=variant.max_players,
-        )
+    check_count(at_start, variant.min_players, variant.max_players)
     folded = [p.casefold() for p in players]
     for index, name in enumerate(folded):
         if name in folded[:index]:

@@ -88,11 +88,13 @@ MEMBERSHIP = Lookup(
 )
 
 
-def checked_name(name, field: str = "name") -> str:
+def checked_name(name, field: str = "name", refused: str = N_("Give the group a name (at most 60 characters).")) -> str:
+    """A group's name, or a club night's (``refused``: what to say of an empty or unreadable one,
+    the night's words), through the one rule for names, at most ``MAX_GROUP_NAME`` characters."""
     try:
         return clean_name(name if isinstance(name, str) else "", MAX_GROUP_NAME, field=field)
     except InvalidName as error:
-        raise ValidationError(N_("Give the group a name (at most 60 characters)."), field=field) from error
+        raise ValidationError(refused, field=field) from error
 
 
 def phone_name(name) -> str | None:

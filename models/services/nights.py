@@ -24,16 +24,16 @@ from sqlalchemy.exc import IntegrityError
 
 from ..core import club_night
 from ..core.errors import N_, NotFound, ValidationError
-from ..core.names import InvalidName, clean_name
 from . import history
 from .db import ClubNight, Database, Game
 from .game_input import write_new_game
 from .games import GameService
+from .groups import checked_name
 from .ids import checked_id, new_id
 from .stored import columns_of
 from .unit_of_work import unit_of_work
 
-MAX_NIGHT_NAME = 60
+NIGHT_NAME_REFUSED = N_("Give the night a name (at most 60 characters).")  # as long as a group's
 MAX_KEY = 64
 
 
@@ -79,13 +79,6 @@ TABLE_COLUMNS = (Game.id, Game.revision, Game.night_round, Game.night_table)
 
 class _Started(Exception):
     """The round was started already (a retry, or another phone first)."""
-
-
-def checked_night_name(name) -> str:
-    try:
-        return clean_name(name if isinstance(name, str) else "", MAX_NIGHT_NAME, field="name")
-    except InvalidName as error:
-        raise ValidationError(N_("Give the night a name (at most 60 characters)."), field="name") from error
 
 
 def checked_key(key) -> str:
@@ -150,7 +143,7 @@ class NightService:
         """A new night of the group (the caller is a member) and its first round's games, one a
         table of ``seating`` (lists of names): returns the night's id and each new game's
         ``(id, edit token)``. A retry with the same ``key`` answers the night it made, and no game."""
-        group_id, key, name = checked_id(group_id), checked_key(key), checked_night_name(name)
+        group_id, key, name = checked_id(group_id), checked_key(key), checked_name(name, refused=NIGHT_NAME_REFUSED)
         found = self._night_by_key(group_id, key)
         if found is not None:
             return found, []

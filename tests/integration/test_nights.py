@@ -68,8 +68,10 @@ def test_a_refused_seating_writes_nothing(app, nights, group):
     with pytest.raises(ValidationError) as refused:
         nights.start(group, "Soirée", "classique", None, 1, [["Ana", "Bob", "Chloé"], ["Dan"]], "key-2")
     assert refused.value.params["number"] == 2  # table 2 seats one player: classique needs 2
-    with pytest.raises(ValidationError):
-        nights.start(group, " ", "classique", None, 1, SEATING, "key-3")  # no name
+    for name in (" ", "x" * 61):  # no name, or longer than a group's (60 characters)
+        with pytest.raises(ValidationError) as unnamed:
+            nights.start(group, name, "classique", None, 1, SEATING, "key-3")
+        assert str(unnamed.value) == "Give the night a name (at most 60 characters)."  # the night's words
     assert count(app, select(func.count()).select_from(ClubNight)) == 0
     assert count(app, select(func.count()).select_from(Game)) == 0
 

@@ -135,21 +135,25 @@ def test_the_number_of_tables_must_seat_everyone_within_the_variants_limits():
     with pytest.raises(ValidationError) as few:
         checked_tables(3, 5, 2, 8)  # 5 players cannot make 3 tables of at least 2
     assert few.value.params == {"players": 5, "tables": 3, "low": 2}
-    with pytest.raises(ValidationError):
+    with pytest.raises(ValidationError) as many:
         checked_tables(1, 9, 2, 8)  # 9 players at one table of at most 8
+    assert many.value.params == {"players": 9, "tables": 1, "high": 8}
     with pytest.raises(ValidationError):
         checked_tables(None, 4, 2, 8)
     with pytest.raises(ValidationError):
         checked_tables(0, 4, 2, 8)
 
 
-def test_a_seating_drops_empty_tables_and_refuses_a_player_twice_or_a_table_too_small():
+def test_a_seating_drops_empty_tables_and_refuses_a_player_twice_or_a_table_too_small_or_too_big():
     assert checked_seating([["Ana", "Bob"], [], ["Chloé", "Dan"]], 2, 8) == [["Ana", "Bob"], ["Chloé", "Dan"]]
     with pytest.raises(ValidationError) as twice:
         checked_seating([["Ana", "Bob"], ["ana", "Dan"]], 2, 8)
     assert twice.value.params == {"name": "ana"}
     with pytest.raises(ValidationError) as small:
         checked_seating([["Ana", "Bob", "Chloé"], ["Dan"]], 2, 8)
-    assert small.value.params["number"] == 2
+    assert small.value.params == {"number": 2, "count": 1, "low": 2, "high": 8}
+    with pytest.raises(ValidationError) as big:
+        checked_seating([["Ana", "Bob", "Chloé"], ["Dan", "Eve"]], 2, 2)  # 3 at table 1, where 2 at most sit
+    assert big.value.params == {"number": 1, "count": 3, "low": 2, "high": 2}
     with pytest.raises(ValidationError):
         checked_seating([[], []], 2, 8)

@@ -13,10 +13,10 @@ the way play goes round.
 
 import pytest
 
-from models.core.errors import UnknownPlayer
+from models.core.errors import UnknownPlayer, ValidationError
 from models.core.rules import load_catalog
 from models.core.scoring import Seat, manche_loser, next_seated, play_through, seated
-from models.core.seating import neighbour, sit_after
+from models.core.seating import check_count, neighbour, sit_after
 
 CAT = load_catalog()
 CLASSIQUE = CAT.resolve("classique")  # penalty mode, to 500, 2 to 5 players
@@ -103,3 +103,19 @@ def test_when_the_loser_deals_a_tie_follows_the_table_order():
     played = play_through(LOSER_DEALS, FOUR, None, 0, results, roster, order=DAN_AFTER_ANA)
     assert played.dealers == [0, 1]
     assert played.next_dealer == 3
+
+
+def test_a_table_holds_as_many_players_as_the_variant_is_played_by():
+    # Classique is played by 2 to 5: 2 and 5 sit, 1 and 6 are refused with those limits; a club
+    # night's table says its number and its count.
+    low, high = CLASSIQUE.variant.min_players, CLASSIQUE.variant.max_players
+    assert (low, high) == (2, 5)
+    check_count(2, low, high)
+    check_count(5, low, high, table=3)
+    for count in (1, 6):
+        with pytest.raises(ValidationError) as refused:
+            check_count(count, low, high)
+        assert refused.value.params == {"min": 2, "max": 5}
+    with pytest.raises(ValidationError) as table:
+        check_count(6, low, high, table=3)
+    assert table.value.params == {"number": 3, "count": 6, "low": 2, "high": 5}
