@@ -12,6 +12,7 @@ The numbers are the core's (``models/core/club_night.py``), the writes the servi
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from datetime import UTC, datetime
 
@@ -207,10 +208,17 @@ def night_context(state: NightState, read_only: bool, live_url: str) -> dict:
         "stamp": state.stamp,
         "tables": [(table, summary) for table, summary in tables if summary is not None],
         "ranking": ranking,
+        "order": order_key(ranking),
         "lower_is_better": lower_is_better(summaries),
         "read_only": read_only,
         "live_url": live_url,
     }
+
+
+def order_key(ranking) -> str:
+    """The ranking's order as a short key: the next turn's proposal is drawn from it, and the page
+    draws the proposal again when the live part shows a ranking with another key."""
+    return hashlib.sha256("\n".join(line.name for line in ranking).encode()).hexdigest()[:12]
 
 
 def proposal_context(state: NightState, ranking, data, error: str | None = None) -> dict:
@@ -228,6 +236,7 @@ def proposal_context(state: NightState, ranking, data, error: str | None = None)
         seating = club_night.proposal(method, order, len(state.current) or 1, seed)
     return {
         "method": method,
+        "order": order_key(ranking),
         "methods": club_night.METHODS,
         "table_count": count,
         "seating": seating,
