@@ -21,9 +21,10 @@ from flask_babel import format_date, gettext
 
 from models.core import club_night
 from models.core.errors import N_, DomainError, NotFound, ValidationError
+from models.core.standings import person
 from models.services import history
 from models.services.history import Scope
-from models.services.nights import NightState, lower_is_better, table_results
+from models.services.nights import NightState
 
 from .groups import member, private
 from .kit import database, games, groups, lang, nights, registry
@@ -97,12 +98,13 @@ def night_settings(data) -> dict:
 
 
 def present_players(data) -> list[str]:
-    """The players ticked or typed, each once (case and spacing aside), in order."""
+    """The players ticked or typed, each person once (``standings.person``: case, accents and
+    spacing aside), in order."""
     names, seen = [], set()
     for raw in data.getlist("players"):
         name = " ".join(raw.split())
-        if name and name.casefold() not in seen:
-            seen.add(name.casefold())
+        if name and person(name) not in seen:
+            seen.add(person(name))
             names.append(name)
     return names
 
@@ -201,7 +203,8 @@ def start_night(group_id):
 def night_context(state: NightState, read_only: bool, live_url: str) -> dict:
     """The night's tables (the round being played), its ranking, and what the page's parts need."""
     summaries = nights().summaries(games().views, state)
-    ranking = club_night.ranking(table_results(state, summaries), lower_is_better(summaries))
+    low = nights().lower_is_better(state.night)
+    ranking = nights().ranking(state, summaries, groups().aliases(state.night.group_id), low)
     tables = [(table, summaries.get(table.game_id)) for table in state.current]
     return {
         "night": state.night,
@@ -209,7 +212,7 @@ def night_context(state: NightState, read_only: bool, live_url: str) -> dict:
         "tables": [(table, summary) for table, summary in tables if summary is not None],
         "ranking": ranking,
         "order": order_key(ranking),
-        "lower_is_better": lower_is_better(summaries),
+        "lower_is_better": low,
         "read_only": read_only,
         "live_url": live_url,
     }
@@ -277,21 +280,24 @@ def start_round(night_id):
     return private(redirect(url_for("nights.night_page", night_id=night_id), 303))
 
 
-def live_answer(state: NightState, read_only: bool, live_url: str):
-    """The night's live part (its tables' totals and its ranking), kept per state like a page."""
+def live_answer(state: NightState, revision: int, read_only: bool, live_url: str):
+    """The night's live part (its tables' totals and its ranking), kept per state like a page and
+    per the group's ``revision`` (a merge of two spellings moves it, and the ranking with it)."""
 
     def render():
         return render_template("nights/_live.html", **night_context(state, read_only, live_url))
 
-    key = ("night-live", state.night.id, state.stamp, read_only, lang())
-    answer = conditional(cached_page(key, render), f"night-{state.stamp}-{int(read_only)}-{lang()}")
+    key = ("night-live", state.night.id, state.stamp, revision, read_only, lang())
+    answer = conditional(cached_page(key, render), f"night-{state.stamp}-{revision}-{int(read_only)}-{lang()}")
     answer.headers["Cache-Control"] = "private, no-cache"
     return answer
 
 
 @bp.get("/nights/<night_id>/live")
 def live_part(night_id):
-    return live_answer(members_night(night_id), False, url_for("nights.live_part", night_id=night_id))
+    state = nights().state(night_id)
+    revision = member(state.night.group_id).revision
+    return live_answer(state, revision, False, url_for("nights.live_part", night_id=night_id))
 
 
 # --- what a watcher sees ------------------------------------------------------------------------------
@@ -317,5 +323,7 @@ def watched_night_page(watch_id, night_id):
 
 @bp.get("/w/<watch_id>/nights/<night_id>/live")
 def watched_live(watch_id, night_id):
-    _, state = watched_night(watch_id, night_id)
-    return live_answer(state, True, url_for("nights.watched_live", watch_id=watch_id, night_id=night_id))
+    group, state = watched_night(watch_id, night_id)
+    return live_answer(
+        state, group.revision, True, url_for("nights.watched_live", watch_id=watch_id, night_id=night_id)
+    )
