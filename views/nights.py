@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
 from flask_babel import format_date, gettext
@@ -200,19 +201,32 @@ def start_night(group_id):
 # --- the night --------------------------------------------------------------------------------------
 
 
-def night_context(state: NightState, read_only: bool, live_url: str) -> dict:
-    """The night's tables (the round being played), its ranking, and what the page's parts need."""
+class Numbers(NamedTuple):
+    """What a night's pages and its API answer show: its games summed up (by id), whether its
+    points count against, and its ranking (the group's merges applied)."""
+
+    summaries: dict
+    lower_is_better: bool
+    ranking: list
+
+
+def night_numbers(state: NightState) -> Numbers:
     summaries = nights().summaries(games().views, state)
     low = nights().lower_is_better(state.night)
-    ranking = nights().ranking(state, summaries, groups().aliases(state.night.group_id), low)
-    tables = [(table, summaries.get(table.game_id)) for table in state.current]
+    return Numbers(summaries, low, nights().ranking(state, summaries, groups().aliases(state.night.group_id), low))
+
+
+def night_context(state: NightState, read_only: bool, live_url: str) -> dict:
+    """The night's tables (the round being played), its ranking, and what the page's parts need."""
+    numbers = night_numbers(state)
+    tables = [(table, numbers.summaries.get(table.game_id)) for table in state.current]
     return {
         "night": state.night,
         "stamp": state.stamp,
         "tables": [(table, summary) for table, summary in tables if summary is not None],
-        "ranking": ranking,
-        "order": order_key(ranking),
-        "lower_is_better": low,
+        "ranking": numbers.ranking,
+        "order": order_key(numbers.ranking),
+        "lower_is_better": numbers.lower_is_better,
         "read_only": read_only,
         "live_url": live_url,
     }
@@ -224,26 +238,48 @@ def order_key(ranking) -> str:
     return hashlib.sha256("\n".join(line.name for line in ranking).encode()).hexdigest()[:12]
 
 
-def proposal_context(state: NightState, ranking, data, error: str | None = None) -> dict:
-    """The next round's seating the organiser asked for (``method``, ``tables``), from the ranking."""
+class Asked(NamedTuple):
+    """The next turn's seating as asked: its ``method``, number of ``tables`` and ``seed``."""
+
+    method: str
+    tables: int
+    seed: int
+
+
+def asked_seating(state: NightState, data) -> Asked:
+    """What ``data`` asks (``method``, ``tables``, ``seed``): by default spread over the tables of
+    the turn being played, a new seed drawn."""
     method = data.get("method") if data.get("method") in club_night.METHODS else "spread"
+    count = whole_number(data.get("tables", ""), 1, club_night.MAX_TABLES) or len(state.current) or 1
+    return Asked(method, count, seed_of(data))
+
+
+def proposed_seating(state: NightState, ranking, asked: Asked) -> list[list[str]]:
+    """The next turn's seating drawn from the ranking as ``asked``; a number of tables the players
+    present cannot fill is refused (``DomainError``)."""
     order = [line.name for line in ranking]
     low, high = nights().limits(state.night.variant)
-    count = whole_number(data.get("tables", ""), 1, club_night.MAX_TABLES) or len(state.current) or 1
-    seed = seed_of(data)
+    club_night.checked_tables(asked.tables, len(order), low, high)
+    return club_night.proposal(asked.method, order, asked.tables, asked.seed)
+
+
+def proposal_context(state: NightState, ranking, data, error: str | None = None) -> dict:
+    """The next round's seating the organiser asked for (``method``, ``tables``), from the ranking."""
+    asked = asked_seating(state, data)
     try:
-        club_night.checked_tables(count, len(order), low, high)
-        seating = club_night.proposal(method, order, count, seed)
+        seating = proposed_seating(state, ranking, asked)
     except DomainError as problem:
         error = error or error_message(problem)  # said; the tables of the turn being played proposed
-        seating = club_night.proposal(method, order, len(state.current) or 1, seed)
+        seating = club_night.proposal(
+            asked.method, [line.name for line in ranking], len(state.current) or 1, asked.seed
+        )
     return {
-        "method": method,
+        "method": asked.method,
         "order": order_key(ranking),
         "methods": club_night.METHODS,
-        "table_count": count,
+        "table_count": asked.tables,
         "seating": seating,
-        "seed": seed,
+        "seed": asked.seed,
         "next_round": state.night.round + 1,
         "error": error,
         "extra_seats": EXTRA_SEATS,
