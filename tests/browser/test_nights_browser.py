@@ -210,7 +210,7 @@ def test_the_next_turn_follows_the_ranking_until_the_organiser_moves_someone(liv
     no_violations(ana)
 
     # Proposed again, from the new ranking: Ana, Eve, Bob | Dan, Chloé.
-    ana.locator("[data-propose-again]").click()
+    ana.get_by_role("link", name="Proposer à nouveau").click()
     expect(first).to_have_attribute("data-seat", "Ana", timeout=LIVE)
     assert seats(ana) == [["Ana", "Eve", "Bob"], ["Dan", "Chloé"]]
     expect(ana.locator('#next-seating select[data-seat="Dan"]')).to_have_value("2")
