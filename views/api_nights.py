@@ -21,6 +21,7 @@ from .api import json_body, json_only
 from .kit import groups, nights
 from .nights import asked_seating, night_numbers, proposed_seating
 from .rights import bearer_token
+from .texts import error_message
 
 bp = Blueprint("api_nights", __name__, url_prefix="/api/v1")
 bp.before_request(json_only)
@@ -71,11 +72,15 @@ def group_nights(group_id):
 @bp.get("/nights/<night_id>")
 def get_night(night_id):
     """The night: for a member of its group, else 404. ``?method=&tables=&seed=`` ask the next
-    turn's seating as the page's « Proposer » does; a number of tables that cannot be is a 422."""
+    turn's seating as the page's « Proposer » does: a number of tables asked that the players
+    cannot fill is a 422; when the turn's own number cannot be, the proposal says why (``error``)
+    and seats them at it all the same, as the page does."""
     state = members_night(night_id)
     numbers = night_numbers(state)
     asked = asked_seating(state, request.args)
-    seating = proposed_seating(state, numbers.ranking, asked)
+    seating, refused = proposed_seating(state, numbers.ranking, asked)
+    if refused is not None and request.args.get("tables"):
+        raise refused
     tables = [(t, numbers.summaries[t.game_id]) for t in state.current if t.game_id in numbers.summaries]
     return jsonify(
         {
@@ -100,6 +105,7 @@ def get_night(night_id):
                 "tables": asked.tables,
                 "seed": asked.seed,
                 "seating": seating,
+                "error": None if refused is None else error_message(refused),
             },
         }
     )

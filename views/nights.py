@@ -254,25 +254,24 @@ def asked_seating(state: NightState, data) -> Asked:
     return Asked(method, count, seed_of(data))
 
 
-def proposed_seating(state: NightState, ranking, asked: Asked) -> list[list[str]]:
-    """The next turn's seating drawn from the ranking as ``asked``; a number of tables the players
-    present cannot fill is refused (``DomainError``)."""
+def proposed_seating(state: NightState, ranking, asked: Asked) -> tuple[list[list[str]], DomainError | None]:
+    """The next turn's seating drawn from the ranking as ``asked``; when the players cannot fill
+    the number of tables asked, the refusal and the seating at the tables of the turn being played."""
     order = [line.name for line in ranking]
     low, high = nights().limits(state.night.variant)
-    club_night.checked_tables(asked.tables, len(order), low, high)
-    return club_night.proposal(asked.method, order, asked.tables, asked.seed)
+    try:
+        club_night.checked_tables(asked.tables, len(order), low, high)
+    except DomainError as refused:
+        return club_night.proposal(asked.method, order, len(state.current) or 1, asked.seed), refused
+    return club_night.proposal(asked.method, order, asked.tables, asked.seed), None
 
 
 def proposal_context(state: NightState, ranking, data, error: str | None = None) -> dict:
     """The next round's seating the organiser asked for (``method``, ``tables``), from the ranking."""
     asked = asked_seating(state, data)
-    try:
-        seating = proposed_seating(state, ranking, asked)
-    except DomainError as problem:
-        error = error or error_message(problem)  # said; the tables of the turn being played proposed
-        seating = club_night.proposal(
-            asked.method, [line.name for line in ranking], len(state.current) or 1, asked.seed
-        )
+    seating, refused = proposed_seating(state, ranking, asked)
+    if refused is not None:
+        error = error or error_message(refused)  # said; the tables of the turn being played proposed
     return {
         "method": asked.method,
         "order": order_key(ranking),

@@ -43,6 +43,10 @@ def night_schema(seating: dict) -> dict:
             "tables": {"type": "integer"},
             "seed": {"type": "integer", "description": "The same seed proposes the same shuffled seating"},
             "seating": seating,
+            "error": {
+                "type": ["string", "null"],
+                "description": "Why the turn's own number of tables cannot seat the players (then proposed anyway)",
+            },
         },
     }
     return {
