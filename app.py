@@ -33,6 +33,7 @@ from models.services.registry import Registry
 from models.services.schema import migrate
 from views import (
     api,
+    api_nights,
     assets,
     banner,
     cli,
@@ -269,6 +270,7 @@ BLUEPRINTS = (
     referee_page,
     house_pages,
     api,
+    api_nights,
     offline,
     live,
     open_entry,

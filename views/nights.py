@@ -12,17 +12,20 @@ The numbers are the core's (``models/core/club_night.py``), the writes the servi
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
 from flask_babel import format_date, gettext
 
 from models.core import club_night
 from models.core.errors import N_, DomainError, NotFound, ValidationError
+from models.core.standings import person
 from models.services import history
 from models.services.history import Scope
-from models.services.nights import NightState, lower_is_better, table_results
+from models.services.nights import NightState
 
 from .groups import member, private
 from .kit import database, games, groups, lang, nights, registry
@@ -96,12 +99,13 @@ def night_settings(data) -> dict:
 
 
 def present_players(data) -> list[str]:
-    """The players ticked or typed, each once (case and spacing aside), in order."""
+    """The players ticked or typed, each person once (``standings.person``: case, accents and
+    spacing aside), in order."""
     names, seen = [], set()
     for raw in data.getlist("players"):
         name = " ".join(raw.split())
-        if name and name.casefold() not in seen:
-            seen.add(name.casefold())
+        if name and person(name) not in seen:
+            seen.add(person(name))
             names.append(name)
     return names
 
@@ -197,41 +201,84 @@ def start_night(group_id):
 # --- the night --------------------------------------------------------------------------------------
 
 
+class Numbers(NamedTuple):
+    """What a night's pages and its API answer show: its games summed up (by id), whether its
+    points count against, and its ranking (the group's merges applied)."""
+
+    summaries: dict
+    lower_is_better: bool
+    ranking: list
+
+
+def night_numbers(state: NightState) -> Numbers:
+    summaries = nights().summaries(games().views, state)
+    low = nights().lower_is_better(state.night)
+    return Numbers(summaries, low, nights().ranking(state, summaries, groups().aliases(state.night.group_id), low))
+
+
 def night_context(state: NightState, read_only: bool, live_url: str) -> dict:
     """The night's tables (the round being played), its ranking, and what the page's parts need."""
-    summaries = nights().summaries(games().views, state)
-    ranking = club_night.ranking(table_results(state, summaries), lower_is_better(summaries))
-    tables = [(table, summaries.get(table.game_id)) for table in state.current]
+    numbers = night_numbers(state)
+    tables = [(table, numbers.summaries.get(table.game_id)) for table in state.current]
     return {
         "night": state.night,
         "stamp": state.stamp,
         "tables": [(table, summary) for table, summary in tables if summary is not None],
-        "ranking": ranking,
-        "lower_is_better": lower_is_better(summaries),
+        "ranking": numbers.ranking,
+        "order": order_key(numbers.ranking),
+        "lower_is_better": numbers.lower_is_better,
         "read_only": read_only,
         "live_url": live_url,
     }
 
 
-def proposal_context(state: NightState, ranking, data, error: str | None = None) -> dict:
-    """The next round's seating the organiser asked for (``method``, ``tables``), from the ranking."""
+def order_key(ranking) -> str:
+    """The ranking's order as a short key: the next turn's proposal is drawn from it, and the page
+    draws the proposal again when the live part shows a ranking with another key."""
+    return hashlib.sha256("\n".join(line.name for line in ranking).encode()).hexdigest()[:12]
+
+
+class Asked(NamedTuple):
+    """The next turn's seating as asked: its ``method``, number of ``tables`` and ``seed``."""
+
+    method: str
+    tables: int
+    seed: int
+
+
+def asked_seating(state: NightState, data) -> Asked:
+    """What ``data`` asks (``method``, ``tables``, ``seed``): by default spread over the tables of
+    the turn being played, a new seed drawn."""
     method = data.get("method") if data.get("method") in club_night.METHODS else "spread"
+    count = whole_number(data.get("tables", ""), 1, club_night.MAX_TABLES) or len(state.current) or 1
+    return Asked(method, count, seed_of(data))
+
+
+def proposed_seating(state: NightState, ranking, asked: Asked) -> tuple[list[list[str]], DomainError | None]:
+    """The next turn's seating drawn from the ranking as ``asked``; when the players cannot fill
+    the number of tables asked, the refusal and the seating at the tables of the turn being played."""
     order = [line.name for line in ranking]
     low, high = nights().limits(state.night.variant)
-    count = whole_number(data.get("tables", ""), 1, club_night.MAX_TABLES) or len(state.current) or 1
-    seed = seed_of(data)
     try:
-        club_night.checked_tables(count, len(order), low, high)
-        seating = club_night.proposal(method, order, count, seed)
-    except DomainError as problem:
-        error = error or error_message(problem)  # said; the tables of the turn being played proposed
-        seating = club_night.proposal(method, order, len(state.current) or 1, seed)
+        club_night.checked_tables(asked.tables, len(order), low, high)
+    except DomainError as refused:
+        return club_night.proposal(asked.method, order, len(state.current) or 1, asked.seed), refused
+    return club_night.proposal(asked.method, order, asked.tables, asked.seed), None
+
+
+def proposal_context(state: NightState, ranking, data, error: str | None = None) -> dict:
+    """The next round's seating the organiser asked for (``method``, ``tables``), from the ranking."""
+    asked = asked_seating(state, data)
+    seating, refused = proposed_seating(state, ranking, asked)
+    if refused is not None:
+        error = error or error_message(refused)  # said; the tables of the turn being played proposed
     return {
-        "method": method,
+        "method": asked.method,
+        "order": order_key(ranking),
         "methods": club_night.METHODS,
-        "table_count": count,
+        "table_count": asked.tables,
         "seating": seating,
-        "seed": seed,
+        "seed": asked.seed,
         "next_round": state.night.round + 1,
         "error": error,
         "extra_seats": EXTRA_SEATS,
@@ -268,21 +315,24 @@ def start_round(night_id):
     return private(redirect(url_for("nights.night_page", night_id=night_id), 303))
 
 
-def live_answer(state: NightState, read_only: bool, live_url: str):
-    """The night's live part (its tables' totals and its ranking), kept per state like a page."""
+def live_answer(state: NightState, revision: int, read_only: bool, live_url: str):
+    """The night's live part (its tables' totals and its ranking), kept per state like a page and
+    per the group's ``revision`` (a merge of two spellings moves it, and the ranking with it)."""
 
     def render():
         return render_template("nights/_live.html", **night_context(state, read_only, live_url))
 
-    key = ("night-live", state.night.id, state.stamp, read_only, lang())
-    answer = conditional(cached_page(key, render), f"night-{state.stamp}-{int(read_only)}-{lang()}")
+    key = ("night-live", state.night.id, state.stamp, revision, read_only, lang())
+    answer = conditional(cached_page(key, render), f"night-{state.stamp}-{revision}-{int(read_only)}-{lang()}")
     answer.headers["Cache-Control"] = "private, no-cache"
     return answer
 
 
 @bp.get("/nights/<night_id>/live")
 def live_part(night_id):
-    return live_answer(members_night(night_id), False, url_for("nights.live_part", night_id=night_id))
+    state = nights().state(night_id)
+    revision = member(state.night.group_id).revision
+    return live_answer(state, revision, False, url_for("nights.live_part", night_id=night_id))
 
 
 # --- what a watcher sees ------------------------------------------------------------------------------
@@ -308,5 +358,7 @@ def watched_night_page(watch_id, night_id):
 
 @bp.get("/w/<watch_id>/nights/<night_id>/live")
 def watched_live(watch_id, night_id):
-    _, state = watched_night(watch_id, night_id)
-    return live_answer(state, True, url_for("nights.watched_live", watch_id=watch_id, night_id=night_id))
+    group, state = watched_night(watch_id, night_id)
+    return live_answer(
+        state, group.revision, True, url_for("nights.watched_live", watch_id=watch_id, night_id=night_id)
+    )

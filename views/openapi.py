@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from .openapi_nights import night_paths
+
 CARD = {"type": "string", "description": "A card: rank (A 2–10 J Q K) + suit (S H D C or ♠♥♦♣), or JK", "example": "8H"}
 CARDS = {"type": "array", "items": CARD, "maxItems": 300}
 NAME = {"type": "string", "minLength": 1, "maxLength": 40}
@@ -260,6 +262,9 @@ GROUP_FILE_PATHS = {
     },
 }
 
+# --- a group's club nights (views/api_nights.py): their paths are views/openapi_nights.py's ----------
+NIGHT_PATHS = night_paths(ok=ok, errors=errors, json_body=json_body, auth=AUTH, group_id=GROUP_ID, name=NAME)
+
 DOCUMENT = {
     "openapi": "3.1.0",
     "info": {
@@ -477,6 +482,7 @@ DOCUMENT = {
         },
         **ENTRY_PATHS,
         **GROUP_FILE_PATHS,
+        **NIGHT_PATHS,
         "/games/{game_id}/players": {
             "post": {
                 "operationId": "joinPlayer",

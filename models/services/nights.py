@@ -22,8 +22,9 @@ from typing import NamedTuple
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..core import club_night
+from ..core import club_night, scoring, standings
 from ..core.errors import N_, NotFound, ValidationError
+from ..core.variant import resolve
 from . import history
 from .db import ClubNight, Database, Game
 from .game_input import write_new_game
@@ -130,6 +131,18 @@ class NightService:
         found, _ = self.games.registry.for_new_game(variant)
         return found.min_players, found.max_players
 
+    def lower_is_better(self, night: StoredNight) -> bool:
+        """Whether the night's points count against: the rules its games are started with (its
+        variant in its default mode, through the registry, as ``_prepared`` starts them)."""
+        registry = self.games.registry
+        found, _ = registry.for_new_game(night.variant)
+        return scoring.lower_is_better(resolve(registry.tables, found, None, None, None, night.target, night.rounds))
+
+    @staticmethod
+    def ranking(state: NightState, summaries: dict, aliases, lower_is_better: bool) -> list[club_night.Placed]:
+        """The night's ranking across its tables, the group's merges (``aliases``) applied."""
+        return club_night.ranking(table_results(state, summaries, aliases), lower_is_better)
+
     # --- writes ------------------------------------------------------------------------------
 
     def _prepared(self, variant, target, rounds, seating) -> list:
@@ -199,28 +212,30 @@ class NightService:
             write_new_game(session, new, group_id=group_id, night_id=night_id, night_round=number, night_table=table)
 
 
-def table_results(state: NightState, summaries: dict) -> list[club_night.TableResult]:
+def table_results(state: NightState, summaries: dict, aliases=()) -> list[club_night.TableResult]:
     """Each table of the night as the ranking reads it: each player's total (their side's) and,
-    once the game is over, its winners."""
+    once the game is over, its winners. A spelling the group's owner merged into another
+    (``aliases``, the group's ``StoredAlias`` rows) counts as that person, every spelling of one
+    person shown as the latest the night played (``spelled``)."""
+    spelling = spelled(state, summaries, aliases)
     results = []
     for table in state.tables:
         summary = summaries.get(table.game_id)
         if summary is None:
             continue
         total_of = {side: total for _, side, total in summary.standing.ranking}
-        sides = {name: summary.parts[name].side for name in summary.players}
-        results.append(
-            club_night.TableResult(
-                table.round,
-                table.table,
-                {name: total_of.get(side, 0) for name, side in sides.items()},
-                frozenset(name for name, side in sides.items() if side in summary.standing.winners),
-                summary.finished,
-            )
-        )
+        totals: dict = {}
+        for name in summary.players:
+            totals[spelling[name]] = totals.get(spelling[name], 0) + total_of.get(summary.parts[name].side, 0)
+        winners = {spelling[name] for name in summary.players if summary.parts[name].side in summary.standing.winners}
+        results.append(club_night.TableResult(table.round, table.table, totals, frozenset(winners), summary.finished))
     return results
 
 
-def lower_is_better(summaries: dict) -> bool:
-    """Whether the night's points count against (its games share one variant and mode)."""
-    return next((s.lower_is_better for s in summaries.values()), True)
+def spelled(state: NightState, summaries: dict, aliases=()) -> dict:
+    """Each name played in the night → the spelling its person is shown by: the latest (by turn,
+    then table) of the names counted as one person once the owner's merges are followed."""
+    merges = {alias.person: alias.counted_as for alias in aliases}
+    names = [name for t in state.tables if t.game_id in summaries for name in summaries[t.game_id].players]
+    latest = {standings.counted_as(merges, standings.person(name)): name for name in names}
+    return {name: latest[standings.counted_as(merges, standings.person(name))] for name in names}

@@ -7,7 +7,8 @@
 //  - a part being filled in (the newcomer's name typed, a panel open) is not swapped under the
 //    person's fingers: it is brought up to date once they leave it; the page never jumps;
 //  - the manche entry says it is being entered (every 10 s, and once more when it is left), and
-//    another phone's manche renumbers it: everything typed stays.
+//    another phone's manche renumbers it: everything typed stays;
+//  - a club night's next turn follows the ranking until the organiser edits it.
 // Without JavaScript none of this runs: the pages show the game as it was when loaded.
 (function () {
   "use strict";
@@ -123,6 +124,38 @@
     if (typeof before.open === "boolean" && part.tagName === "DETAILS") part.open = before.open;
     if (before.above) window.scrollBy(0, part.getBoundingClientRect().height - before.height);
     before = null;
+  });
+
+  // --- a club night's next turn -------------------------------------------------------------------
+
+  // The next turn's seating (#next-seating) carries the order of the ranking it was drawn from
+  // (data-order, the server's key; so does the live part's ranking). When the live part comes back
+  // with another order, the seating is fetched again (its URL keeps the organiser's method, tables
+  // and seed) — unless the organiser has moved someone or typed a name: what they chose stays, and
+  // the line with « propose again » is shown. A seating with the focus in it waits until it is left.
+  function edited(event) {
+    var part = event.target.closest && event.target.closest("#next-seating");
+    if (!part || !event.target.closest("[data-seating]")) return;
+    part.dataset.edited = "1";
+    if (part.dataset.liveStale) part.querySelector("[data-ranking-moved]").hidden = false;  // moved while in it
+  }
+  document.addEventListener("change", edited);
+  document.addEventListener("input", edited);
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!event.detail.elt || event.detail.elt.id !== "night-live") return;
+    var ranking = document.querySelector("#night-live [data-order]"), part = document.getElementById("next-seating");
+    if (ranking && part && ranking.dataset.order !== part.dataset.order) htmx.trigger(part, "refresh");
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var part = event.detail.elt;
+    if (part.id !== "next-seating") return;
+    if (part.dataset.edited) {
+      event.preventDefault();
+      part.querySelector("[data-ranking-moved]").hidden = false;
+    } else if (part.contains(document.activeElement)) {
+      event.preventDefault();
+      part.dataset.liveStale = "1";  // fetched once left (above)
+    }
   });
 
   // --- the manche entry --------------------------------------------------------------------------

@@ -159,3 +159,59 @@ def test_a_club_night_of_two_tables_live_on_four_phones(live_server, phone, shot
         expect(watcher.locator("#next-turn-title")).to_have_text("Tour 3\u00a0: les places", timeout=LIVE)
     no_sideways_scroll(dan)
     shot("night-turn-2-320", dan)
+
+
+def seats(page) -> list[list[str]]:
+    """The next turn's seating as proposed on ``page``: each table's players, in order."""
+    tables = page.locator("#next-seating fieldset[data-table]")
+    return [[s.get_attribute("data-seat") for s in t.locator("select[data-seat]").all()] for t in tables.all()]
+
+
+@pytest.mark.slow
+def test_the_next_turn_follows_the_ranking_until_the_organiser_moves_someone(live_server, phone, shot):
+    """Ana's phone keeps the night's page open with « les plus forts ensemble » chosen; Bob's phone
+    records the tables. Five players, 3 and 2 a table, nobody has played: all tied on 0 wins and 0
+    points, in the order of their names, so together: Ana, Bob, Chloé | Dan, Eve."""
+    base, app = live_server.url, live_server.app
+    ana, bob = phone(360, 780), phone(360, 780)
+    group_url = make_group_of_four(base, ana, ((bob, "Bob"),))
+    nights = app.extensions["nights"]
+    seating = [["Ana", "Bob", "Chloé"], ["Dan", "Eve"]]
+    night_id, _ = nights.start(group_url.rsplit("/", 1)[1], "Jeudi soir", "classique", None, 1, seating, "k")
+    tables = {t.table: t.game_id for t in nights.state(night_id).current}
+    open_listening(ana, f"{base}/nights/{night_id}")
+    ana.check("#method-together")
+    ana.get_by_role("button", name="Proposer", exact=True).click()
+    ana.wait_for_function("() => window.listening === true")
+    assert seats(ana) == [["Ana", "Bob", "Chloé"], ["Dan", "Eve"]]
+
+    # Table 2 finishes: Eve goes out, Dan keeps 20. Eve first (1 win); Ana, Bob, Chloé tied on
+    # 0 wins 0 points; Dan last (20). Together: Eve, Ana, Bob | Chloé, Dan — without a reload.
+    record(bob, base, tables[2], app, {"Dan": 20}, "Eve")
+    first = ana.locator('#next-seating fieldset[data-table="1"] select[data-seat]').first
+    expect(first).to_have_attribute("data-seat", "Eve", timeout=LIVE)
+    assert seats(ana) == [["Eve", "Ana", "Bob"], ["Chloé", "Dan"]]
+    assert ana.locator("#method-together").is_checked()
+    expect(ana.locator("[data-ranking-moved]")).to_be_hidden()
+
+    # Ana moves Dan to table 1; then table 1 finishes: Ana goes out, Bob keeps 12, Chloé 30. Ana
+    # and Eve tied first (1 win, 0 points), Bob 12, Dan 20, Chloé 30: the ranking moves, the
+    # seating as Ana left it stays, and a line says the ranking changed.
+    ana.select_option('#next-seating select[data-seat="Dan"]', "1")
+    record(bob, base, tables[1], app, {"Bob": 12, "Chloé": 30}, "Ana")
+    expected = ["1 ex æquo Ana 1 0", "1 ex æquo Eve 1 0", "3 Bob 0 12", "4 Dan 0 20", "5 Chloé 0 30"]
+    expect(ana.locator("[data-night-ranking] tbody tr").nth(1)).to_contain_text("Eve", timeout=LIVE)
+    assert ranking_rows(ana) == expected
+    expect(ana.locator("[data-ranking-moved]")).to_be_visible(timeout=LIVE)
+    assert seats(ana) == [["Eve", "Ana", "Bob"], ["Chloé", "Dan"]]
+    expect(ana.locator('#next-seating select[data-seat="Dan"]')).to_have_value("1")
+    no_sideways_scroll(ana)
+    shot("night-ranking-moved-360", ana)
+    no_violations(ana)
+
+    # Proposed again, from the new ranking: Ana, Eve, Bob | Dan, Chloé.
+    ana.get_by_role("link", name="Proposer à nouveau").click()
+    expect(first).to_have_attribute("data-seat", "Ana", timeout=LIVE)
+    assert seats(ana) == [["Ana", "Eve", "Bob"], ["Dan", "Chloé"]]
+    expect(ana.locator('#next-seating select[data-seat="Dan"]')).to_have_value("2")
+    expect(ana.locator("[data-ranking-moved]")).to_be_hidden()

@@ -17,7 +17,6 @@ from models.core import club_night
 from models.core.errors import NotFound, ValidationError
 from models.services.db import ClubNight, Game
 from models.services.games import MancheEntry
-from models.services.nights import lower_is_better, table_results
 
 
 @pytest.fixture
@@ -85,7 +84,7 @@ def test_the_ranking_from_the_games_and_the_next_turn_started_once(app, nights, 
     games.record_manche(table_two, MancheEntry("Chloé", {"Dan": ["KD", "2S"]}))  # Chloé 0, Dan 30
     state = nights.state(night_id)
     summaries = nights.summaries(games.views, state)
-    lines = club_night.ranking(table_results(state, summaries), lower_is_better(summaries))
+    lines = nights.ranking(state, summaries, (), nights.lower_is_better(state.night))
     # Ana and Chloé: one table won each, 0 points: tied first; Bob 3 points, Dan 30.
     assert [(p.place, p.name, p.wins, p.points, p.tied) for p in lines] == [
         (1, "Ana", 1, 0, True),

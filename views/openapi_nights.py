@@ -1,0 +1,114 @@
+"""The OpenAPI description of a group's club nights in /api/v1 (``views/api_nights.py``), drawn
+into ``views/openapi.py``'s document with its helpers (``ok``, ``errors``, ``json_body``) and its
+shared parameters, which it passes in (this module imports nothing of it: no circle)."""
+
+from __future__ import annotations
+
+METHOD = {"type": "string", "enum": ["spread", "together", "shuffled"]}
+NIGHT_ID = {"name": "night_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
+NIGHT_DOC = "For a member of the night's group (its member token as bearer token); a 404 for anyone else"
+NIGHT_LINE = {
+    "type": "object",
+    "required": ["id", "name", "variant", "turn", "created_at"],
+    "properties": {
+        "id": {"type": "string"},
+        "name": {"type": "string"},
+        "variant": {"type": "string"},
+        "target": {"type": ["integer", "null"]},
+        "rounds": {"type": ["integer", "null"], "description": "Each table's game ends after this many manches"},
+        "turn": {"type": "integer", "description": "The turn being played"},
+        "created_at": {"type": "string"},
+    },
+}
+NIGHTS = {
+    "type": "object",
+    "required": ["group", "nights"],
+    "properties": {"group": {"type": "string"}, "nights": {"type": "array", "items": NIGHT_LINE}},
+}
+QUERY = [
+    {"name": "method", "in": "query", "schema": METHOD},
+    {"name": "tables", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 50}},
+    {"name": "seed", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 1_000_000_000}},
+]
+
+
+def night_schema(seating: dict) -> dict:
+    """A night as ``GET /nights/{night_id}`` answers it."""
+    proposal = {
+        "type": "object",
+        "required": ["turn", "method", "tables", "seed", "seating"],
+        "properties": {
+            "turn": {"type": "integer"},
+            "method": METHOD,
+            "tables": {"type": "integer"},
+            "seed": {"type": "integer", "description": "The same seed proposes the same shuffled seating"},
+            "seating": seating,
+            "error": {
+                "type": ["string", "null"],
+                "description": "Why the turn's own number of tables cannot seat the players (then proposed anyway)",
+            },
+        },
+    }
+    return {
+        "type": "object",
+        "description": "A club night: the tables of the turn being played (each its game's id and each side's"
+        " total), the ranking across every table played (wins first, then points: the fewest when"
+        " lower_is_better; equal on both is tied, the same place), and the next turn's seating proposed",
+        "required": [*NIGHT_LINE["required"], "group", "lower_is_better", "tables", "ranking", "proposal"],
+        "properties": {
+            **NIGHT_LINE["properties"],
+            "group": {"type": "string"},
+            "lower_is_better": {"type": "boolean"},
+            "tables": {"type": "array", "items": {"type": "object"}},
+            "ranking": {"type": "array", "items": {"type": "object"}},
+            "proposal": proposal,
+        },
+    }
+
+
+def night_paths(*, ok, errors, json_body, auth, group_id, name) -> dict:
+    """The paths of the nights: the group's nights, a night, the next turn started."""
+    seating = {"type": "array", "items": {"type": "array", "items": name, "maxItems": 12}, "maxItems": 50}
+    turn_body = {
+        "type": "object",
+        "required": ["turn", "seating"],
+        "properties": {"turn": {"type": "integer", "minimum": 1}, "seating": seating},
+    }
+    return {
+        "/groups/{group_id}/nights": {
+            "get": {
+                "operationId": "listGroupNights",
+                "description": NIGHT_DOC,
+                "security": auth,
+                "parameters": [group_id],
+                "responses": {**ok("The group's nights, newest first", NIGHTS), **errors("404", "429")},
+            }
+        },
+        "/nights/{night_id}": {
+            "get": {
+                "operationId": "getNight",
+                "description": NIGHT_DOC + ". The query asks the next turn's seating: spread (the strongest spread"
+                " over the tables), together (the strongest together) or shuffled (by the seed); a number of"
+                " tables the players cannot fill is a 422.",
+                "security": auth,
+                "parameters": [NIGHT_ID, *QUERY],
+                "responses": {**ok("The night", night_schema(seating)), **errors("404", "422", "429")},
+            }
+        },
+        "/nights/{night_id}/rounds": {
+            "post": {
+                "operationId": "startNightTurn",
+                "description": NIGHT_DOC + ". Starts turn `turn` (the one after the turn being played), one game a"
+                " table of `seating`, in one transaction: 201 with each game's id and edit token. Sent again, or"
+                " started by another member first: 200, nothing started (started: false), the turn's games.",
+                "security": auth,
+                "parameters": [NIGHT_ID],
+                "requestBody": json_body(turn_body),
+                "responses": {
+                    **ok("The turn started: turn, started, games (table, id, edit_token)", {"type": "object"}, "201"),
+                    **ok("Started before: nothing started", {"type": "object"}),
+                    **errors("404", "413", "422", "429"),
+                },
+            }
+        },
+    }
