@@ -6,8 +6,8 @@ it starts nothing.
 A member's token is the bearer token (as for the group: ``views/api_groups.py``); a night says
 nothing to anyone else (404, like its group). The numbers are the night page's
 (``views/nights.py`` ``night_numbers``, ``asked_seating``, ``proposed_seating``), the writes the
-service's (``models/services/nights.py``). This blueprint is not the ``api`` one, so it reads the
-bearer token itself (``rights.member_tokens`` answers for the ``api`` blueprint alone).
+service's (``models/services/nights.py``). It is one of the API's blueprints (``kit.is_api``):
+its rights are the bearer token, and no browser form is asked where it comes from.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from models.services.nights import NightState, StoredNight
 from .api import json_body, json_only
 from .kit import groups, nights
 from .nights import asked_seating, night_numbers, proposed_seating
-from .rights import bearer_token
+from .rights import member_tokens
 from .texts import error_message
 
 bp = Blueprint("api_nights", __name__, url_prefix="/api/v1")
@@ -29,8 +29,7 @@ bp.before_request(json_only)
 
 def member(group_id: str) -> None:
     """Not found unless the bearer token is a member's of the group."""
-    token = bearer_token()
-    groups().member_of(group_id, (token,) if token else ())
+    groups().member_of(group_id, member_tokens())
 
 
 def members_night(night_id: str) -> NightState:

@@ -34,6 +34,8 @@ from flask import current_app, request
 
 from models.core.errors import N_, Forbidden
 
+from .kit import is_api
+
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 SAME_ORIGIN_SITES = frozenset({"same-origin", "none"})
 DEFAULT_PORTS = {"http": ":80", "https": ":443"}
@@ -62,7 +64,7 @@ def own_origins() -> set[str]:
 
 def from_elsewhere() -> bool:
     """Whether this request is a write a browser sent from a page of another origin."""
-    if request.method in SAFE_METHODS or request.blueprint == "api":
+    if request.method in SAFE_METHODS or is_api():
         return False
     site = request.headers.get("Sec-Fetch-Site")
     if site is not None:

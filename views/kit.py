@@ -99,3 +99,11 @@ def vary_on_htmx(response):
 def init_app(app) -> None:
     htmx.init_app(app)
     app.after_request(vary_on_htmx)
+
+
+API_BLUEPRINTS = frozenset({"api", "api_nights"})  # /api/v1: bearer tokens, JSON, no browser form
+
+
+def is_api() -> bool:
+    """Whether this request is the JSON API's (its rights are its bearer token)."""
+    return request.blueprint in API_BLUEPRINTS

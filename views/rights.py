@@ -25,7 +25,7 @@ from flask import current_app, g, request, session
 from models.core.errors import N_, Forbidden, Unauthorized
 from models.services.access import Level
 
-from .kit import access
+from .kit import access, is_api
 
 # edit or invite tokens, house rules' and groups' member tokens: the most recent ones
 MAX_REMEMBERED = {"tokens": 20, "house_tokens": 10, "group_tokens": 10}
@@ -98,10 +98,6 @@ def bearer_token() -> str | None:
     header = request.headers.get("Authorization", "")
     scheme, _, value = header.partition(" ")
     return value.strip() if scheme.lower() == "bearer" and value.strip() else None
-
-
-def is_api() -> bool:
-    return request.blueprint == "api"
 
 
 def member_tokens() -> tuple[str, ...]:
