@@ -94,6 +94,11 @@ class EntryState:
             return self
         return replace(self, number=next_number, winner=None, hands=(), expected=tuple(dealt))
 
+    @property
+    def winner_seat(self) -> int | None:
+        """The seat of who went out (None: a blocked manche, or nobody said yet)."""
+        return int(self.winner) if self.winner not in (None, BLOCKED) else None
+
     def hand(self, seat: int) -> StoredOpenHand | None:
         return next((hand for hand in self.hands if hand.seat == seat), None)
 
@@ -111,10 +116,10 @@ def phone_tag(phone: str | None) -> str | None:
 
 
 def entry_fields(state: EntryState, players: list[str]) -> dict:
-    """The open entry as JSON (the API's shape, the stream's ``entry`` event): the winner and each
-    hand by player, with its value, who changed it last and what that replaced."""
-    blocked = state.winner == BLOCKED
-    winner = players[int(state.winner)] if state.winner not in (None, BLOCKED) else None
+    """The open entry as JSON (the API's shape, the stream's ``entry`` event): the winner (by name,
+    and by seat for the page's radio buttons) and each hand by player, with its value, who changed
+    it last and what that replaced."""
+    seat = state.winner_seat
     hands = []
     for hand in state.hands:
         replaced = json.loads(hand.replaced_json) if hand.replaced_json else None
@@ -130,8 +135,9 @@ def entry_fields(state: EntryState, players: list[str]) -> dict:
     return {
         "number": state.number,
         "version": state.version,
-        "winner": winner,
-        "blocked": blocked,
+        "winner": None if seat is None else players[seat],
+        "winner_seat": seat,
+        "blocked": state.winner == BLOCKED,
         "expected": [players[seat] for seat in state.expected],
         "missing": [players[seat] for seat in missing],
         "progress": {"done": len(state.expected) - len(missing), "of": len(state.expected)},
@@ -302,9 +308,8 @@ def manche_of(state: EntryState, players: list[str], last_card: str | None) -> M
             typed[players[seat]] = hand.typed
         else:
             hands[players[seat]] = hand.cards.split()
-    blocked = state.winner == BLOCKED
-    winner = players[int(state.winner)] if state.winner not in (None, BLOCKED) else None
-    return MancheEntry(winner, hands, typed, blocked, last_card or None)
+    winner = None if state.winner_seat is None else players[state.winner_seat]
+    return MancheEntry(winner, hands, typed, state.winner == BLOCKED, last_card or None)
 
 
 def _state(game_id: str, entry: StoredEntry, hands: list) -> EntryState:

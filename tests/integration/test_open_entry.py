@@ -71,7 +71,7 @@ def test_hands_and_winner_are_kept_with_their_values_and_who_changed_them(entrie
     # K 10 + 7 7 = 17
     state = entries.change_hand(game, 1, BOB, HandChange(["K", "7"], None, True), "phone-b", "Bob")
     fields = entry_fields(state, THREE)
-    assert fields["winner"] == "Ana" and fields["expected"] == ["Bob", "Chloé"]
+    assert (fields["winner"], fields["winner_seat"]) == ("Ana", ANA) and fields["expected"] == ["Bob", "Chloé"]
     assert fields["missing"] == ["Chloé"] and fields["progress"] == {"done": 1, "of": 2}
     (bob,) = fields["hands"]
     assert (bob["player"], bob["cards"], bob["value"], bob["done"], bob["by"]["name"]) == (
@@ -84,6 +84,15 @@ def test_hands_and_winner_are_kept_with_their_values_and_who_changed_them(entrie
     assert bob["by"]["phone"] != "phone-b"  # a digest: the other phones never see a phone's id
     assert entries.read(game).version == state.version == 2
     assert game.revision == 0  # the game's revision did not move: no page is built again
+
+
+def test_the_winner_is_said_by_name_and_by_seat_and_a_blocked_manche_by_neither(games, entries):
+    """Les huit has blocked manches: Chloé (seat 2) going out, then nobody (blocked)."""
+    game, _token = games.create_game("les-huit", THREE, first_dealer=0)
+    fields = entry_fields(entries.choose_winner(game, 1, str(CHLOE)), THREE)
+    assert (fields["winner"], fields["winner_seat"], fields["blocked"]) == ("Chloé", CHLOE, False)
+    fields = entry_fields(entries.choose_winner(game, 1, "blocked"), THREE)
+    assert (fields["winner"], fields["winner_seat"], fields["blocked"]) == (None, None, True)
 
 
 def test_a_typed_total_counts_instead_of_cards_and_is_checked(entries, game):
@@ -118,7 +127,7 @@ def test_a_new_listener_hears_the_entry_of_the_next_manche_once_a_form_recorded_
     later = feed.listen(game.id)
     told = next_entry(later, state.version)
     fields = entry_fields(told.now(), list(told.players))
-    assert (fields["number"], fields["winner"], fields["hands"]) == (2, None, [])
+    assert (fields["number"], fields["winner"], fields["winner_seat"], fields["hands"]) == (2, None, None, [])
     # No winner chosen yet for manche 2: every seated player's hand counts, Ana's too (manche 1's
     # winner, whose hand did not count then).
     assert fields["expected"] == THREE and fields["progress"] == {"done": 0, "of": 3}
