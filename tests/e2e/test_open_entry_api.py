@@ -6,6 +6,9 @@ Classique (SPEC §2): K 10, 7 7, 8 50, 3 3; penalty mode: the others add their h
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+
 import pytest
 
 from models.services.feed import EntryChange
@@ -13,7 +16,8 @@ from models.services.open_entry import HandChange
 from models.services.presence import Entering
 from tests.e2e.test_api import THREE, assert_error, create
 from tests.e2e.test_web_games import new_game
-from views.entry_events import hands_counted
+from views import entry_events
+from views.entry_events import entry_messages, hands_counted
 from views.texts import entering_said
 
 
@@ -101,3 +105,23 @@ def test_the_presence_line_names_who_counts_which_hand(app, games, language, own
         said = entering_said(entering, hands_counted(change)).replace("\u00a0", " ")
         waiting = "Eve saisit la manche 1…" if language == "fr" else "Eve is entering round 1…"
         assert said == " · ".join([own, other, waiting])
+
+
+def test_the_entry_is_built_once_for_every_stream_that_tells_a_change(app, games, monkeypatch):
+    """Eight phones on the entry, each with its stream, hear one change (Bob's K: 10): the entry's
+    JSON is built once and each stream tells the same line; a stream given an equal change (one
+    opening later) is told that line too."""
+    game, _token = games.create_game("classique", THREE, first_dealer=0)
+    entries = app.extensions["open_entries"]
+    state = entries.change_hand(games.get(game.id), 1, 1, HandChange(["K"], None, False), "bob-phone", "Bob")
+    built = []
+    fields = entry_events.entry_fields
+    monkeypatch.setattr(entry_events, "entry_fields", lambda *args: built.append(args) or fields(*args))
+    change = EntryChange(game.id, state, tuple(game.players), game.next_number, tuple(game.seated))
+    with app.test_request_context():
+        told = [dict(entry_messages(change, on_entry=True)) for _ in range(8)]
+        told.append(dict(entry_messages(replace(change), on_entry=True)))
+    assert len(built) == 1
+    assert all(each["entry"] == told[0]["entry"] for each in told)
+    heard = json.loads(told[0]["entry"])
+    assert (heard["version"], heard["hands"][0]["player"], heard["hands"][0]["value"]) == (state.version, "Bob", 10)
