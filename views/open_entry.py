@@ -74,21 +74,20 @@ def chosen_winner(data: dict, players: list[str]) -> str | None:
 
 
 def api_phone() -> str:
-    """Who writes through the API: a digest of its token, as a phone id."""
+    """Who writes through the API: a digest of its token, as a phone id (it has no name of its
+    own: a session cookie it may carry is a browser's)."""
     return "api:" + hashlib.sha256((bearer_token() or "").encode()).hexdigest()[:16]
 
 
 # --- the shared work of the page and the API ---------------------------------------------------------
 
 
-def change_hand(game_id: str, seat: int, data: dict, phone: str):
+def change_hand(game_id: str, seat: int, data: dict, phone: str, own_name: str | None):
     """A hand changed by ``phone``, shown to the others under the player it counts for (``me``),
-    else the name the phone gave itself."""
+    else ``own_name``, the name the phone gave itself."""
     game = games().current(game_id)
     me = data.get("me")
-    name = me if isinstance(me, str) and me in game.players else None
-    if name is None and not phone.startswith("api:"):
-        name = phone_name()
+    name = me if isinstance(me, str) and me in game.players else own_name
     return game, open_entries().change_hand(game, entry_number(data), seat, hand_change(data), phone, name)
 
 
@@ -125,7 +124,7 @@ def read_entry(game_id):
 @bp.put("/games/<game_id>/entry/hands/<int:seat>")
 @writes_game
 def put_hand(game_id, seat):
-    return page_answer(*change_hand(game_id, seat, json_body(), phone_id()))
+    return page_answer(*change_hand(game_id, seat, json_body(), phone_id(), phone_name()))
 
 
 @bp.put("/games/<game_id>/entry/winner")
@@ -157,7 +156,7 @@ def api_entry(game_id):
 @api.put("/games/<game_id>/entry/hands/<int:seat>")
 @writes_game
 def api_put_hand(game_id, seat):
-    game, state = change_hand(game_id, seat, json_body(), api_phone())
+    game, state = change_hand(game_id, seat, json_body(), api_phone(), None)
     return jsonify(entry_fields(state, game.players))
 
 

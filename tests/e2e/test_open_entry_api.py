@@ -79,6 +79,20 @@ def test_the_pages_calls_use_the_session_and_name_this_phone(client):
     assert_error(refused, 422, "validation_error", field="done")
 
 
+def test_a_hand_is_named_by_the_phone_that_counts_it_never_by_a_cookie_an_api_client_carries(client):
+    """This browser calls itself Zoé: its page's change of a hand, for no player, shows « Zoé »;
+    the API's change of another hand, sent by the same client with its cookie, names nobody (the
+    cookie's name is the browser's, not the API client's)."""
+    game, auth = create(client)
+    client.get(f"/join/{game['id']}/{game['edit_token']}")  # the page's rights, in the session
+    with client.session_transaction() as session:
+        session["phone_name"] = "Zoé"
+    page = client.put(f"/games/{game['id']}/entry/hands/1", json={"number": 1, "cards": ["K"]}).get_json()
+    assert page["hands"][0]["by"]["name"] == "Zoé"
+    answer = client.put(url(game, "/hands/2"), json={"number": 1, "cards": ["7"]}, headers=auth).get_json()
+    assert [hand["by"]["name"] for hand in answer["hands"]] == ["Zoé", None]
+
+
 @pytest.mark.parametrize(
     "language, own, other",
     [
