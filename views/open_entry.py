@@ -22,7 +22,7 @@ from .api import bp as api
 from .api import json_body
 from .kit import games, open_entries
 from .live import phone_name
-from .numbers import whole_number
+from .numbers import number_or_text, whole_number
 from .rights import bearer_token, phone_id, writes_game
 from .texts import error_json
 
@@ -46,13 +46,12 @@ def entry_number(data: dict) -> int:
 
 
 def hand_change(data: dict) -> HandChange:
-    """A hand as sent: ``cards`` (a list of keypad tokens), or ``typed`` (a whole number), and
-    ``done`` (counted to the end)."""
+    """A hand as sent: ``cards`` (a list of keypad tokens), or ``typed`` (a whole number; as text
+    from the page, blank for none), and ``done`` (counted to the end). How much a typed total may
+    be is the core's to say (``open_hands.open_hand_value``)."""
     cards, typed, done = data.get("cards", []), data.get("typed"), data.get("done", False)
     if isinstance(typed, str):
-        typed = whole_number(typed.strip(), 0, 100_000) if typed.strip() else None
-        if typed is None and data["typed"].strip():
-            raise ValidationError(N_("A hand is worth a whole number."), field="typed")
+        typed = number_or_text(typed)
     if not isinstance(done, bool):
         raise ValidationError(N_("“done” is true or false."), field="done")
     return HandChange(cards, typed, done)

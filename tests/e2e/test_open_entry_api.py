@@ -79,6 +79,19 @@ def test_the_pages_calls_use_the_session_and_name_this_phone(client):
     assert_error(refused, 422, "validation_error", field="done")
 
 
+@pytest.mark.parametrize("typed", ["abc", "-1", "797", "1234567890123", "²"])
+def test_a_typed_total_the_page_sends_is_checked_once_against_the_most_a_hand_is_worth(client, typed):
+    """The page sends a typed total as text: a whole number from 0 to the most one hand can be
+    worth (Classique: the whole deck in one hand, 796), else one message naming that bound."""
+    page = f"/games/{new_game(client)}/entry/hands/1"
+    refused = client.put(page, json={"number": 1, "typed": typed}, headers={"Accept-Language": "en"})
+    assert_error(refused, 422, "validation_error", field="typed")
+    assert refused.get_json()["error"]["message"] == "A hand is worth a whole number from 0 to 796."
+    for sent, kept in ((" 796 ", 796), ("0", 0), ("  ", None)):
+        answer = client.put(page, json={"number": 1, "typed": sent}).get_json()
+        assert answer["hands"][0]["typed"] == kept
+
+
 def test_a_hand_is_named_by_the_phone_that_counts_it_never_by_a_cookie_an_api_client_carries(client):
     """This browser calls itself Zoé: its page's change of a hand, for no player, shows « Zoé »;
     the API's change of another hand, sent by the same client with its cookie, names nobody (the
