@@ -163,16 +163,29 @@ class OpenEntries:
     # --- reading -----------------------------------------------------------------------------------
 
     def stored(self, game_id: str) -> EntryState | None:
-        """The entry as stored (maybe for a manche recorded since), or None: two small statements."""
-        row = self.db.first(select(*ENTRY_COLUMNS).where(OpenEntry.game_id == game_id))
-        if row is None:
+        """The entry as stored (maybe for a manche recorded since), or None: its row and its hands
+        in one statement, so of one moment (read apart, a save closing the entry in between would
+        leave the row of the manche saved without its hands)."""
+        query = (
+            select(*ENTRY_COLUMNS, *HAND_COLUMNS)
+            .select_from(OpenEntry)
+            .outerjoin(OpenHand, OpenHand.game_id == OpenEntry.game_id)
+            .where(OpenEntry.game_id == game_id)
+            .order_by(OpenHand.seat)
+        )
+        rows = self.db.all(query)
+        if not rows:
             return None
-        hands = self.db.all(select(*HAND_COLUMNS).where(OpenHand.game_id == game_id).order_by(OpenHand.seat))
-        return _state(game_id, StoredEntry._make(row), [hand_of(h) for h in hands])
+        cut = len(ENTRY_COLUMNS)  # each row: the entry's columns, then a hand's (None: no hand)
+        hands = [hand_of(row[cut:]) for row in rows if row[cut] is not None]
+        return _state(game_id, StoredEntry._make(rows[0][:cut]), hands)
 
     def read(self, game) -> EntryState:
         """The open entry of ``game`` (its view) for its next manche."""
-        stored = self.stored(game.id)
+        return self._current(game, self.stored(game.id))
+
+    def _current(self, game, stored: EntryState | None) -> EntryState:
+        """The entry ``stored`` (or none) as it stands for ``game``'s next manche."""
         if stored is None:
             return EntryState(game.id, game.next_number, None, tuple(_expected(game, None)), 0, self.clock())
         return stored.current(game.next_number, self.clock(), _expected(game, None))
@@ -274,7 +287,7 @@ class OpenEntries:
         stored = self.stored(game.id)
         if number != game.next_number or (stored is not None and stored.number > number):
             raise Conflict(N_("Round %(number)s was saved meanwhile."), field="number", number=number)
-        state = self.read(game)
+        state = self._current(game, stored)
         missing = state.missing()
         if missing:
             names = ", ".join(game.players[seat] for seat in missing)
