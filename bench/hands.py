@@ -6,13 +6,16 @@ one game of eight players (deux-jeux):
 
 1. **the live table's fan-out**, the reference: ``MANCHES`` manches recorded one after another
    through the API, each from the moment its answer came back (stored) to each of the 8 phones'
-   event streams saying ``scores`` — its p50/p95;
+   event streams saying ``scores`` — its p50/p95, and how many phones never said it (waited for
+   up to ``WAIT_SECONDS`` each manche);
 2. **8 phones filling one manche at once**: each phone (a thread) changes its own hand through
    the API every ``INTERVAL`` seconds for ``BENCH_HANDS_SECONDS`` (20 by default); each change,
    from the moment its answer came back (stored, with the entry's version) to the first ``entry``
    event of that version or a later one on each of the *other* 7 phones' streams (the feed may
    fold two changes into one event: a later version carries the change too) — p50/p95/max, and
-   the p95 as a ratio to the fan-out of step 1.
+   the p95 as a ratio to the fan-out of step 1. Once the phones stop, each stream is waited for
+   until it has said the last version (up to ``WAIT_SECONDS``: a stream that never does is not
+   waited for forever), and every change a phone never heard is counted as missed.
 
 Prints a markdown table. Ratios compare across machines; raw figures do not.
 """
@@ -43,6 +46,7 @@ PLAYERS = ["Ana", "Bob", "Chloé", "Dan", "Eve", "Fred", "Gus", "Hugo"]
 SECONDS = float(os.environ.get("BENCH_HANDS_SECONDS", "20"))
 INTERVAL = 0.2
 MANCHES = 10
+WAIT_SECONDS = 10.0  # the most a phone's stream is waited for, before what it did not say is a miss
 BASE = f"http://127.0.0.1:{PORT}"
 
 
@@ -67,6 +71,7 @@ class Phone(threading.Thread):
         head += "".join(f"{k}: {v}\r\n" for k, v in PHONE.items() if k != "Accept-Encoding")
         self.sock.sendall((head + "\r\n").encode())
         self.open = threading.Event()
+        self.changed = threading.Condition()  # told of each entry or scores event heard
         self.versions: list[tuple[int, float]] = []  # (entry version, arrived), in order of arrival
         self.scores: dict[int, float] = {}  # revision -> arrived
 
@@ -90,10 +95,26 @@ class Phone(threading.Thread):
         fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line)
         if block.startswith("retry:"):
             self.open.set()
-        if fields.get("event") == "entry":
-            self.versions.append((json.loads(fields["data"])["version"], now))
-        elif fields.get("event") == "scores":
-            self.scores.setdefault(int(fields["id"]), now)
+        with self.changed:
+            if fields.get("event") == "entry":
+                self.versions.append((json.loads(fields["data"])["version"], now))
+            elif fields.get("event") == "scores":
+                self.scores.setdefault(int(fields["id"]), now)
+            self.changed.notify_all()
+
+    def scores_said(self, revision: int, deadline: float) -> float | None:
+        """When this stream said revision ``revision``'s scores, waited for until ``deadline``
+        (time.monotonic()); None: not by then."""
+        with self.changed:
+            self.changed.wait_for(lambda: revision in self.scores, max(deadline - time.monotonic(), 0.0))
+            return self.scores.get(revision)
+
+    def version_said(self, version: int, deadline: float) -> float | None:
+        """When this stream said entry version ``version`` or a later one, waited for until
+        ``deadline``; None: not by then."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.reached(version) is not None, max(deadline - time.monotonic(), 0.0))
+            return self.reached(version)
 
     def reached(self, version: int) -> float | None:
         """When a version at least ``version`` first arrived (versions arrive in order)."""
@@ -112,22 +133,28 @@ def session_cookie(game_id: str, token: str) -> str:
 
 def percentiles(delays: list[float]) -> tuple[float, float, float]:
     ms = sorted(d * 1000 for d in delays)
+    if not ms:  # nothing heard at all: the misses say it
+        return float("nan"), float("nan"), float("nan")
     return statistics.median(ms), ms[max(int(len(ms) * 0.95) - 1, 0)], ms[-1]
 
 
-def fan_out(game_id: str, token: str, phones: list[Phone]) -> list[float]:
-    """The live table's reference: manches recorded one by one, stored → each phone's scores."""
-    delays = []
+def fan_out(game_id: str, token: str, phones: list[Phone]) -> tuple[list[float], int]:
+    """The live table's reference: manches recorded one by one, stored → each phone's scores; and
+    how many times a phone never said a manche's scores."""
+    delays, missed = [], 0
     hands = {name: ["K"] for name in PLAYERS[1:]}
     for _ in range(MANCHES):
         call(f"/api/v1/games/{game_id}/manches", {"winner": "Ana", "hands": hands}, token)
         stored = time.monotonic()
         revision = len(call(f"/api/v1/games/{game_id}", token=token)["manches"])
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and not all(revision in p.scores for p in phones):
-            time.sleep(0.01)
-        delays += [max(p.scores[revision] - stored, 0.0) for p in phones if revision in p.scores]
-    return delays
+        deadline = stored + WAIT_SECONDS
+        for phone in phones:
+            arrived = phone.scores_said(revision, deadline)
+            if arrived is None:
+                missed += 1
+            else:
+                delays.append(max(arrived - stored, 0.0))
+    return delays, missed
 
 
 def filling(game_id: str, token: str, phones: list[Phone]) -> tuple[list[float], int, int]:
@@ -151,7 +178,10 @@ def filling(game_id: str, token: str, phones: list[Phone]) -> tuple[list[float],
         writer.start()
     for writer in writers:
         writer.join()
-    time.sleep(1.0)  # the last events arrive
+    last = max((version for _seat, version, _stored in changes), default=0)
+    deadline = time.monotonic() + WAIT_SECONDS
+    for phone in phones:  # each stream says the last version (or is given up on, its misses counted)
+        phone.version_said(last, deadline)
     delays, missed = [], 0
     for seat, version, stored in changes:
         for index, phone in enumerate(phones):
@@ -173,7 +203,8 @@ def measure() -> list[tuple]:
     for phone in phones:
         phone.start()
         phone.open.wait(10)
-    reference = percentiles(fan_out(game_id, token, phones))
+    delays, silent = fan_out(game_id, token, phones)
+    reference = percentiles(delays)
     for phone in phones:  # the streams' entry number follows the manches recorded: reopen them
         phone.sock.close()
     number = len(call(f"/api/v1/games/{game_id}", token=token)["manches"]) + 1
@@ -190,6 +221,7 @@ def measure() -> list[tuple]:
          "{:.0f} / {:.0f} / {:.0f} ms".format(*reference), ""),
         (f"8 phones filling one manche ({changes:,} changes in {SECONDS:.0f} s), a change stored → the other 7: "
          "p50 / p95 / max", "{:.0f} / {:.0f} / {:.0f} ms".format(*hands), "p95 ≤ 300 ms"),
+        ("manches whose scores never reached a phone", f"{silent} of {MANCHES * len(PLAYERS)}", "0"),
         ("changes that never reached a phone", f"{missed} of {changes * 7:,}", "0"),
         ("p95 of a hand ÷ p95 of a manche", f"{hands[1] / reference[1]:.2f}×", ""),
     ]  # fmt: skip

@@ -6,14 +6,22 @@ the presence line, which phone counts which hand (``hands_counted``)."""
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 
 from flask_babel import ngettext
 
 from models.services.open_entry import entry_fields
 
+TOLD_KEPT = 256  # entry changes whose JSON is kept: more than the games being counted at once
 
+
+@lru_cache(maxsize=TOLD_KEPT)
 def entry_event(change) -> str:
-    """The stream's ``entry`` event data of a phone on the entry: the entry as JSON (one line)."""
+    """The stream's ``entry`` event data of a phone on the entry: the entry as JSON (one line),
+    the same for every phone (nothing in it depends on who listens). The feed puts one
+    ``EntryChange`` in the queue of every stream of its game: the first stream to tell it builds
+    the JSON, the others are given that line (a change equal to it, as a stream opening later is
+    told, is given it too)."""
     state = change.now()
     return json.dumps(entry_fields(state, list(change.players)), ensure_ascii=False)
 

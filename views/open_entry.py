@@ -22,7 +22,7 @@ from .api import bp as api
 from .api import json_body
 from .kit import games, open_entries
 from .live import phone_name
-from .numbers import whole_number
+from .numbers import number_or_text, whole_number
 from .rights import bearer_token, phone_id, writes_game
 from .texts import error_json
 
@@ -46,13 +46,12 @@ def entry_number(data: dict) -> int:
 
 
 def hand_change(data: dict) -> HandChange:
-    """A hand as sent: ``cards`` (a list of keypad tokens), or ``typed`` (a whole number), and
-    ``done`` (counted to the end)."""
+    """A hand as sent: ``cards`` (a list of keypad tokens), or ``typed`` (a whole number; as text
+    from the page, blank for none), and ``done`` (counted to the end). How much a typed total may
+    be is the core's to say (``open_hands.open_hand_value``)."""
     cards, typed, done = data.get("cards", []), data.get("typed"), data.get("done", False)
     if isinstance(typed, str):
-        typed = whole_number(typed.strip(), 0, 100_000) if typed.strip() else None
-        if typed is None and data["typed"].strip():
-            raise ValidationError(N_("A hand is worth a whole number."), field="typed")
+        typed = number_or_text(typed)
     if not isinstance(done, bool):
         raise ValidationError(N_("“done” is true or false."), field="done")
     return HandChange(cards, typed, done)
@@ -74,21 +73,20 @@ def chosen_winner(data: dict, players: list[str]) -> str | None:
 
 
 def api_phone() -> str:
-    """Who writes through the API: a digest of its token, as a phone id."""
+    """Who writes through the API: a digest of its token, as a phone id (it has no name of its
+    own: a session cookie it may carry is a browser's)."""
     return "api:" + hashlib.sha256((bearer_token() or "").encode()).hexdigest()[:16]
 
 
 # --- the shared work of the page and the API ---------------------------------------------------------
 
 
-def change_hand(game_id: str, seat: int, data: dict, phone: str):
+def change_hand(game_id: str, seat: int, data: dict, phone: str, own_name: str | None):
     """A hand changed by ``phone``, shown to the others under the player it counts for (``me``),
-    else the name the phone gave itself."""
+    else ``own_name``, the name the phone gave itself."""
     game = games().current(game_id)
     me = data.get("me")
-    name = me if isinstance(me, str) and me in game.players else None
-    if name is None and not phone.startswith("api:"):
-        name = phone_name()
+    name = me if isinstance(me, str) and me in game.players else own_name
     return game, open_entries().change_hand(game, entry_number(data), seat, hand_change(data), phone, name)
 
 
@@ -125,7 +123,7 @@ def read_entry(game_id):
 @bp.put("/games/<game_id>/entry/hands/<int:seat>")
 @writes_game
 def put_hand(game_id, seat):
-    return page_answer(*change_hand(game_id, seat, json_body(), phone_id()))
+    return page_answer(*change_hand(game_id, seat, json_body(), phone_id(), phone_name()))
 
 
 @bp.put("/games/<game_id>/entry/winner")
@@ -157,7 +155,7 @@ def api_entry(game_id):
 @api.put("/games/<game_id>/entry/hands/<int:seat>")
 @writes_game
 def api_put_hand(game_id, seat):
-    game, state = change_hand(game_id, seat, json_body(), api_phone())
+    game, state = change_hand(game_id, seat, json_body(), api_phone(), None)
     return jsonify(entry_fields(state, game.players))
 
 

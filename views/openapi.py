@@ -102,7 +102,11 @@ HOUSE_DOCUMENT = {
 ENTRY = {
     "type": "object",
     "description": "The open entry: the next manche, counted by several phones, one hand each",
-    "required": ["number", "version", "winner", "blocked", "expected", "missing", "progress", "hands"],
+    "required": ["number", "version", "winner", "winner_seat", "blocked", "expected", "missing", "progress", "hands"],
+    "properties": {
+        "winner": {"type": ["string", "null"], "description": "Who went out (null: blocked, or not said yet)"},
+        "winner_seat": {"type": ["integer", "null"], "minimum": 0, "description": "The winner's seat"},
+    },
     "additionalProperties": True,
 }
 ENTRY_NUMBER = {"type": "integer", "minimum": 1, "description": "The manche being entered (the game's next)"}

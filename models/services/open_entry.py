@@ -94,6 +94,11 @@ class EntryState:
             return self
         return replace(self, number=next_number, winner=None, hands=(), expected=tuple(dealt))
 
+    @property
+    def winner_seat(self) -> int | None:
+        """The seat of who went out (None: a blocked manche, or nobody said yet)."""
+        return int(self.winner) if self.winner not in (None, BLOCKED) else None
+
     def hand(self, seat: int) -> StoredOpenHand | None:
         return next((hand for hand in self.hands if hand.seat == seat), None)
 
@@ -111,10 +116,10 @@ def phone_tag(phone: str | None) -> str | None:
 
 
 def entry_fields(state: EntryState, players: list[str]) -> dict:
-    """The open entry as JSON (the API's shape, the stream's ``entry`` event): the winner and each
-    hand by player, with its value, who changed it last and what that replaced."""
-    blocked = state.winner == BLOCKED
-    winner = players[int(state.winner)] if state.winner not in (None, BLOCKED) else None
+    """The open entry as JSON (the API's shape, the stream's ``entry`` event): the winner (by name,
+    and by seat for the page's radio buttons) and each hand by player, with its value, who changed
+    it last and what that replaced."""
+    seat = state.winner_seat
     hands = []
     for hand in state.hands:
         replaced = json.loads(hand.replaced_json) if hand.replaced_json else None
@@ -130,8 +135,9 @@ def entry_fields(state: EntryState, players: list[str]) -> dict:
     return {
         "number": state.number,
         "version": state.version,
-        "winner": winner,
-        "blocked": blocked,
+        "winner": None if seat is None else players[seat],
+        "winner_seat": seat,
+        "blocked": state.winner == BLOCKED,
         "expected": [players[seat] for seat in state.expected],
         "missing": [players[seat] for seat in missing],
         "progress": {"done": len(state.expected) - len(missing), "of": len(state.expected)},
@@ -157,16 +163,29 @@ class OpenEntries:
     # --- reading -----------------------------------------------------------------------------------
 
     def stored(self, game_id: str) -> EntryState | None:
-        """The entry as stored (maybe for a manche recorded since), or None: two small statements."""
-        row = self.db.first(select(*ENTRY_COLUMNS).where(OpenEntry.game_id == game_id))
-        if row is None:
+        """The entry as stored (maybe for a manche recorded since), or None: its row and its hands
+        in one statement, so of one moment (read apart, a save closing the entry in between would
+        leave the row of the manche saved without its hands)."""
+        query = (
+            select(*ENTRY_COLUMNS, *HAND_COLUMNS)
+            .select_from(OpenEntry)
+            .outerjoin(OpenHand, OpenHand.game_id == OpenEntry.game_id)
+            .where(OpenEntry.game_id == game_id)
+            .order_by(OpenHand.seat)
+        )
+        rows = self.db.all(query)
+        if not rows:
             return None
-        hands = self.db.all(select(*HAND_COLUMNS).where(OpenHand.game_id == game_id).order_by(OpenHand.seat))
-        return _state(game_id, StoredEntry._make(row), [hand_of(h) for h in hands])
+        cut = len(ENTRY_COLUMNS)  # each row: the entry's columns, then a hand's (None: no hand)
+        hands = [hand_of(row[cut:]) for row in rows if row[cut] is not None]
+        return _state(game_id, StoredEntry._make(rows[0][:cut]), hands)
 
     def read(self, game) -> EntryState:
         """The open entry of ``game`` (its view) for its next manche."""
-        stored = self.stored(game.id)
+        return self._current(game, self.stored(game.id))
+
+    def _current(self, game, stored: EntryState | None) -> EntryState:
+        """The entry ``stored`` (or none) as it stands for ``game``'s next manche."""
         if stored is None:
             return EntryState(game.id, game.next_number, None, tuple(_expected(game, None)), 0, self.clock())
         return stored.current(game.next_number, self.clock(), _expected(game, None))
@@ -268,7 +287,7 @@ class OpenEntries:
         stored = self.stored(game.id)
         if number != game.next_number or (stored is not None and stored.number > number):
             raise Conflict(N_("Round %(number)s was saved meanwhile."), field="number", number=number)
-        state = self.read(game)
+        state = self._current(game, stored)
         missing = state.missing()
         if missing:
             names = ", ".join(game.players[seat] for seat in missing)
@@ -302,9 +321,8 @@ def manche_of(state: EntryState, players: list[str], last_card: str | None) -> M
             typed[players[seat]] = hand.typed
         else:
             hands[players[seat]] = hand.cards.split()
-    blocked = state.winner == BLOCKED
-    winner = players[int(state.winner)] if state.winner not in (None, BLOCKED) else None
-    return MancheEntry(winner, hands, typed, blocked, last_card or None)
+    winner = None if state.winner_seat is None else players[state.winner_seat]
+    return MancheEntry(winner, hands, typed, state.winner == BLOCKED, last_card or None)
 
 
 def _state(game_id: str, entry: StoredEntry, hands: list) -> EntryState:

@@ -17,7 +17,6 @@
   }
   function stored(fn) { try { return fn(localStorage); } catch (e) { return null; } }
   function me() { var seat = stored(function (s) { return s.getItem(meKey); }); return seat === null ? null : seat; }
-  function hands() { return Array.from(form.querySelectorAll("[data-hand]")); }
   function nameOf(seat) {
     var hand = form.querySelector("[data-hand][data-seat='" + seat + "']");
     return hand ? hand.querySelector("[data-name]").textContent : "";
@@ -137,12 +136,8 @@
   }
   function fillWinner(data) {
     form.querySelectorAll("input[name=winner]").forEach(function (radio) {
-      radio.checked = data.blocked ? radio.value === "blocked" : radio.value === String(seatOf(data.winner));
+      radio.checked = data.blocked ? radio.value === "blocked" : radio.value === String(data.winner_seat);
     });
-  }
-  function seatOf(name) {
-    var hand = hands().find(function (h) { return h.querySelector("[data-name]").textContent === name; });
-    return hand ? hand.dataset.seat : null;
   }
 
   // recorded by another phone (entry or whole form): what waits is sent (see late), or move on

@@ -12,6 +12,7 @@ hands and the one who went out scores 0.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 import pytest
 from playwright.sync_api import expect
@@ -31,6 +32,51 @@ def held_route(page, held: list):
             return held[0]
         page.evaluate("0")
     raise AssertionError("the request was never held")
+
+
+class Table(NamedTuple):
+    """A game of Classique on the live server (Ana deals first), with its owner's token and an
+    invite: the phones of one table come to it through these."""
+
+    games: object  # the game service
+    game: object
+    base: str
+    owner_token: str
+    invite_token: str
+
+    @property
+    def entry_url(self) -> str:
+        return f"{self.base}/games/{self.game.id}/manches/new"
+
+    def page(self, context, name: str | None = None):
+        """A new page of ``context`` (a phone) that joined the game: by the owner's link, or by
+        the invite naming the phone ``name``."""
+        page = context.new_page()
+        join = f"{self.base}/join/{self.game.id}"
+        page.goto(f"{join}/{self.owner_token}" if name is None else f"{join}/{self.invite_token}?name={name}")
+        return page
+
+    def on_entry(self, context, player: str, name: str | None = None):
+        """A new page of ``context`` that joined (``page``) and is on the manche entry as ``player``."""
+        page = self.page(context, name)
+        joined(page, self.entry_url, player)
+        return page
+
+    def manches(self) -> list:
+        return self.games.get(self.game.id).manches
+
+
+def table_of(live_server, players: list[str]) -> Table:
+    games = live_server.app.extensions["games"]
+    game, owner_token = games.create_game("classique", players, first_dealer=0)
+    _invite, invite_token = games.create_invite(game.id)
+    return Table(games, game, live_server.url, owner_token, invite_token)
+
+
+@pytest.fixture
+def table(live_server) -> Table:
+    """Ana, Bob and Chloé's table."""
+    return table_of(live_server, THREE)
 
 
 def joined(page, url: str, player: str):
@@ -61,20 +107,14 @@ KEEPS_A_DRAFT = "() => Object.keys(localStorage).some((key) => key.startsWith('c
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_two_phones_count_their_own_hands_into_one_manche(browser, live_server, scheme):
-    games = live_server.app.extensions["games"]
-    game, owner_token = games.create_game("classique", THREE, first_dealer=0)
-    _invite, invite_token = games.create_invite(game.id)
-    base, entry_url = live_server.url, f"{live_server.url}/games/{game.id}/manches/new"
+def test_two_phones_count_their_own_hands_into_one_manche(browser, table, scheme):
+    game = table.game
     with phones(browser, scheme) as phone:
-        owner = phone().new_page()
-        owner.goto(f"{base}/join/{game.id}/{owner_token}")
-        keeper = phone().new_page()
-        keeper.goto(f"{base}/join/{game.id}/{invite_token}?name=Chloé")
+        owner, keeper = table.page(phone()), table.page(phone(), "Chloé")
         watcher = phone().new_page()
-        open_listening(watcher, f"{base}/s/{game.share_id}")
-        joined(owner, entry_url, "Bob")
-        joined(keeper, entry_url, "Chloé")
+        open_listening(watcher, f"{table.base}/s/{game.share_id}")
+        joined(owner, table.entry_url, "Bob")
+        joined(keeper, table.entry_url, "Chloé")
 
         # The owner says Ana went out: the scorekeeper's entry shows it.
         choose_winner(owner, 0)
@@ -117,26 +157,19 @@ def test_two_phones_count_their_own_hands_into_one_manche(browser, live_server, 
         moved_on(owner, game.id, 1, "Bob")
         screenshots(browser, scheme, "many-hands-saved", (("propriétaire : manche 2", owner),
                                                           ("marqueur : la partie", keeper)))  # fmt: skip
-        (manche,) = games.get(game.id).manches
+        (manche,) = table.manches()
         # Ana went out: 0; Bob 17; Chloé 53.
         assert manche.winner == "Ana" and manche.points == {"Ana": 0, "Bob": 17, "Chloé": 53}
 
 
-def test_the_later_change_of_a_hand_wins_and_the_other_phone_may_put_its_own_back(browser, live_server):
+def test_the_later_change_of_a_hand_wins_and_the_other_phone_may_put_its_own_back(browser, table):
     """Bob's phone counts his hand (K: 10); the scorekeeper's phone, counting for the table,
     changes it (8: 50): the later wins on both phones, and Bob's phone is told in one line, its
     own version one tap away; that tap puts it back on every phone."""
-    games = live_server.app.extensions["games"]
-    game, owner_token = games.create_game("classique", THREE, first_dealer=0)
-    _invite, invite_token = games.create_invite(game.id)
-    base, entry_url = live_server.url, f"{live_server.url}/games/{game.id}/manches/new"
     with phones(browser, "light") as phone:
-        bob = phone().new_page()
-        bob.goto(f"{base}/join/{game.id}/{owner_token}")
-        keeper = phone().new_page()
-        keeper.goto(f"{base}/join/{game.id}/{invite_token}?name=Chloé")
-        joined(bob, entry_url, "Bob")
-        open_listening(keeper, entry_url)
+        bob = table.on_entry(phone(), "Bob")
+        keeper = table.page(phone(), "Chloé")
+        open_listening(keeper, table.entry_url)
         keeper.locator("#who-am-i summary").click()
         keeper.locator("#who-am-i").get_by_role("button", name="Personne : je compte pour la table").click()
 
@@ -155,22 +188,15 @@ def test_the_later_change_of_a_hand_wins_and_the_other_phone_may_put_its_own_bac
         expect(keeper.locator("#hand-replaced")).to_contain_text("Bob a changé la main de Bob")
 
 
-def test_a_hand_counted_offline_lands_in_a_correction_when_the_manche_was_saved_meanwhile(browser, live_server):
+def test_a_hand_counted_offline_lands_in_a_correction_when_the_manche_was_saved_meanwhile(browser, table):
     """Bob's phone loses the network while counting (K + 7 = 17); meanwhile the scorekeeper types
     Bob's total (5), counts Chloé's (3) and saves manche 1. Back online, Bob's phone is told the
     manche was saved without its hand and offered the correction, which holds it: Bob 17."""
-    games = live_server.app.extensions["games"]
-    game, owner_token = games.create_game("classique", THREE, first_dealer=0)
-    _invite, invite_token = games.create_invite(game.id)
-    base, entry_url = live_server.url, f"{live_server.url}/games/{game.id}/manches/new"
+    game = table.game
     with phones(browser, "light") as phone:
         bob_phone = phone()
-        bob = bob_phone.new_page()
-        bob.goto(f"{base}/join/{game.id}/{owner_token}")
-        keeper = phone().new_page()
-        keeper.goto(f"{base}/join/{game.id}/{invite_token}?name=Chloé")
-        joined(bob, entry_url, "Bob")
-        joined(keeper, entry_url, "Chloé")
+        bob = table.on_entry(bob_phone, "Bob")
+        keeper = table.on_entry(phone(), "Chloé", name="Chloé")
         choose_winner(bob, 0)
         expect(keeper.locator("#winner-0")).to_be_checked(timeout=SECOND)
 
@@ -182,7 +208,7 @@ def test_a_hand_counted_offline_lands_in_a_correction_when_the_manche_was_saved_
         tap(keeper, 2, "3")
         keeper.get_by_role("button", name="Enregistrer la manche 1").click()
         expect(keeper).to_have_url(re.compile(rf"/games/{game.id}\?saved=1$"), timeout=5 * SECOND)
-        (manche,) = games.get(game.id).manches
+        (manche,) = table.manches()
         assert manche.points == {"Ana": 0, "Bob": 5, "Chloé": 3}
 
         bob_phone.set_offline(False)
@@ -193,37 +219,22 @@ def test_a_hand_counted_offline_lands_in_a_correction_when_the_manche_was_saved_
         expect(bob.locator("#hand-2 [data-hand-total]")).to_have_text("3")
         bob.get_by_role("button", name="Enregistrer les modifications").click()
         expect(bob).to_have_url(re.compile(rf"/games/{game.id}\?edited=1"), timeout=3 * SECOND)
-        (manche,) = games.get(game.id).manches
+        (manche,) = table.manches()
         # Corrected: Ana went out, 0; Bob K + 7 = 17; Chloé 3.
         assert manche.points == {"Ana": 0, "Bob": 17, "Chloé": 3}
 
 
-def three_writers(phone, base: str, game, owner_token: str, invite_token: str) -> tuple:
-    """Ana on the phone that made the game, Bob and Chloé by the invite (named by it), each on the
-    entry of manche 1 having said who they are."""
-    entry_url = f"{base}/games/{game.id}/manches/new"
-    ana = phone().new_page()
-    ana.goto(f"{base}/join/{game.id}/{owner_token}")
-    bob = phone().new_page()
-    bob.goto(f"{base}/join/{game.id}/{invite_token}?name=Bob")
-    chloe = phone().new_page()
-    chloe.goto(f"{base}/join/{game.id}/{invite_token}?name=Chloé")
-    for page, player in ((ana, "Ana"), (bob, "Bob"), (chloe, "Chloé")):
-        joined(page, entry_url, player)
-    return ana, bob, chloe
-
-
-def test_two_phones_saving_at_the_same_moment_record_one_manche(browser, live_server):
+def test_two_phones_saving_at_the_same_moment_record_one_manche(browser, table):
     """Ana (she went out) picks the winner; Bob counts K + 7 = 17 and Chloé 8 + 3 = 53, each marked
     done; Bob and Chloé tap « Enregistrer » together: both saves are held until both have left
     their phones, then reach the server at once. One manche is recorded, with both hands; both
     phones end on the game page, and so does Ana's, which counted no hand (Classique, SPEC §2: in
     penalty mode the one who went out scores 0 and the others add up their hands)."""
-    games = live_server.app.extensions["games"]
-    game, owner_token = games.create_game("classique", THREE, first_dealer=0)
-    _invite, invite_token = games.create_invite(game.id)
+    game = table.game
     with phones(browser, "light") as phone:
-        ana, bob, chloe = three_writers(phone, live_server.url, game, owner_token, invite_token)
+        # Ana on the phone that made the game, Bob and Chloé by the invite (named by it)
+        ana = table.on_entry(phone(), "Ana")
+        bob, chloe = (table.on_entry(phone(), name, name=name) for name in ("Bob", "Chloé"))
         choose_winner(ana, 0)
         expect(bob.locator("#winner-0")).to_be_checked(timeout=SECOND)
         expect(chloe.locator("#winner-0")).to_be_checked(timeout=SECOND)
@@ -251,22 +262,18 @@ def test_two_phones_saving_at_the_same_moment_record_one_manche(browser, live_se
         for page in (bob, chloe, ana):
             expect(page).to_have_url(re.compile(rf"/games/{game.id}\?saved=1$"), timeout=5 * SECOND)
         assert len(held) == 2
-        (manche,) = games.get(game.id).manches
+        (manche,) = table.manches()
         # Ana went out: 0; Bob K + 7 = 17; Chloé 8 + 3 = 53.
         assert manche.winner == "Ana" and manche.points == {"Ana": 0, "Bob": 17, "Chloé": 53}
 
 
-def test_a_save_waits_for_the_hands_on_their_way(browser, live_server):
+def test_a_save_waits_for_the_hands_on_their_way(browser, table):
     """Bob's phone counts K + 7 = 17 and types Chloé's total, 5; the typed total is held on its way
     to the server when « Enregistrer » is tapped: the save leaves only once it was answered (else
     the server would find Chloé's hand missing). Classique: Ana went out, 0."""
-    games = live_server.app.extensions["games"]
-    game, owner_token = games.create_game("classique", THREE, first_dealer=0)
-    base = live_server.url
+    game = table.game
     with phones(browser, "light") as phone:
-        bob = phone().new_page()
-        bob.goto(f"{base}/join/{game.id}/{owner_token}")
-        joined(bob, f"{base}/games/{game.id}/manches/new", "Bob")
+        bob = table.on_entry(phone(), "Bob")
         choose_winner(bob, 0)
         tap(bob, 1, "K 7")
 
@@ -280,27 +287,21 @@ def test_a_save_waits_for_the_hands_on_their_way(browser, live_server):
         released.append(True)
         expect(bob).to_have_url(re.compile(rf"/games/{game.id}\?saved=1$"), timeout=3 * SECOND)
         assert overtaken == [False]
-        (manche,) = games.get(game.id).manches
+        (manche,) = table.manches()
         # Ana 0; Bob K + 7 = 17; Chloé typed 5.
         assert manche.points == {"Ana": 0, "Bob": 17, "Chloé": 5}
 
 
-def test_a_phone_that_has_not_said_who_it_is_keeps_the_whole_manche_form(browser, live_server):
+def test_a_phone_that_has_not_said_who_it_is_keeps_the_whole_manche_form(browser, table):
     """Bob's phone says who it is and counts K (10) into the shared entry; the scorekeeper's phone
     says nothing: it keeps today's whole-manche form, which the shared entry never fills — it
     enters every hand itself (Bob 8 = 50, Chloé 3) and saves them with the form, none of its taps
     reaching the shared entry. Bob's phone, which was counting, goes on to manche 2's entry."""
-    games = live_server.app.extensions["games"]
-    game, owner_token = games.create_game("classique", THREE, first_dealer=0)
-    _invite, invite_token = games.create_invite(game.id)
-    base, entry_url = live_server.url, f"{live_server.url}/games/{game.id}/manches/new"
+    game = table.game
     with phones(browser, "light") as phone:
-        bob = phone().new_page()
-        bob.goto(f"{base}/join/{game.id}/{owner_token}")
-        keeper = phone().new_page()
-        keeper.goto(f"{base}/join/{game.id}/{invite_token}?name=Chloé")
-        joined(bob, entry_url, "Bob")
-        open_listening(keeper, entry_url)
+        bob = table.on_entry(phone(), "Bob")
+        keeper = table.page(phone(), "Chloé")
+        open_listening(keeper, table.entry_url)
         expect(keeper.locator("#who-am-i")).to_be_visible()
         for part in ("#hands-status", "#entry-missing", "[data-done]"):
             expect(keeper.locator(part)).to_be_hidden()
@@ -319,28 +320,21 @@ def test_a_phone_that_has_not_said_who_it_is_keeps_the_whole_manche_form(browser
         tap(keeper, 2, "3")
         keeper.get_by_role("button", name="Enregistrer la manche 1").click()
         expect(keeper).to_have_url(re.compile(rf"/games/{game.id}\?saved=1$"), timeout=3 * SECOND)
-        (manche,) = games.get(game.id).manches
+        (manche,) = table.manches()
         # Ana went out: 0; Bob 8 = 50 (the scorekeeper's count, not the shared entry's K); Chloé 3.
         assert manche.points == {"Ana": 0, "Bob": 50, "Chloé": 3}
         moved_on(bob, game.id, 1, "Bob")
-        assert games.get(game.id).next_number == 2
+        assert table.games.get(game.id).next_number == 2
 
 
-def test_a_hand_counted_offline_lands_in_the_open_manche_when_back(browser, live_server):
+def test_a_hand_counted_offline_lands_in_the_open_manche_when_back(browser, table):
     """Bob's phone loses the network while counting K + 7 = 17 and marks it done; back online, the
     hand reaches the shared entry (the scorekeeper reads it), which saves it: Bob 17."""
-    games = live_server.app.extensions["games"]
-    game, owner_token = games.create_game("classique", THREE, first_dealer=0)
-    _invite, invite_token = games.create_invite(game.id)
-    base, entry_url = live_server.url, f"{live_server.url}/games/{game.id}/manches/new"
+    game = table.game
     with phones(browser, "light") as phone:
         bob_phone = phone()
-        bob = bob_phone.new_page()
-        bob.goto(f"{base}/join/{game.id}/{owner_token}")
-        keeper = phone().new_page()
-        keeper.goto(f"{base}/join/{game.id}/{invite_token}?name=Chloé")
-        joined(bob, entry_url, "Bob")
-        joined(keeper, entry_url, "Chloé")
+        bob = table.on_entry(bob_phone, "Bob")
+        keeper = table.on_entry(phone(), "Chloé", name="Chloé")
         choose_winner(keeper, 0)
         expect(bob.locator("#winner-0")).to_be_checked(timeout=SECOND)
 
@@ -355,7 +349,7 @@ def test_a_hand_counted_offline_lands_in_the_open_manche_when_back(browser, live
         expect(keeper.locator("#hands-status")).to_contain_text("Bob\u00a0: 17 pts ✓", timeout=5 * SECOND)
         keeper.get_by_role("button", name="Enregistrer la manche 1").click()
         expect(keeper).to_have_url(re.compile(rf"/games/{game.id}\?saved=1$"), timeout=3 * SECOND)
-        (manche,) = games.get(game.id).manches
+        (manche,) = table.manches()
         # Ana went out: 0; Bob K + 7 = 17, counted offline; Chloé 3.
         assert manche.points == {"Ana": 0, "Bob": 17, "Chloé": 3}
 
@@ -379,19 +373,15 @@ def test_a_five_player_manche_costs_each_phone_its_own_cards_and_two_taps(browse
     counted by the page itself): saying who it is costs 2 taps, once; then Ana, who went out, taps
     the winner and « Enregistrer » (0 cards + 2); each other phone taps its cards and « main
     comptée » (cards + 1). Classique (SPEC §2): K 10, 7 7, 8 50, 3 3; the one out scores 0."""
-    games = live_server.app.extensions["games"]
-    game, owner_token = games.create_game("classique", FIVE, first_dealer=0)
-    _invite, invite_token = games.create_invite(game.id)
-    base, entry_url = live_server.url, f"{live_server.url}/games/{game.id}/manches/new"
+    table = table_of(live_server, FIVE)
+    game = table.game
     hands = {"Bob": "K 7", "Chloé": "8 3", "Dan": "7 3", "Eve": "K"}
     with phones(browser, "light") as phone:
         pages = {}
         for player in FIVE:
-            page = phone().new_page()
-            page.goto(f"{base}/join/{game.id}/{owner_token}" if player == "Ana" else
-                      f"{base}/join/{game.id}/{invite_token}?name={player}")  # fmt: skip
+            page = table.page(phone(), None if player == "Ana" else player)
             page.add_init_script(COUNTS_TAPS)
-            joined(page, entry_url, player)
+            joined(page, table.entry_url, player)
             assert taps(page) == 2  # « Quel joueur êtes-vous ? », then the name: once per game
             pages[player] = page
 
@@ -410,24 +400,19 @@ def test_a_five_player_manche_costs_each_phone_its_own_cards_and_two_taps(browse
             moved_on(pages[player], game.id, 1, player)
             assert taps(pages[player]) == len(cards.split()) + 1, player
         assert taps(pages["Ana"]) == 2
-        (manche,) = games.get(game.id).manches
+        (manche,) = table.manches()
         # Ana 0; Bob K + 7 = 17; Chloé 8 + 3 = 53; Dan 7 + 3 = 10; Eve K = 10.
         assert manche.points == {"Ana": 0, "Bob": 17, "Chloé": 53, "Dan": 10, "Eve": 10}
 
 
-def test_a_save_tapped_while_a_hand_is_on_its_way_waits_for_it(browser, live_server):
+def test_a_save_tapped_while_a_hand_is_on_its_way_waits_for_it(browser, table):
     """On a slow network the hand's first change is still on its way when « Enregistrer » is
     tapped: the save waits for it, and marks the hand this phone counted as done, instead of
     reaching the server first and being told the hand is missing (seen under load, 2 runs in 5).
     Classique, penalty mode: Ana went out (0), Bob's total typed (5), Chloé a 3 (3 pts)."""
-    games = live_server.app.extensions["games"]
-    game, _owner_token = games.create_game("classique", THREE, first_dealer=0)
-    _invite, invite_token = games.create_invite(game.id)
-    base, entry_url = live_server.url, f"{live_server.url}/games/{game.id}/manches/new"
+    game = table.game
     with phones(browser, "light") as phone:
-        keeper = phone().new_page()
-        keeper.goto(f"{base}/join/{game.id}/{invite_token}?name=Chloé")
-        joined(keeper, entry_url, "Chloé")
+        keeper = table.on_entry(phone(), "Chloé", name="Chloé")
         choose_winner(keeper, 0)
         type_total(keeper, 1, "5")
 
@@ -446,7 +431,7 @@ def test_a_save_tapped_while_a_hand_is_on_its_way_waits_for_it(browser, live_ser
         keeper.get_by_role("button", name="Enregistrer la manche 1").click()
         first.continue_()
         expect(keeper).to_have_url(re.compile(rf"/games/{game.id}\?saved=1$"), timeout=5 * SECOND)
-        (manche,) = games.get(game.id).manches
+        (manche,) = table.manches()
         # Ana went out: 0; Bob's typed total 5; Chloé's 3.
         assert manche.points == {"Ana": 0, "Bob": 5, "Chloé": 3}
 

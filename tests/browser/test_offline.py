@@ -121,8 +121,12 @@ def phones(browser):
 
 
 def wait_js(page, expression: str, timeout: float = 10.0):
-    """Wait until ``expression`` is true in the page (page.evaluate: the pages' CSP forbids the
-    string evaluation that wait_for_function uses)."""
+    """Wait until ``expression`` is true in the page, asked through ``page.evaluate`` every 100 ms
+    for ``timeout`` seconds: ``evaluate`` awaits the promise an expression answers (``caches``,
+    ``indexedDB``), where ``page.wait_for_function`` takes that promise itself for true at once.
+    (The pages' CSP, which refuses string evaluation to their own scripts, does not bind
+    Playwright's evaluation: for an expression answered at once, ``wait_for_function`` works,
+    and other tests use it.) A page being replaced meanwhile is asked again once it is there."""
     for _ in range(int(timeout * 10)):
         try:
             if page.evaluate(expression):

@@ -6,6 +6,9 @@ Classique (SPEC §2): K 10, 7 7, 8 50, 3 3; penalty mode: the others add their h
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+
 import pytest
 
 from models.services.feed import EntryChange
@@ -13,7 +16,8 @@ from models.services.open_entry import HandChange
 from models.services.presence import Entering
 from tests.e2e.test_api import THREE, assert_error, create
 from tests.e2e.test_web_games import new_game
-from views.entry_events import hands_counted
+from views import entry_events
+from views.entry_events import entry_messages, hands_counted
 from views.texts import entering_said
 
 
@@ -75,6 +79,33 @@ def test_the_pages_calls_use_the_session_and_name_this_phone(client):
     assert_error(refused, 422, "validation_error", field="done")
 
 
+@pytest.mark.parametrize("typed", ["abc", "-1", "797", "1234567890123", "²"])
+def test_a_typed_total_the_page_sends_is_checked_once_against_the_most_a_hand_is_worth(client, typed):
+    """The page sends a typed total as text: a whole number from 0 to the most one hand can be
+    worth (Classique: the whole deck in one hand, 796), else one message naming that bound."""
+    page = f"/games/{new_game(client)}/entry/hands/1"
+    refused = client.put(page, json={"number": 1, "typed": typed}, headers={"Accept-Language": "en"})
+    assert_error(refused, 422, "validation_error", field="typed")
+    assert refused.get_json()["error"]["message"] == "A hand is worth a whole number from 0 to 796."
+    for sent, kept in ((" 796 ", 796), ("0", 0), ("  ", None)):
+        answer = client.put(page, json={"number": 1, "typed": sent}).get_json()
+        assert answer["hands"][0]["typed"] == kept
+
+
+def test_a_hand_is_named_by_the_phone_that_counts_it_never_by_a_cookie_an_api_client_carries(client):
+    """This browser calls itself Zoé: its page's change of a hand, for no player, shows « Zoé »;
+    the API's change of another hand, sent by the same client with its cookie, names nobody (the
+    cookie's name is the browser's, not the API client's)."""
+    game, auth = create(client)
+    client.get(f"/join/{game['id']}/{game['edit_token']}")  # the page's rights, in the session
+    with client.session_transaction() as session:
+        session["phone_name"] = "Zoé"
+    page = client.put(f"/games/{game['id']}/entry/hands/1", json={"number": 1, "cards": ["K"]}).get_json()
+    assert page["hands"][0]["by"]["name"] == "Zoé"
+    answer = client.put(url(game, "/hands/2"), json={"number": 1, "cards": ["7"]}, headers=auth).get_json()
+    assert [hand["by"]["name"] for hand in answer["hands"]] == ["Zoé", None]
+
+
 @pytest.mark.parametrize(
     "language, own, other",
     [
@@ -101,3 +132,23 @@ def test_the_presence_line_names_who_counts_which_hand(app, games, language, own
         said = entering_said(entering, hands_counted(change)).replace("\u00a0", " ")
         waiting = "Eve saisit la manche 1…" if language == "fr" else "Eve is entering round 1…"
         assert said == " · ".join([own, other, waiting])
+
+
+def test_the_entry_is_built_once_for_every_stream_that_tells_a_change(app, games, monkeypatch):
+    """Eight phones on the entry, each with its stream, hear one change (Bob's K: 10): the entry's
+    JSON is built once and each stream tells the same line; a stream given an equal change (one
+    opening later) is told that line too."""
+    game, _token = games.create_game("classique", THREE, first_dealer=0)
+    entries = app.extensions["open_entries"]
+    state = entries.change_hand(games.get(game.id), 1, 1, HandChange(["K"], None, False), "bob-phone", "Bob")
+    built = []
+    fields = entry_events.entry_fields
+    monkeypatch.setattr(entry_events, "entry_fields", lambda *args: built.append(args) or fields(*args))
+    change = EntryChange(game.id, state, tuple(game.players), game.next_number, tuple(game.seated))
+    with app.test_request_context():
+        told = [dict(entry_messages(change, on_entry=True)) for _ in range(8)]
+        told.append(dict(entry_messages(replace(change), on_entry=True)))
+    assert len(built) == 1
+    assert all(each["entry"] == told[0]["entry"] for each in told)
+    heard = json.loads(told[0]["entry"])
+    assert (heard["version"], heard["hands"][0]["player"], heard["hands"][0]["value"]) == (state.version, "Bob", 10)

@@ -14,12 +14,14 @@ import threading
 import time
 
 import pytest
+from sqlalchemy import event
 
 from app import create_app
 from models.core.errors import Conflict, MissingHand, ValidationError
 from models.core.scoring import MancheEntry
 from models.services.feed import Change, EntryChange
 from models.services.open_entry import LAPSE_SECONDS, HandChange, entry_fields
+from tests.e2e.test_sql_counts import StatementCounter
 
 THREE = ["Ana", "Bob", "Chloé"]
 ANA, BOB, CHLOE = 0, 1, 2
@@ -71,7 +73,7 @@ def test_hands_and_winner_are_kept_with_their_values_and_who_changed_them(entrie
     # K 10 + 7 7 = 17
     state = entries.change_hand(game, 1, BOB, HandChange(["K", "7"], None, True), "phone-b", "Bob")
     fields = entry_fields(state, THREE)
-    assert fields["winner"] == "Ana" and fields["expected"] == ["Bob", "Chloé"]
+    assert (fields["winner"], fields["winner_seat"]) == ("Ana", ANA) and fields["expected"] == ["Bob", "Chloé"]
     assert fields["missing"] == ["Chloé"] and fields["progress"] == {"done": 1, "of": 2}
     (bob,) = fields["hands"]
     assert (bob["player"], bob["cards"], bob["value"], bob["done"], bob["by"]["name"]) == (
@@ -84,6 +86,15 @@ def test_hands_and_winner_are_kept_with_their_values_and_who_changed_them(entrie
     assert bob["by"]["phone"] != "phone-b"  # a digest: the other phones never see a phone's id
     assert entries.read(game).version == state.version == 2
     assert game.revision == 0  # the game's revision did not move: no page is built again
+
+
+def test_the_winner_is_said_by_name_and_by_seat_and_a_blocked_manche_by_neither(games, entries):
+    """Les huit has blocked manches: Chloé (seat 2) going out, then nobody (blocked)."""
+    game, _token = games.create_game("les-huit", THREE, first_dealer=0)
+    fields = entry_fields(entries.choose_winner(game, 1, str(CHLOE)), THREE)
+    assert (fields["winner"], fields["winner_seat"], fields["blocked"]) == ("Chloé", CHLOE, False)
+    fields = entry_fields(entries.choose_winner(game, 1, "blocked"), THREE)
+    assert (fields["winner"], fields["winner_seat"], fields["blocked"]) == (None, None, True)
 
 
 def test_a_typed_total_counts_instead_of_cards_and_is_checked(entries, game):
@@ -118,7 +129,7 @@ def test_a_new_listener_hears_the_entry_of_the_next_manche_once_a_form_recorded_
     later = feed.listen(game.id)
     told = next_entry(later, state.version)
     fields = entry_fields(told.now(), list(told.players))
-    assert (fields["number"], fields["winner"], fields["hands"]) == (2, None, [])
+    assert (fields["number"], fields["winner"], fields["winner_seat"], fields["hands"]) == (2, None, None, [])
     # No winner chosen yet for manche 2: every seated player's hand counts, Ana's too (manche 1's
     # winner, whose hand did not count then).
     assert fields["expected"] == THREE and fields["progress"] == {"done": 0, "of": 3}
@@ -148,7 +159,11 @@ def test_saving_records_one_manche_with_every_hand_and_closes_the_entry(app, ent
     with pytest.raises(MissingHand):
         entries.save(games, game, 1, "form:one")
     entries.change_hand(game, 1, CHLOE, HandChange(["3", "9"], None, True), "phone-c", "Chloé")
-    recorded = entries.save(games, game, 1, "form:one")
+    with StatementCounter(app.extensions["database"]) as counter:
+        recorded = entries.save(games, game, 1, "form:one")
+    # the entry is read once (its row and its hands together), however many questions the save asks
+    reads = [s for s in counter.run if s.lstrip().upper().startswith("SELECT") and "FROM open_" in s]
+    assert len(reads) == 1 and "JOIN open_hand" in reads[0]
     # Penalty mode: Ana went out, 0; Bob K + 7 = 17; Chloé 3 + 9 = 12.
     assert recorded.number == 1 and recorded.totals == {"Ana": 0, "Bob": 17, "Chloé": 12}
     after = games.get(game.id)
@@ -185,6 +200,31 @@ def test_two_phones_saving_at_once_record_one_manche(app, other_app, entries, ga
     stored = games.get(game.id)
     assert len(stored.manches) == 1
     assert stored.totals == {"Ana": 50, "Bob": 0, "Chloé": 12}  # 8: 50; Chloé typed 12
+
+
+def test_a_save_overtaken_while_it_reads_the_entry_is_told_so(app, other_app, entries, games, game):
+    """Chloé's phone taps « Enregistrer »; while it reads the entry, Ana's save (another process)
+    records manche 1 and closes the entry. Chloé's phone is told the manche was saved meanwhile (its read is of one
+    moment: the entry with its hands, or the next one), never that hands are still being counted.
+    Penalty mode: Bob went out, 0; Ana 8: 50; Chloé typed 12."""
+    entries.choose_winner(game, 1, str(BOB))
+    entries.change_hand(game, 1, ANA, HandChange(["8"], None, True), "phone-a", "Ana")
+    entries.change_hand(game, 1, CHLOE, HandChange([], 12, True), "phone-c", "Chloé")
+    reader, overtaken = app.extensions["database"].reader, []
+
+    def ana_saves(_conn, _cursor, statement, *_args):
+        if "FROM open_entry" in statement and not overtaken:
+            other = other_app.extensions
+            overtaken.append(other["open_entries"].save(other["games"], game, 1, "form:ana").number)
+
+    event.listen(reader, "after_cursor_execute", ana_saves)
+    try:
+        with pytest.raises(Conflict):
+            entries.save(games, game, 1, "form:chloe")
+    finally:
+        event.remove(reader, "after_cursor_execute", ana_saves)
+    assert overtaken == [1]
+    assert games.get(game.id).totals == {"Ana": 50, "Bob": 0, "Chloé": 12}
 
 
 def test_an_entry_unused_for_hours_reads_as_empty(app, game):
