@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import func, insert, select  # noqa: E402
+from sqlalchemy import func, insert, select, text  # noqa: E402
 
 from bench import tiny  # noqa: E402
 from bench.inprocess import ask, cpu_per_request  # noqa: E402
@@ -90,6 +90,9 @@ def seed_group(url: str, games: int) -> tuple[str, str]:
         with database.writer.begin() as conn:
             for table, values in zip((Game, Player, Manche, Hand), rows, strict=True):
                 conn.execute(insert(table), values)
+    if not database.is_sqlite:  # the manches were given their ids: the next one the app writes follows them
+        with database.writer.begin() as conn:
+            conn.execute(text("SELECT setval(pg_get_serial_sequence('manche', 'id'), (SELECT max(id) FROM manche))"))
     database.dispose()
     return group_id, token
 
