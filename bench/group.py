@@ -7,9 +7,11 @@ through SQLAlchemy's documented executemany ``insert()`` (a transaction per 500 
 itself made by the service. Then asks its page as a member's phone does (its session cookie
 holding the member token, ``Accept-Encoding: br``, French) straight through the WSGI call, as
 ``bench/inprocess.py`` does, against the bare page of ``bench/tiny.py``: the CPU time of the first
-request (every game summed up), then per request over ``BENCH_REQUESTS`` (200), and the SQL
-statements of one request (``tests/e2e/test_sql_counts.StatementCounter``: compiled lookups
-included). Prints a markdown table.
+request (every game summed up), then per request over ``BENCH_REQUESTS`` (200), the first
+request after a manche recorded in a new game of the group (that game alone played through), and
+the SQL statements of one request (``tests/e2e/test_sql_counts.StatementCounter``: compiled
+lookups included). Prints a markdown table. The served figures, against the bare page in the same
+run, are `BENCH_ONLY=group python bench/run.py`.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from models.core.cards import format_cards  # noqa: E402
 from models.core.rules import catalog  # noqa: E402
 from models.core.scoring import hand_value  # noqa: E402
 from models.services.db import Database, Game, Hand, Manche, Player, token_hash  # noqa: E402
+from models.services.games import MancheEntry  # noqa: E402
 from models.services.groups import GroupService  # noqa: E402
 from models.services.ids import new_id  # noqa: E402
 from models.services.schema import migrate  # noqa: E402
@@ -120,11 +123,19 @@ def main() -> None:
         assert ask(app, path, headers) == 200
     reference = cpu_per_request(bare, "/html", PHONE)
     cost = cpu_per_request(app, path, headers, REQUESTS)
+    # a manche recorded in a new game of the group: the next visit plays that game through alone
+    games = app.extensions["games"]
+    game, _token = games.create_game("classique", FRIENDS[:3], first_dealer=0, group=group_id)
+    games.record_manche(game.id, MancheEntry("Ana", {"Bob": ["3C"], "Chloé": ["KD"]}))
+    changed = time.process_time()
+    assert ask(app, path, headers) == 200
+    changed = (time.process_time() - changed) * 1e6
     app.extensions["database"].dispose()
     print(f"\n{GAMES:,} finished games in one group, seeded in {seeded:.1f} s; in process, CPU per request; "
           f"load average {os.getloadavg()[0]:.1f}\n")  # fmt: skip
     print("| measure | value | target |\n|---|---:|---|")
     print(f"| the group's page, first request (every game summed up) | {first:,.0f} µs | |")
+    print(f"| the group's page after a manche of one of its games | {changed:,.0f} µs | |")
     print(f"| the group's page, then (over {REQUESTS:,}) | {cost:,.0f} µs ({cost / reference:.2f}× the bare page's "
           f"{reference:,.0f} µs) | ≤ 2× |")  # fmt: skip
     print(f"| SQL statements of one request | {counter.count} | constant |")

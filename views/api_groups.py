@@ -56,8 +56,8 @@ def group_document(group_id: str) -> dict:
 def standings_document(group_id: str, args) -> dict:
     """The group's standings (``period``: all, year or month; ``variant``), for a member."""
     member(group_id)
-    summaries = groups().summaries(games().views, group_id)
-    finished = group_service.results(summaries, groups().aliases(group_id))
+    apart = groups().games(games().views, group_id, 0).finished
+    finished = standings.merged(apart, group_service.merges_of(groups().aliases(group_id)))
     period = args.get("period") if args.get("period") in standings.PERIODS else "all"
     variant = args.get("variant") or None
     picked = standings.chosen(finished, period, variant, datetime.now(UTC))

@@ -103,11 +103,11 @@ def kept_page(key: tuple, render, endpoint: str, **values):
     )
 
 
-def standings_context(summaries, args, aliases=()) -> dict:
-    """The standings the page asks for (``?period=all|year|month&variant=…&a=…&b=…``), each merged
-    spelling (``aliases``) counted as the person it was merged into."""
-    merges = {alias.person: alias.counted_as for alias in aliases}
-    apart = group_service.results(summaries)
+def standings_context(apart, args, aliases=()) -> dict:
+    """The standings the page asks for (``?period=all|year|month&variant=…&a=…&b=…``) of the
+    finished games ``apart`` (``GroupGames.finished``), each merged spelling (``aliases``) counted
+    as the person it was merged into."""
+    merges = group_service.merges_of(aliases)
     finished = standings.merged(apart, merges)
     spelled = standings.spellings(apart)
     period = args.get("period") if args.get("period") in standings.PERIODS else "all"
@@ -142,7 +142,7 @@ def standings_context(summaries, args, aliases=()) -> dict:
 
 def group_context(group_id: str, membership: Membership, new_invite: str | None = None, addable=None) -> dict:
     group = groups().group(group_id)
-    summaries = groups().summaries(games().views, group_id)
+    played = groups().games(games().views, group_id, GAMES_SHOWN)
     own = group_service.addable(database(), stored_tokens()) if addable is None else addable
     context = {
         "group": group,
@@ -152,12 +152,12 @@ def group_context(group_id: str, membership: Membership, new_invite: str | None 
         "new_invite": new_invite,
         "new_invite_qr": data_uri(links.qr_svg(new_invite)) if new_invite else None,
         "watch_url": watch_url(group),
-        "games": list(reversed(summaries))[:GAMES_SHOWN],
-        "game_count": len(summaries),
+        "games": played.newest,
+        "game_count": played.count,
         "addable": history.summaries(database(), games().views, own),
         "read_only": False,
     }
-    context.update(standings_context(summaries, asked(request.args), groups().aliases(group_id)))
+    context.update(standings_context(played.finished, asked(request.args), groups().aliases(group_id)))
     return context
 
 
@@ -252,7 +252,8 @@ def merge_preview(group_id: str, args) -> standings.MergePreview:
     """What merging ``b`` into ``a`` (two persons of the group's standings, neither merged
     already) would do; anything else is a clear 422."""
     aliases = groups().aliases(group_id)
-    finished = group_service.results(groups().summaries(games().views, group_id), aliases)
+    apart = groups().games(games().views, group_id, 0).finished
+    finished = standings.merged(apart, group_service.merges_of(aliases))
     persons = {line.person for line in standings.table(finished)}
     first, second = standings.person(args.get("a", "")), standings.person(args.get("b", ""))
     if first not in persons or second not in persons or first == second:
@@ -320,10 +321,9 @@ def watch(watch_id):
     group = groups().watched(watch_id)
 
     def render(here):
-        summaries = groups().summaries(games().views, group.id)
-        context = {"group": group, "games": list(reversed(summaries))[:GAMES_SHOWN], "game_count": len(summaries),
-                   "watch_url": watch_url(group)}  # fmt: skip
-        context.update(standings_context(summaries, asked(request.args), groups().aliases(group.id)))
+        played = groups().games(games().views, group.id, GAMES_SHOWN)
+        context = {"group": group, "games": played.newest, "game_count": played.count, "watch_url": watch_url(group)}
+        context.update(standings_context(played.finished, asked(request.args), groups().aliases(group.id)))
         return render_template("groups/watch.html", read_only=True, here=here, **context)
 
     return kept_page(("group-watch", group.id, group.revision), render, "groups.watch", watch_id=watch_id)

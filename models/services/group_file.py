@@ -31,7 +31,7 @@ from . import game_import
 from .db import Database, Game, GroupAlias, GroupMember, PlayGroup, token_hash, utcnow
 from .game_file import export_document
 from .game_view import game_rows
-from .groups import LIVE, checked_name, phone_name, results
+from .groups import LIVE, checked_name, merges_of, phone_name, results
 from .ids import new_id
 from .unit_of_work import unit_of_work
 
@@ -98,7 +98,7 @@ def score_sheet(summaries, aliases) -> list[tuple]:
     (``YYYY-MM-DD``), its variant, the manche, the name as played, the person the standings count
     (merges followed, their latest spelling in the finished games, as the standings show them), the points of their side in that manche, and 1 or 0 for
     whether their side won the game (empty while it is played)."""
-    merges = {alias.person: alias.counted_as for alias in aliases}
+    merges = merges_of(aliases)
     spelled = standings.spellings(results(summaries, aliases))  # as the standings name them
     rows = []
     for index, summary in enumerate(summaries, 1):

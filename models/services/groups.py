@@ -26,6 +26,7 @@ from . import history
 from .access import MEMBER_PARAMS, member_digests, member_params
 from .db import Database, Game, GroupAlias, GroupInvite, GroupMember, Lookup, PlayGroup, token_hash, utcnow
 from .ids import checked_id, new_id
+from .lru import LRU
 from .stored import columns_of
 from .unit_of_work import unit_of_work
 
@@ -334,6 +335,46 @@ class GroupService:
         revision), oldest first: a constant number of statements whatever their number."""
         return history.summaries(self.db, views, self.game_rows(group_id))
 
+    def games(self, views, group_id: str, newest: int) -> GroupGames:
+        """The group's games as its page reads them: their number, the ``newest`` summed up, and
+        the finished ones as the standings read them. Those are kept per game and revision
+        (``RESULTS``, far smaller than a summary): after a change only the games it touched are
+        played through again. A constant number of statements whatever the number of games."""
+        rows = self.game_rows(group_id)
+        known = {row: RESULTS.get(row, MISSING) for row in rows}
+        missing = [row for row, result in known.items() if result is MISSING]
+        for summary in history.summaries(self.db, views, missing) if missing else ():
+            key = (summary.id, summary.revision)
+            known[key] = RESULTS.put(key, result_of(summary) if summary.finished else None)
+        latest = history.summaries(self.db, views, rows[::-1][:newest])
+        finished = [result for result in known.values() if result is not None and result is not MISSING]
+        return GroupGames(len(rows), latest, finished)
+
+
+class GroupGames(NamedTuple):
+    """A group's games as its page reads them (``GroupService.games``)."""
+
+    count: int
+    newest: list  # history.GameSummary, newest first
+    finished: list  # standings.GameResult, oldest first, each game under the names it was played with
+
+
+MISSING = object()  # not known at this revision yet
+
+
+def result_bytes(result) -> int:
+    """An upper estimate of the memory a game's result holds: its names and points per manche."""
+    return 512 if result is None else 1024 + 64 * sum(len(points) for points in result.points.values())
+
+
+# (game id, revision) -> the game's ``standings.GameResult``, or None while it is not finished
+RESULTS = LRU(100_000, 32 * 1024 * 1024, result_bytes)
+
+
+def merges_of(aliases) -> dict[str, str]:
+    """The group's merges (``StoredAlias`` rows) as the standings apply them: person -> counted as."""
+    return {alias.person: alias.counted_as for alias in aliases}
+
 
 def result_of(summary) -> standings.GameResult:
     """A finished game as the standings read it: its names, each side's points per manche and its
@@ -354,8 +395,7 @@ def result_of(summary) -> standings.GameResult:
 def results(summaries, aliases=()) -> list[standings.GameResult]:
     """The finished games among ``summaries``, for the standings, each merged person (``aliases``,
     the group's ``StoredAlias`` rows) counted as the one they were merged into."""
-    merges = {alias.person: alias.counted_as for alias in aliases}
-    return standings.merged([result_of(s) for s in summaries if s.finished], merges)
+    return standings.merged([result_of(s) for s in summaries if s.finished], merges_of(aliases))
 
 
 def addable(database: Database, game_ids) -> list[tuple[str, int]]:

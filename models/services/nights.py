@@ -29,7 +29,7 @@ from . import history
 from .db import ClubNight, Database, Game
 from .game_input import write_new_game
 from .games import GameService
-from .groups import checked_name
+from .groups import checked_name, merges_of
 from .ids import checked_id, new_id
 from .stored import columns_of
 from .unit_of_work import unit_of_work
@@ -235,7 +235,7 @@ def table_results(state: NightState, summaries: dict, aliases=()) -> list[club_n
 def spelled(state: NightState, summaries: dict, aliases=()) -> dict:
     """Each name played in the night → the spelling its person is shown by: the latest (by turn,
     then table) of the names counted as one person once the owner's merges are followed."""
-    merges = {alias.person: alias.counted_as for alias in aliases}
+    merges = merges_of(aliases)
     names = [name for t in state.tables if t.game_id in summaries for name in summaries[t.game_id].players]
     latest = {standings.counted_as(merges, standings.person(name)): name for name in names}
     return {name: latest[standings.counted_as(merges, standings.person(name))] for name in names}
