@@ -3,80 +3,28 @@
 
 from __future__ import annotations
 
+from .openapi_groups import GROUP, GROUP_DOC, GROUP_FILE_PATHS, GROUP_ID, STANDINGS
 from .openapi_nights import night_paths
+from .openapi_parts import (
+    AUTH,
+    CARD,
+    CARDS,
+    ERROR,
+    EXPORT,
+    GAME,
+    GAME_ID,
+    IDEMPOTENCY_KEY,
+    MANCHE_BODY,
+    MODE,
+    NAME,
+    NUMBER,
+    OPTIONS,
+    VARIANT_ID,
+    errors,
+    json_body,
+    ok,
+)
 
-CARD = {"type": "string", "description": "A card: rank (A 2–10 J Q K) + suit (S H D C or ♠♥♦♣), or JK", "example": "8H"}
-CARDS = {"type": "array", "items": CARD, "maxItems": 300}
-NAME = {"type": "string", "minLength": 1, "maxLength": 40}
-OPTIONS = {"type": "object", "description": "House options of the variant (id → value)", "additionalProperties": True}
-MODE = {"type": "string", "enum": ["penalty", "winner", "wins"]}
-ERROR = {
-    "type": "object",
-    "required": ["error"],
-    "properties": {
-        "error": {
-            "type": "object",
-            "required": ["code", "message"],
-            "properties": {"code": {"type": "string"}, "message": {"type": "string"}, "field": {"type": "string"}},
-        }
-    },
-}
-MANCHE_BODY = {
-    "type": "object",
-    "properties": {
-        "winner": {"type": ["string", "null"]},
-        "blocked": {"type": "boolean"},
-        "hands": {"type": "object", "additionalProperties": CARDS},
-        "points": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
-        "last_card": CARD,
-        "number": {"type": "integer", "minimum": 1},
-    },
-}
-GAME = {"type": "object", "description": "A game (SPEC §4)", "additionalProperties": True}
-EXPORT = {
-    "type": "object",
-    "description": "The game file (models/services/game_file.py)",
-    "required": ["format", "exported_at", "game"],
-    "properties": {
-        "format": {"type": "string", "enum": ["carte-game/2"]},
-        "exported_at": {"type": "string"},
-        "game": GAME,
-    },
-}
-
-
-def errors(*codes) -> dict:
-    described = {
-        "401": "No edit token",
-        "403": "Wrong edit token",
-        "404": "Not found",
-        "409": "Conflict (the manche number, a finished game)",
-        "413": "Body too large",
-        "415": "Not JSON: a body is sent as application/json (code unsupported_media_type)",
-        "422": "Invalid input",
-        "429": "Too many requests",
-    }
-    return {
-        code: {
-            "description": described[code],
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-        }
-        for code in codes
-    }
-
-
-def json_body(schema: dict) -> dict:
-    return {"required": True, "content": {"application/json": {"schema": schema}}}
-
-
-def ok(description: str, schema: dict | None = None, status: str = "200") -> dict:
-    return {status: {"description": description, "content": {"application/json": {"schema": schema or GAME}}}}
-
-
-GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
-NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
-AUTH = [{"bearer": []}]
-VARIANT_ID = {"name": "variant_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
 HOUSE_DOCUMENT = {
     "type": "object",
     "description": "House rules: the fields of a variant file; those left out are the base's",
@@ -128,12 +76,6 @@ WINNER_BODY = {
     "properties": {"number": ENTRY_NUMBER, "winner": {"type": ["string", "null"]}, "blocked": {"type": "boolean"}},
 }
 SAVE_BODY = {"type": "object", "required": ["number"], "properties": {"number": ENTRY_NUMBER, "last_card": CARD}}
-IDEMPOTENCY_KEY = {
-    "name": "Idempotency-Key",
-    "in": "header",
-    "required": False,
-    "schema": {"type": "string", "maxLength": 128},
-}
 ENTRY_PATHS = {
     "/games/{game_id}/entry": {
         "get": {
@@ -176,96 +118,6 @@ ENTRY_PATHS = {
         }
     },
 }
-GROUP_ID = {"name": "group_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
-MERGES = {
-    "type": "array",
-    "description": "The owner's merges of two spellings, as the standings write persons: person counts as counted_as",
-    "items": {
-        "type": "object",
-        "required": ["person", "counted_as"],
-        "properties": {"person": {"type": "string"}, "counted_as": {"type": "string"}},
-    },
-}
-GROUP = {
-    "type": "object",
-    "description": "A group (« une tablée »): its games, newest first, and its merged spellings",
-    "required": ["id", "name", "revision", "games", "merges"],
-    "properties": {
-        "id": {"type": "string"},
-        "name": {"type": "string"},
-        "revision": {"type": "integer"},
-        "games": {"type": "array", "items": {"type": "object"}},
-        "merges": MERGES,
-    },
-}
-STANDINGS = {
-    "type": "object",
-    "description": "Finished games only: won, played, win_rate (%), average points per manche, best and worst"
-    " manche, longest_run",
-    "required": ["period", "lines"],
-    "properties": {
-        "period": {"type": "string", "enum": ["all", "year", "month"]},
-        "variant": {"type": ["string", "null"]},
-        "lines": {"type": "array", "items": {"type": "object"}},
-    },
-}
-GROUP_DOC = "For a member of the group (its member token as bearer token); a 404 for anyone else"
-GROUP_ARCHIVE = {
-    "type": "object",
-    "description": "A group's archive (models/services/group_file.py): its name, its games each in the game file's"
-    " shape (carte-game/2), its merged spellings; no phone, token or invite",
-    "required": ["format", "group", "games"],
-    "properties": {
-        "format": {"type": "string", "enum": ["carte-group/1"]},
-        "exported_at": {"type": "string"},
-        "group": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string", "maxLength": 60}}},
-        "games": {"type": "array", "items": EXPORT},
-        "merges": MERGES,
-    },
-}
-GROUP_FILE_PATHS = {
-    "/groups/{group_id}/export": {
-        "get": {
-            "operationId": "exportGroup",
-            "description": GROUP_DOC,
-            "security": AUTH,
-            "parameters": [GROUP_ID],
-            "responses": {**ok("The group's archive (carte-group/1)", GROUP_ARCHIVE), **errors("404", "429")},
-        }
-    },
-    "/groups/{group_id}/export.csv": {
-        "get": {
-            "operationId": "exportGroupSheet",
-            "description": GROUP_DOC + ". The score sheet, the page's own: CSV in UTF-8 with a byte-order mark,"
-            " one row per manche per player (game number, date, variant, manche, name played, person counted, points,"
-            " won the game: 1, 0, or empty while it is played), in the request's language",
-            "security": AUTH,
-            "parameters": [GROUP_ID],
-            "responses": {
-                "200": {"description": "The score sheet", "content": {"text/csv": {"schema": {"type": "string"}}}},
-                **errors("404", "429"),
-            },
-        }
-    },
-    "/groups/import": {
-        "post": {
-            "operationId": "importGroup",
-            "description": "A new group from its archive, this client its owner (the answer's member_token is its"
-            " bearer token). The same Idempotency-Key and file again answer the same group (200, imported_before;"
-            " a new member_token unless the bearer token held is sent), never a second one. A damaged file: 422,"
-            " nothing written.",
-            "security": [{}, {"bearer": []}],
-            "parameters": [{**IDEMPOTENCY_KEY, "required": True}],
-            "requestBody": json_body(GROUP_ARCHIVE),
-            "responses": {
-                **ok("The group made: group, member_token, imported_before", {"type": "object"}, status="201"),
-                **ok("The group this key and file made before", {"type": "object"}),
-                **errors("409", "413", "415", "422", "429"),
-            },
-        }
-    },
-}
-
 # --- a group's club nights (views/api_nights.py): their paths are views/openapi_nights.py's ----------
 NIGHT_PATHS = night_paths(ok=ok, errors=errors, json_body=json_body, auth=AUTH, group_id=GROUP_ID, name=NAME)
 

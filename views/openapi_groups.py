@@ -1,0 +1,96 @@
+"""The OpenAPI description of a group in /api/v1 (``views/api_groups.py``, ``views/group_files.py``):
+the group, its standings, its archive and score sheet, and its import."""
+
+from __future__ import annotations
+
+from .openapi_parts import AUTH, EXPORT, IDEMPOTENCY_KEY, errors, json_body, ok
+
+GROUP_ID = {"name": "group_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
+MERGES = {
+    "type": "array",
+    "description": "The owner's merges of two spellings, as the standings write persons: person counts as counted_as",
+    "items": {
+        "type": "object",
+        "required": ["person", "counted_as"],
+        "properties": {"person": {"type": "string"}, "counted_as": {"type": "string"}},
+    },
+}
+GROUP = {
+    "type": "object",
+    "description": "A group (« une tablée »): its games, newest first, and its merged spellings",
+    "required": ["id", "name", "revision", "games", "merges"],
+    "properties": {
+        "id": {"type": "string"},
+        "name": {"type": "string"},
+        "revision": {"type": "integer"},
+        "games": {"type": "array", "items": {"type": "object"}},
+        "merges": MERGES,
+    },
+}
+STANDINGS = {
+    "type": "object",
+    "description": "Finished games only: won, played, win_rate (%), average points per manche, best and worst"
+    " manche, longest_run",
+    "required": ["period", "lines"],
+    "properties": {
+        "period": {"type": "string", "enum": ["all", "year", "month"]},
+        "variant": {"type": ["string", "null"]},
+        "lines": {"type": "array", "items": {"type": "object"}},
+    },
+}
+GROUP_DOC = "For a member of the group (its member token as bearer token); a 404 for anyone else"
+GROUP_ARCHIVE = {
+    "type": "object",
+    "description": "A group's archive (models/services/group_file.py): its name, its games each in the game file's"
+    " shape (carte-game/2), its merged spellings; no phone, token or invite",
+    "required": ["format", "group", "games"],
+    "properties": {
+        "format": {"type": "string", "enum": ["carte-group/1"]},
+        "exported_at": {"type": "string"},
+        "group": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string", "maxLength": 60}}},
+        "games": {"type": "array", "items": EXPORT},
+        "merges": MERGES,
+    },
+}
+GROUP_FILE_PATHS = {
+    "/groups/{group_id}/export": {
+        "get": {
+            "operationId": "exportGroup",
+            "description": GROUP_DOC,
+            "security": AUTH,
+            "parameters": [GROUP_ID],
+            "responses": {**ok("The group's archive (carte-group/1)", GROUP_ARCHIVE), **errors("404", "429")},
+        }
+    },
+    "/groups/{group_id}/export.csv": {
+        "get": {
+            "operationId": "exportGroupSheet",
+            "description": GROUP_DOC + ". The score sheet, the page's own: CSV in UTF-8 with a byte-order mark,"
+            " one row per manche per player (game number, date, variant, manche, name played, person counted, points,"
+            " won the game: 1, 0, or empty while it is played), in the request's language",
+            "security": AUTH,
+            "parameters": [GROUP_ID],
+            "responses": {
+                "200": {"description": "The score sheet", "content": {"text/csv": {"schema": {"type": "string"}}}},
+                **errors("404", "429"),
+            },
+        }
+    },
+    "/groups/import": {
+        "post": {
+            "operationId": "importGroup",
+            "description": "A new group from its archive, this client its owner (the answer's member_token is its"
+            " bearer token). The same Idempotency-Key and file again answer the same group (200, imported_before;"
+            " a new member_token unless the bearer token held is sent), never a second one. A damaged file: 422,"
+            " nothing written.",
+            "security": [{}, {"bearer": []}],
+            "parameters": [{**IDEMPOTENCY_KEY, "required": True}],
+            "requestBody": json_body(GROUP_ARCHIVE),
+            "responses": {
+                **ok("The group made: group, member_token, imported_before", {"type": "object"}, status="201"),
+                **ok("The group this key and file made before", {"type": "object"}),
+                **errors("409", "413", "415", "422", "429"),
+            },
+        }
+    },
+}
