@@ -119,7 +119,7 @@ ENTRY_PATHS = {
     },
 }
 # --- a group's club nights (views/api_nights.py): their paths are views/openapi_nights.py's ----------
-NIGHT_PATHS = night_paths(ok=ok, errors=errors, json_body=json_body, auth=AUTH, group_id=GROUP_ID, name=NAME)
+NIGHT_PATHS = night_paths()
 
 DOCUMENT = {
     "openapi": "3.1.0",

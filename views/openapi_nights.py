@@ -1,8 +1,10 @@
 """The OpenAPI description of a group's club nights in /api/v1 (``views/api_nights.py``), drawn
-into ``views/openapi.py``'s document with its helpers (``ok``, ``errors``, ``json_body``) and its
-shared parameters, which it passes in (this module imports nothing of it: no circle)."""
+into ``views/openapi.py``'s document from the pieces every part shares (``views/openapi_parts.py``)."""
 
 from __future__ import annotations
+
+from .openapi_groups import GROUP_ID
+from .openapi_parts import AUTH, NAME, errors, json_body, ok
 
 METHOD = {"type": "string", "enum": ["spread", "together", "shuffled"]}
 NIGHT_ID = {"name": "night_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
@@ -66,9 +68,9 @@ def night_schema(seating: dict) -> dict:
     }
 
 
-def night_paths(*, ok, errors, json_body, auth, group_id, name) -> dict:
+def night_paths() -> dict:
     """The paths of the nights: the group's nights, a night, the next turn started."""
-    seating = {"type": "array", "items": {"type": "array", "items": name, "maxItems": 12}, "maxItems": 50}
+    seating = {"type": "array", "items": {"type": "array", "items": NAME, "maxItems": 12}, "maxItems": 50}
     turn_body = {
         "type": "object",
         "required": ["turn", "seating"],
@@ -79,8 +81,8 @@ def night_paths(*, ok, errors, json_body, auth, group_id, name) -> dict:
             "get": {
                 "operationId": "listGroupNights",
                 "description": NIGHT_DOC,
-                "security": auth,
-                "parameters": [group_id],
+                "security": AUTH,
+                "parameters": [GROUP_ID],
                 "responses": {**ok("The group's nights, newest first", NIGHTS), **errors("404", "429")},
             }
         },
@@ -90,7 +92,7 @@ def night_paths(*, ok, errors, json_body, auth, group_id, name) -> dict:
                 "description": NIGHT_DOC + ". The query asks the next turn's seating: spread (the strongest spread"
                 " over the tables), together (the strongest together) or shuffled (by the seed); a number of"
                 " tables the players cannot fill is a 422.",
-                "security": auth,
+                "security": AUTH,
                 "parameters": [NIGHT_ID, *QUERY],
                 "responses": {**ok("The night", night_schema(seating)), **errors("404", "422", "429")},
             }
@@ -101,7 +103,7 @@ def night_paths(*, ok, errors, json_body, auth, group_id, name) -> dict:
                 "description": NIGHT_DOC + ". Starts turn `turn` (the one after the turn being played), one game a"
                 " table of `seating`, in one transaction: 201 with each game's id and edit token. Sent again, or"
                 " started by another member first: 200, nothing started (started: false), the turn's games.",
-                "security": auth,
+                "security": AUTH,
                 "parameters": [NIGHT_ID],
                 "requestBody": json_body(turn_body),
                 "responses": {
