@@ -72,10 +72,18 @@
       if (answer.status === 200 && !(answered && answered.version > answer.data.version)) answered = answer.data;
       if (answer.status === 200) apply(answer.data);
       else if (answer.status === 409) late(seat, body);
+      // a later change of this hand was heard while it was on its way: that one is shown
+      if (answer.status === 200 && answer.data.version < shown) catchUp(seat);
       // the manche was recorded while this hand was on its way
       if (!sending() && overdue && !saving) recorded();
     // offline: kept, sent when back (marked done or not, as it was sent)
     }).catch(function () { delete inflight[seat]; pending[seat] = Object.assign({ done: body.done }, pending[seat] || {}); });
+  }
+  function catchUp(seat) {
+    var hand = state.hands.find(function (h) { return String(h.seat) === String(seat); });
+    if (saving || posting || !hand || mineNow(seat)) return;
+    fillHand(hand);
+    refresh();
   }
   function sending() { return Object.keys(inflight).length > 0; }
   // changed here, not answered yet: the form holds it

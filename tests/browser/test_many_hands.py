@@ -193,6 +193,32 @@ def test_the_later_change_of_a_hand_wins_and_the_other_phone_may_put_its_own_bac
         expect(keeper.locator("#hand-replaced")).to_contain_text("Bob a changé la main de Bob")
 
 
+def test_a_change_heard_while_this_phones_own_is_on_its_way_is_shown_once_its_answer_comes(browser, table):
+    """Bob's phone counts his hand (K: 10), and its answer is slow to come back; meanwhile the
+    scorekeeper changes it (8: 50) and Bob's phone hears that first. Once the late answer comes,
+    Bob's phone shows the later hand, as every other phone does (seen in CI under load: it kept
+    showing its own 10)."""
+    with phones(browser, "light") as phone:
+        bob = table.on_entry(phone(), "Bob")
+        keeper = table.page(phone(), "Chloé")
+        open_listening(keeper, table.entry_url)
+        keeper.locator("#who-am-i summary").click()
+        keeper.locator("#who-am-i").get_by_role("button", name="Personne : je compte pour la table").click()
+
+        held = []  # Bob's change, stored by the server; its answer held on the way back
+        bob.route("**/entry/hands/1", lambda route: held.append((route, route.fetch())))
+        tap(bob, 1, "K")
+        expect(keeper.locator("#hand-1 [data-hand-total]")).to_have_text("10", timeout=SECOND)
+        tap(keeper, 1, "K", step=-1)
+        tap(keeper, 1, "8")
+        # Bob's phone has heard the scorekeeper's change (it says so) while its own is unanswered
+        expect(bob.locator("#hand-replaced")).to_contain_text("Chloé a changé la main de Bob", timeout=SECOND)
+        route, answer = held_route(bob, held)
+        route.fulfill(response=answer)
+        expect(bob.locator("#hand-1 [data-hand-total]")).to_have_text("50", timeout=SECOND)
+        expect(keeper.locator("#hand-1 [data-hand-total]")).to_have_text("50")
+
+
 def test_a_hand_counted_offline_lands_in_a_correction_when_the_manche_was_saved_meanwhile(browser, table):
     """Bob's phone loses the network while counting (K + 7 = 17); meanwhile the scorekeeper types
     Bob's total (5), counts Chloé's (3) and saves manche 1. Back online, Bob's phone is told the
