@@ -31,8 +31,8 @@ def pg_url_with_schema(url: str, schema: str) -> str:
 
 
 def pytest_collection_modifyitems(items):
-    """The slow tests first: pytest-xdist hands tests out in this order, so the long ones start
-    early and the two workers end together instead of one waiting on a last long test."""
+    """The slow tests first: pytest-xdist hands tests out in this order, so none of the long ones
+    is the last a worker holds, which the other worker could not take from it."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
