@@ -24,13 +24,8 @@ from models.services.game_json import offline_fields
 
 bp = Blueprint("offline", __name__)
 
-# The app shell: what every page needs, fetched once the page is interactive.
-SHELL = (
-    "css/app.css",
-    "js/app.js",
-    "js/htmx.min.js",
-    "js/htmx-ext-sse.min.js",
-    "js/live.js",
+# What app.js loads once the page is interactive, in this order (each may use the ones before).
+PAGE_SCRIPTS = (
     "js/idb-keyval.min.js",
     "js/queue.js",
     "js/score.js",
@@ -38,6 +33,15 @@ SHELL = (
     "js/drafts.js",
     "js/waiting.js",
     "js/replay.js",
+)
+# The app shell: what every page needs, fetched once the page is interactive.
+SHELL = (
+    "css/app.css",
+    "js/app.js",
+    "js/htmx.min.js",
+    "js/htmx-ext-sse.min.js",
+    "js/live.js",
+    *PAGE_SCRIPTS,
     "js/hands.js",
     "css/offline.css",
     "icon.svg",
@@ -55,6 +59,12 @@ LIBS = {
     "idb-keyval": "js/idb-keyval.min.js",
     "queue": "js/queue.js",
 }
+
+
+def page_scripts() -> list[str]:
+    """The addresses app.js loads the offline scripts from: with their hash (``?v=``), so a phone
+    keeps them for a year and asks for none of them again on the next page."""
+    return [url_for("static", filename=name) for name in PAGE_SCRIPTS]
 
 
 def shell_urls() -> list[str]:
@@ -101,3 +111,4 @@ def offline_model(game) -> Markup:
 
 def init_app(app) -> None:
     app.add_template_global(offline_model)
+    app.add_template_global(page_scripts)

@@ -318,12 +318,16 @@
 // Offline at the table: once the page is interactive, the service worker where the browser gives
 // one (HTTPS, this machine) and the offline scripts (views/offline.py) wherever IndexedDB is: on
 // a plain-HTTP address the page itself keeps what is typed and queues what it cannot send.
-if (window.indexedDB) addEventListener("load", function () {
-  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () { /* not here */ });
-  ["idb-keyval.min", "queue", "score", "offline", "drafts", "waiting", "replay"].forEach(function (name) {
-    var script = document.createElement("script");
-    script.async = false;
-    script.src = "/static/js/" + name + ".js";
-    document.head.appendChild(script);
+// Their addresses carry their hash (the page says them): none is asked for again on the next page.
+(function () {
+  var sources = JSON.parse((document.currentScript && document.currentScript.dataset.pageScripts) || "[]");
+  if (window.indexedDB) addEventListener("load", function () {
+    if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () { /* not here */ });
+    sources.forEach(function (src) {
+      var script = document.createElement("script");
+      script.async = false;
+      script.src = src;
+      document.head.appendChild(script);
+    });
   });
-});
+})();
