@@ -92,6 +92,10 @@ def test_a_phone_back_with_the_revision_it_saw_catches_up_once(server):
     record(server, game_id, token)
     back = open_stream(server.url, f"/games/{game_id}/events", {"Last-Event-ID": "1"})
     events = back.events_until("said")
+    # waited for until revision 3 and its sentence have come (a loaded machine is slow to send the
+    # second change), then for half a second more, in which nothing is sent twice
+    while not any(e.event == "scores" and e.id == "3" for e in events):
+        events += back.events_until("said")
     while (event := back.next_event(timeout=0.5)) is not None:
         events.append(event)
     # manches 2 and 3 as two changes (the server still watched the game) or as one catch-up (it
