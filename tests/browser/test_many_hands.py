@@ -167,16 +167,22 @@ def test_two_phones_count_their_own_hands_into_one_manche(browser, table, scheme
         assert manche.winner == "Ana" and manche.points == {"Ana": 0, "Bob": 17, "Chloé": 53}
 
 
+def bob_and_a_scorekeeper(table: Table, phone):
+    """Bob's phone on the entry, counting his own hand, and Chloé's counting for the table."""
+    bob = table.on_entry(phone(), "Bob")
+    keeper = table.page(phone(), "Chloé")
+    open_listening(keeper, table.entry_url)
+    keeper.locator("#who-am-i summary").click()
+    keeper.locator("#who-am-i").get_by_role("button", name="Personne : je compte pour la table").click()
+    return bob, keeper
+
+
 def test_the_later_change_of_a_hand_wins_and_the_other_phone_may_put_its_own_back(browser, table):
     """Bob's phone counts his hand (K: 10); the scorekeeper's phone, counting for the table,
     changes it (8: 50): the later wins on both phones, and Bob's phone is told in one line, its
     own version one tap away; that tap puts it back on every phone."""
     with phones(browser, "light") as phone:
-        bob = table.on_entry(phone(), "Bob")
-        keeper = table.page(phone(), "Chloé")
-        open_listening(keeper, table.entry_url)
-        keeper.locator("#who-am-i summary").click()
-        keeper.locator("#who-am-i").get_by_role("button", name="Personne : je compte pour la table").click()
+        bob, keeper = bob_and_a_scorekeeper(table, phone)
 
         tap(bob, 1, "K")
         expect(keeper.locator("#hand-1 [data-hand-total]")).to_have_text("10", timeout=SECOND)
@@ -199,11 +205,7 @@ def test_a_change_heard_while_this_phones_own_is_on_its_way_is_shown_once_its_an
     Bob's phone shows the later hand, as every other phone does (seen in CI under load: it kept
     showing its own 10)."""
     with phones(browser, "light") as phone:
-        bob = table.on_entry(phone(), "Bob")
-        keeper = table.page(phone(), "Chloé")
-        open_listening(keeper, table.entry_url)
-        keeper.locator("#who-am-i summary").click()
-        keeper.locator("#who-am-i").get_by_role("button", name="Personne : je compte pour la table").click()
+        bob, keeper = bob_and_a_scorekeeper(table, phone)
 
         held = []  # Bob's change, stored by the server; its answer held on the way back
         bob.route("**/entry/hands/1", lambda route: held.append((route, route.fetch())))
