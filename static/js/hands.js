@@ -38,12 +38,16 @@
 
   // this phone's hand
 
+  // the hand of ``seat`` in a state the server sent (none before the first)
+  function handAt(data, seat) {
+    return data ? data.hands.find(function (h) { return String(h.seat) === String(seat); }) : undefined;
+  }
   function handBody(seat) {
     var cards = [], typed = form.elements["p" + seat + "-typed"].value.trim();
     form.querySelectorAll("input[type=hidden][name^='p" + seat + "-n_']").forEach(function (input) {
       for (var i = parseInt(input.value, 10) || 0; i > 0; i--) cards.push(input.name.slice(("p" + seat + "-n_").length));
     });
-    var hand = state && state.hands.find(function (h) { return String(h.seat) === String(seat); });
+    var hand = handAt(state, seat);
     var done = pending[seat] && "done" in pending[seat] ? pending[seat].done : !!(hand && hand.done);
     var mine = me();
     return { number: number, cards: typed ? [] : cards, typed: typed || null, done: done, me: mine ? nameOf(mine) : null };
@@ -80,7 +84,7 @@
     }).catch(function () { delete inflight[seat]; pending[seat] = Object.assign({ done: body.done }, pending[seat] || {}); });
   }
   function catchUp(seat) {
-    var hand = state.hands.find(function (h) { return String(h.seat) === String(seat); });
+    var hand = handAt(state, seat);
     if (saving || posting || !hand || mineNow(seat)) return;
     fillHand(hand);
     refresh();
@@ -115,7 +119,7 @@
 
   // saved by another phone: counting its own hand, this phone goes on to the next entry
   function movedOn() {
-    var mine = me(), own = mine && state && state.hands.find(function (h) { return String(h.seat) === mine; });
+    var mine = me(), own = mine && handAt(state, mine);
     if (!counted && !(own && own.by.phone === myTag)) return leave();
     saving = true;
     forgetDraft();
@@ -192,7 +196,7 @@
       });
       line.dataset.seat = replaced.seat;
     }
-    var selected = form.elements.selected.value, hand = data.hands.find(function (h) { return String(h.seat) === selected; });
+    var selected = form.elements.selected.value, hand = handAt(data, selected);
     box.querySelector("[data-done]").setAttribute("aria-pressed", hand && hand.done ? "true" : "false");
   }
 
@@ -225,7 +229,7 @@
     }
     var back = event.target.closest("[data-put-back]");
     if (back) {
-      var line = document.getElementById("hand-replaced"), hand = state.hands.find(function (h) { return String(h.seat) === line.dataset.seat; });
+      var line = document.getElementById("hand-replaced"), hand = handAt(state, line.dataset.seat);
       fillHand({ seat: hand.seat, cards: hand.replaced.cards, typed: hand.replaced.typed });
       refresh();
       changed(hand.seat, { done: hand.replaced.done });
