@@ -207,21 +207,32 @@ class ChangeFeed:
         self._start()
         listener = Listener(self, game_id, events)
         with self.lock:
-            watched = self.games.get(game_id)
-        if watched is None:
+            joined = self._join(listener, since)
+        if not joined:  # nobody here watched the game: it is read (outside the lock), then watched
             game = self.read_game(game_id)
             entering = self.presence.of_games([game_id]).get(game_id, ())
             with self.lock:
-                watched = self.games.setdefault(game_id, Watched(Snapshot.of(game), entering))
-        with self.lock:
-            watched.listeners.add(listener)
-            if since is not None and since != watched.snapshot.revision:
-                for change in self._missed(game_id, watched, since):
-                    listener.events.put(change)
-            if watched.entering:
-                listener.events.put(PresenceChange(game_id, watched.entering))
+                self.games.setdefault(game_id, Watched(Snapshot.of(game), entering))
+                self._join(listener, since)
+            # a write that landed while it was read was heard before anyone here watched the game
+            self._catch_up([game_id])
         self._look_at_entries([game_id], listener)
         return listener
+
+    def _join(self, listener: Listener, since: int | None) -> bool:
+        """The listener added to its game, if watched (under the lock: a game whose last listener
+        leaves is forgotten, so finding it and joining it are one step), and told what it missed
+        and who is entering."""
+        watched = self.games.get(listener.game_id)
+        if watched is None:
+            return False
+        watched.listeners.add(listener)
+        if since is not None and since != watched.snapshot.revision:
+            for change in self._missed(listener.game_id, watched, since):
+                listener.events.put(change)
+        if watched.entering:
+            listener.events.put(PresenceChange(listener.game_id, watched.entering))
+        return True
 
     @staticmethod
     def _missed(game_id: str, watched: Watched, since: int) -> list[Change]:
@@ -294,12 +305,17 @@ class ChangeFeed:
             watched = list(self.games) if game_ids is None else [g for g in game_ids if g in self.games]
         if not watched:
             return
-        revisions = self.revisions(watched)
-        moved = [g for g in watched if g in revisions and revisions[g] > self._revision(g)]
-        for game_id in moved:
-            self._publish(game_id, Snapshot.of(self.read_game(game_id)))
+        self._catch_up(watched)
         self._look_at_presence(watched)
         self._look_at_entries(watched)
+
+    def _catch_up(self, game_ids: list) -> None:
+        """Each of these watched games that moved since the feed last saw it is read once, and its
+        listeners told."""
+        revisions = self.revisions(game_ids)
+        moved = [g for g in game_ids if g in revisions and revisions[g] > self._revision(g)]
+        for game_id in moved:
+            self._publish(game_id, Snapshot.of(self.read_game(game_id)))
 
     def _revision(self, game_id: str) -> int:
         with self.lock:

@@ -8,6 +8,8 @@ Classique (SPEC §2): 3 counts 3, K 10, 5 5, 9 9; in penalty mode the others add
 
 from __future__ import annotations
 
+import sys
+import threading
 import time
 
 import pytest
@@ -115,6 +117,59 @@ def test_a_listener_back_from_further_than_the_feed_remembers_catches_up_in_one_
     assert (change.previous, change.revision, change.facts) == (0, 2, (("caught_up",),))
     assert change.parts == {SCORES, PLAYERS, INVITES}  # every part of its page, fetched once
     assert back.get(timeout=0.3) is None
+
+
+def test_a_write_heard_while_the_first_listener_reads_the_game_still_reaches_it(feed, games, game):
+    """Nobody here watches the game: its first listener reads it, and while it does a manche is
+    recorded and the feed hears it (and finds nobody to tell). That listener still hears it, at
+    once: the stream of a phone that opens the game as a manche lands is not left a change behind
+    until the next one (seen once in CI on PostgreSQL, a phone that came back stuck a revision
+    short)."""
+    other, _ = games.create_game("classique", THREE, first_dealer=0)
+    watching_other = feed.listen(other.id)
+    read = feed.read_game
+
+    def read_while_a_write_is_heard(game_id):
+        seen = read(game_id)  # the game before the manche
+        feed.read_game = read
+        games.record_manche(game_id, ANA_OUT)
+        games.record_manche(other.id, BOB_OUT)
+        next_of(watching_other)  # heard after the first write: that one was heard too
+        return seen
+
+    feed.read_game = read_while_a_write_is_heard
+    listener = feed.listen(game.id)
+    change = next_of(listener)
+    assert (change.previous, change.revision, change.facts) == (0, 1, (("recorded", 1),))
+
+
+def test_a_listener_that_joins_as_the_last_one_leaves_is_not_left_out(feed, game):
+    """Streams of one game open and close from two threads at once (phones reloading): each
+    listener, once open, is among those the feed tells of the game's changes; none joins the
+    game just as its last listener leaves and is forgotten with it. (The race is narrow: against
+    the feed that had it, this failed in some runs, not all.)"""
+    stop = threading.Event()
+
+    def come_and_go():
+        while not stop.is_set():
+            feed.listen(game.id).close()
+
+    switching = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # the two threads take turns as often as they can
+    thread = threading.Thread(target=come_and_go)
+    thread.start()
+    left_out = 0
+    try:
+        for _ in range(1000):
+            listener = feed.listen(game.id)
+            with feed.lock:
+                left_out += listener not in getattr(feed.games.get(game.id), "listeners", ())
+            listener.close()
+    finally:
+        stop.set()
+        thread.join()
+        sys.setswitchinterval(switching)
+    assert left_out == 0
 
 
 def test_a_write_through_another_app_on_the_same_database_is_heard(app_config, feed, games, game):
