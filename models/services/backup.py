@@ -47,7 +47,7 @@ def _load(data: dict, fields) -> dict:
 
 def backup(database: Database) -> dict:
     """Every game with everything stored about it, in a constant number of queries."""
-    with Session(database.reader) as session:
+    with database.snapshot() as connection, Session(connection) as session:
         games = session.exec(select(Game).order_by(Game.created_at)).scalars().all()
         players = session.exec(select(Player).order_by(Player.game_id, Player.seat)).scalars().all()
         manches = session.exec(select(Manche).order_by(Manche.game_id, Manche.number)).scalars().all()

@@ -13,10 +13,12 @@ import hashlib
 import sqlite3
 import time
 from collections import namedtuple
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from sqlalchemy import Index, event, false, text
-from sqlalchemy.engine import Dialect, Engine
+from sqlalchemy.engine import Connection, Dialect, Engine
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlmodel import Column, Field, SQLModel, Text, UniqueConstraint, create_engine
@@ -492,8 +494,9 @@ def make_engine(url: str, lock_timeout: float = LOCK_TIMEOUT, pool_size: int = W
 
 class Database:
     """The engines of one database: ``writer`` for the writes (each one transaction:
-    ``models/services/unit_of_work.py``), ``reader`` for the reads, which run without a
-    transaction of their own (each statement sees what was committed when it started)."""
+    ``models/services/unit_of_work.py``), ``reader`` for the reads. A small read is one statement
+    (``first``, ``all``, ``lookup``); a read of several statements that must agree is one
+    ``snapshot``."""
 
     def __init__(self, url: str, lock_timeout: float = LOCK_TIMEOUT, **kwargs):
         self.url = url
@@ -506,6 +509,20 @@ class Database:
             self.reader = make_engine(url, lock_timeout, READER_POOL, paramstyle="named", **kwargs)
         else:
             self.reader = make_engine(url, lock_timeout, READER_POOL, isolation_level="AUTOCOMMIT", **kwargs)
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Connection]:
+        """A connection for a read of several statements that must agree — a game's row, players,
+        manches and hands — all seeing the database as it was at the first: one transaction,
+        ``REPEATABLE READ`` on PostgreSQL (whose reads otherwise see each what was committed when
+        it started), a read transaction on SQLite. A write committing meanwhile is seen by the
+        next read, never by half of this one."""
+        with self.reader.connect() as connection:
+            if self.is_sqlite:  # its driver begins no transaction before a SELECT: this one does
+                connection.exec_driver_sql("BEGIN")
+            else:  # the reader's connections autocommit there: this one takes one snapshot
+                connection.execution_options(isolation_level="REPEATABLE READ")
+            yield connection
 
     def first(self, statement, params=None):
         """The first row of a small read (a Core ``select()``), or None."""

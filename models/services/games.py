@@ -118,7 +118,7 @@ class GameService:
 
     def _one(self, read) -> GameView:
         """The view of the game row ``read(session)`` finds (a list of at most one)."""
-        with self.db.reader.connect() as session:  # plain rows: no ORM session on the hot path
+        with self.db.snapshot() as session:  # plain rows: no ORM session on the hot path
             found = self.views(session, read(session))
         if not found:
             raise NotFound(N_("No game with this id."), field="id")

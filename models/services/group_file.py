@@ -66,7 +66,7 @@ class Imported(NamedTuple):
 
 def group_views(games, group_id: str) -> list:
     """Every game of the group as the game service shows it, oldest first: four statements."""
-    with games.db.reader.connect() as session:
+    with games.db.snapshot() as session:
         views = games.views(session, game_rows(session, Game.group_id == group_id))
     return sorted(views, key=lambda view: (view.created_at, view.id))
 

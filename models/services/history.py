@@ -269,7 +269,7 @@ def list_page(
     in SQL: three small statements whatever the number of games."""
     if scope.empty:
         return GameListPage((), page, False, 0)
-    with database.reader.connect() as session:  # plain rows: no ORM session
+    with database.snapshot() as session:  # plain rows: no ORM session
         query = scope.restrict(select(Game.id, Game.revision))
         counted = scope.restrict(select(func.count()).select_from(Game))
         if player:
@@ -285,7 +285,7 @@ def list_page(
 
 def summaries(database: Database, views, rows) -> list[GameSummary]:
     """The summaries of the games ``rows`` names as ``(id, revision)`` (see ``Summaries.get``)."""
-    with database.reader.connect() as session:  # plain rows: no ORM session
+    with database.snapshot() as session:  # plain rows: no ORM session
         return SUMMARIES.get(session, views, list(rows))
 
 
@@ -374,7 +374,7 @@ def player_record(database: Database, views, scope: Scope, names: tuple) -> Play
     summed up once per revision (``SUMMARIES``; three statements for those not known yet), and the
     record adds the summaries up."""
     columns = [getattr(Game, name) for name in GAME_COLUMNS]
-    with database.reader.connect() as session:  # plain rows: no ORM session
+    with database.snapshot() as session:  # plain rows: no ORM session
         query = _of_player(scope.restrict(select(*columns)), list(names)).order_by(Game.created_at.desc(), Game.id)
         rows = [dict(zip(GAME_COLUMNS, row, strict=True)) for row in session.execute(query)]
         games = SUMMARIES.get(session, views, rows)

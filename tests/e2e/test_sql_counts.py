@@ -11,7 +11,8 @@ from models.services.games import MancheEntry
 class StatementCounter:
     """The statements a database runs meanwhile: those SQLAlchemy executes (its
     ``before_cursor_execute`` event) and the compiled lookups ``Database.lookup`` runs on the
-    DBAPI connection, which no event sees."""
+    DBAPI connection, which no event sees. A transaction's ``BEGIN`` is not counted: SQLite's is a
+    statement of its own (``Database.snapshot``), PostgreSQL's goes from its driver unseen."""
 
     def __init__(self, database):
         self.database = database
@@ -20,6 +21,8 @@ class StatementCounter:
         self.run: list[str] = []
 
     def _count(self, _conn, _cursor, statement, *args, **kwargs):
+        if statement == "BEGIN":
+            return
         self.count += 1
         self.run.append(statement)
 
