@@ -216,7 +216,8 @@ class Summaries:
     def get(self, session: Connection, views, rows: list) -> list[GameSummary]:
         """The summaries of the games ``rows`` names, in that order: each row is ``(id, revision)``
         (the games not known at that revision are then read in bulk: four statements) or the
-        game's row as a dict of ``GAME_COLUMNS`` (three statements for the ones not known)."""
+        game's row as a dict of ``GAME_COLUMNS`` (three statements for the ones not known). A game
+        written since its row was read is summed up as it now stands; one deleted is left out."""
         keys = [(row["id"], row["revision"]) if isinstance(row, dict) else tuple(row) for row in rows]
         known = {key: self.entries.get(key) for key in keys}
         missing = [row for row, key in zip(rows, keys, strict=True) if known[key] is None]
@@ -225,8 +226,9 @@ class Summaries:
                 games = views(session, missing)
             else:
                 games = views(session, game_rows(session, Game.id.in_([game_id for game_id, _ in missing])))
+            asked = {game_id: (game_id, revision) for game_id, revision in keys}
             for game in games:
-                known[(game.id, game.revision)] = self.entries.put((game.id, game.revision), GameSummary.of(game))
+                known[asked[game.id]] = self.entries.put((game.id, game.revision), GameSummary.of(game))
         return [summary for summary in (known.get(key) for key in keys) if summary is not None]
 
 

@@ -71,3 +71,12 @@ def test_a_backup_taken_while_a_manche_is_recorded_is_one_state(database, game, 
     (saved,) = backup.backup(database)["games"]
     assert written_amid
     assert one_state(saved["game"]["revision"], len(saved["manches"]))
+
+
+def test_a_game_listed_then_written_is_summed_up_as_it_now_stands(database, games, game):
+    """The list reads its page's games as (id, revision), then sums up those it does not know: a
+    game written in between is shown as it now stands, not left out of the list."""
+    listed = (game.id, game.revision)  # revision 1, as the list's first statement saw it
+    games.record_manche(game.id, ANA_OUT)  # revision 2
+    (summary,) = history.summaries(database, games.views, [listed])
+    assert (summary.revision, summary.manche_count) == (2, 2)
