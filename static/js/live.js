@@ -112,13 +112,15 @@
   });
 
   // A swapped part keeps what the person had opened, and the page stays where the thumb left it.
+  // Put back at once after the swap (the same task as the swap), not once settled: a tap on the new
+  // part in between (it opens it), or another part swapped meanwhile, would be undone.
   var before = null;
   document.addEventListener("htmx:beforeSwap", function (event) {
     var part = event.detail.target;
     var box = part.getBoundingClientRect();
     before = { id: part.id, open: part.open, above: box.bottom <= 0, height: box.height };
   });
-  document.addEventListener("htmx:afterSettle", function (event) {
+  document.addEventListener("htmx:afterSwap", function (event) {
     var part = event.detail.elt && event.detail.elt.id ? document.getElementById(event.detail.elt.id) : null;
     if (!before || !part || part.id !== before.id) return;
     if (typeof before.open === "boolean" && part.tagName === "DETAILS") part.open = before.open;
