@@ -135,7 +135,7 @@ def told_events(viewer: Viewer, listener, heartbeat: float):
             yield sse.STILL_HERE
             continue
         if isinstance(event, End):
-            yield sse.END
+            yield sse.goodbye(event)
             return
         if isinstance(event, PresenceChange):
             yield from presence.told(entering=event.entering)

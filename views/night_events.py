@@ -104,7 +104,7 @@ def told(tables: Tables, members: tuple | None, look: float):
                 yield sse.STILL_HERE
             continue
         if isinstance(event, End):
-            yield sse.END
+            yield sse.goodbye(event)
             return
         if not isinstance(event, Change):
             continue  # who is entering a manche, the open entry: the game pages' own news

@@ -66,6 +66,7 @@ class OpenStreams:
 
     def __init__(self):
         self.by_client: dict[str, set[Place]] = {}
+        self.held = 0  # places taken in all
         self.lock = threading.Lock()
 
     def take(self, client: str, limit: int, place: Place) -> bool:
@@ -85,13 +86,15 @@ class OpenStreams:
             if len(held) >= limit:
                 return False
             self.by_client[client] = held | {place}
+            self.held += 1
             return True
 
     def give_back(self, client: str, place: Place) -> None:
         """The place is free again (once, however often it is given back)."""
         with self.lock:
             held = self.by_client.get(client)
-            if held is not None:
+            if held is not None and place in held:
                 held.discard(place)
+                self.held -= 1
                 if not held:
                     del self.by_client[client]

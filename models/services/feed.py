@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import random
 import threading
 import time
 from collections import deque
@@ -33,6 +34,9 @@ from .presence import Entering
 KEPT_CHANGES = 32
 PRESENCE_GAP = 1.0  # seconds between two presence events of a game: more often, they are coalesced
 RETRY_DELAYS = (0.1, 0.5, 1.0, 2.0, 5.0)  # seconds before subscribing again, after each failure in a row
+# A stopping server's streams come back spread over held ÷ REOPENS_PER_SECOND seconds, within these.
+REOPENS_PER_SECOND = 250  # per worker process (bench/README.md: a restart of 11,000 phones)
+BACK_FIRST, BACK_LAST = 1.0, 20.0
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +118,10 @@ class EntryChange:
 
 @dataclass(frozen=True)
 class End:
-    """The feed is closing (the server stops): the stream ends."""
+    """The stream ends. ``back_in``: the server is stopping (a restart), and the phone is to come
+    back after that many seconds; None: for good (its client is gone)."""
+
+    back_in: float | None = None
 
 
 def changes_between(old: Snapshot, new: Snapshot, game_id: str) -> Change:
@@ -257,18 +264,26 @@ class ChangeFeed:
                 if not watched.listeners:
                     del self.games[listener.game_id]
 
+    def watched_games(self) -> list[str]:
+        """The games some stream of this process listens to."""
+        with self.lock:
+            return list(self.games)
+
     def watched(self) -> int:
         """How many streams this process holds open."""
         with self.lock:
             return sum(len(w.listeners) for w in self.games.values())
 
     def close(self) -> None:
-        """Every stream ends (the server is stopping)."""
+        """Every stream ends (the server is stopping), each phone told to come back after a delay
+        of its own: spread over ``held ÷ REOPENS_PER_SECOND`` seconds (at least ``BACK_FIRST``, at
+        most ``BACK_LAST``), so that a restart's streams are not all opened again at once."""
         self.stop.set()
         with self.lock:
-            for watched in self.games.values():
-                for listener in watched.listeners:
-                    listener.events.put(End())
+            listeners = [listener for watched in self.games.values() for listener in watched.listeners]
+        last = min(BACK_LAST, max(BACK_FIRST, len(listeners) / REOPENS_PER_SECOND))
+        for listener in listeners:
+            listener.events.put(End(random.uniform(BACK_FIRST, last)))
 
     # --- the subscription's side -------------------------------------------------------------------
 
@@ -287,7 +302,7 @@ class ChangeFeed:
         """Run the subscription until the feed closes, again after any error (see the module)."""
         while not self.stop.is_set():
             try:
-                subscription(self.database).run(self.heard, self.tick, self.stop)
+                subscription(self.database, self.watched_games).run(self.heard, self.tick, self.stop)
             except Exception:  # noqa: BLE001 — whatever it was, the feed goes on
                 delay = RETRY_DELAYS[min(self.failures, len(RETRY_DELAYS) - 1)]
                 self.failures += 1

@@ -24,6 +24,7 @@ class Stream:
     headers: dict
     buffer: bytes = b""
     comments: list = field(default_factory=list)
+    retries: list = field(default_factory=list)  # each ``retry:`` the server sent, in milliseconds
     closed: bool = False
 
     def next_event(self, timeout: float = 5.0) -> Event | None:
@@ -33,7 +34,7 @@ class Stream:
             block, sep, rest = self.buffer.partition(b"\n\n")
             if sep:
                 self.buffer = rest
-                event = parse(block.decode(), self.comments)
+                event = parse(block.decode(), self.comments, self.retries)
                 if event is not None:
                     return event
                 continue
@@ -69,7 +70,7 @@ class Stream:
         self.sock.close()
 
 
-def parse(block: str, comments: list) -> Event | None:
+def parse(block: str, comments: list, retries: list | None = None) -> Event | None:
     event, data, seen = Event(), [], False
     for line in block.split("\n"):
         if line.startswith(":"):
@@ -84,6 +85,8 @@ def parse(block: str, comments: list) -> Event | None:
             seen = True
         elif name == "id":
             event.id, seen = value, True
+        elif name == "retry" and retries is not None:
+            retries.append(int(value))
     if not seen or (event.event == "message" and not data):
         return None
     event.data = "\n".join(data)

@@ -171,6 +171,9 @@ def test_too_many_streams_from_one_address_is_a_429(database_url):
 
 
 def test_streams_end_when_the_server_stops_well_within_the_graceful_timeout(database_url):
+    """A stopping server (a restart) ends its streams without ``end``, which would stop the page
+    listening for good: each is told when to come back (``retry``, a delay of its own, within
+    feed.BACK_FIRST … BACK_LAST) and closed, and the browser connects again by itself."""
     server = live_server(database_url)
     game_id, _, _ = new_game(server)
     streams = [open_stream(server.url, f"/games/{game_id}/events") for _ in range(5)]
@@ -178,14 +181,47 @@ def test_streams_end_when_the_server_stops_well_within_the_graceful_timeout(data
     os.killpg(server.process.pid, signal.SIGTERM)
     server.process.wait(timeout=15)
     took = time.monotonic() - started
-    for stream in streams:  # each was told: "end" (a worker killed at the timeout would just drop them)
+    for stream in streams:
         events = []
         while (event := stream.next_event(timeout=2)) is not None:
             events.append(event.event)
-        assert events[-1:] == ["end"]
+        assert "end" not in events and stream.closed
+        assert 1000 <= stream.retries[-1] <= 20_000 and stream.retries[0] == 2000  # the first: the stream's own
     # gunicorn.conf.py: graceful_timeout 10 s; without the streams ended, the worker waits all of it
     assert took < 10, f"stopping took {took:.1f} s"
     server.forget_log()
+
+
+def test_a_worker_full_of_streams_refuses_the_next_at_once_and_answers_the_rest(database_url):
+    """A worker that holds STREAMS_PER_WORKER streams refuses the next one with a 503 and
+    Retry-After at once, and still answers pages and writes (the streams it holds hear them)."""
+    server = live_server(database_url, STREAMS_PER_WORKER="3")
+    try:
+        game_id, token, share = new_game(server)
+        held = [open_stream(server.url, f"/games/{game_id}/events?since=1") for _ in range(2)]
+        held.append(open_stream(server.url, f"/s/{share}/events?since=1"))
+        started = time.monotonic()
+        refused = open_stream(server.url, f"/games/{game_id}/events?since=1")
+        assert (refused.status, time.monotonic() - started < 2) == (503, True)
+        assert int(refused.headers["retry-after"]) > 0 and refused.headers["cache-control"] == "no-store"
+        assert [s.status for s in held] == [200, 200, 200]
+        with urllib.request.urlopen(server.url + "/healthz", timeout=5) as answer:
+            assert answer.status == 200
+        with urllib.request.urlopen(f"{server.url}/s/{share}", timeout=5) as answer:
+            assert answer.status == 200
+        assert record(server, game_id, token)[0] == 201
+        for stream in held:
+            assert "scores" in [e.event for e in stream.events_until("said")]
+        held.pop().close()
+        deadline = time.monotonic() + 5  # the closed stream's place comes back once its end is seen
+        while (again := open_stream(server.url, f"/games/{game_id}/events")).status != 200:
+            again.close()
+            assert time.monotonic() < deadline, "the place of a closed stream never came back"
+        again.close()
+        for stream in held:
+            stream.close()
+    finally:
+        server.stop()
 
 
 def test_a_manche_recorded_on_one_app_server_reaches_a_stream_on_another(database_url):
@@ -248,3 +284,56 @@ def test_the_service_s_own_writes_reach_the_server_s_streams(server, games):
     events = stream.events_until("said")
     assert events[-1].data == "Round 1 recorded: Bob 0, Ana 3, Chloé 9."
     stream.close()
+
+
+def joined(server, game_id: str, token: str) -> str:
+    """The session cookie of a phone that opened the owner's link (the rights to write)."""
+    jar = http.cookiejar.CookieJar()
+    urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar)).open(
+        f"{server.url}/join/{game_id}/{token}", timeout=10
+    ).read()
+    return "; ".join(f"{c.name}={c.value}" for c in jar)
+
+
+def heard_within(streams, wanted, started: float, limit: float = 1.0) -> None:
+    """Every stream hears an event ``wanted(event)`` holds for, within ``limit`` s of ``started``."""
+    for stream in streams:
+        while True:
+            event = stream.next_event(timeout=max(started + limit - time.monotonic(), 0.01))
+            assert event is not None, f"not heard within {limit} s"
+            if wanted(event):
+                break
+
+
+@pytest.mark.serial
+def test_a_table_split_across_two_app_servers_hears_every_change_within_a_second(database_url):
+    """One table's phones, half on each of two app servers on one database (a load balancer
+    without stickiness): a hand counted, the winner said and the manche saved on either server
+    reach every phone, on both, within a second."""
+    one, other = live_server(database_url), live_server(database_url)
+    try:
+        game_id, token, _ = new_game(one)
+        revision = call(f"{one.url}/api/v1/games/{game_id}", "GET")[1]["revision"]
+        cookie = joined(one, game_id, token)  # the servers share their key: the cookie opens both
+        path = f"/games/{game_id}/events?since={revision}&entering=1"
+        phones = [open_stream(server.url, path, {"Cookie": cookie}) for server in (one, other, one, other)]
+        assert [p.status for p in phones] == [200] * 4
+        bearer = {"Authorization": f"Bearer {token}"}
+        for server, seat, body in ((one, "hands/1", {"number": 1, "cards": ["K"], "done": True}),
+                                   (other, "winner", {"number": 1, "winner": "Ana"}),
+                                   (other, "hands/2", {"number": 1, "cards": ["3"], "done": True})):  # fmt: skip
+            started = time.monotonic()
+            status, entry = call(f"{server.url}/api/v1/games/{game_id}/entry/{seat}", "PUT", body, bearer)
+            assert status == 200
+            heard_within(phones, lambda e, v=entry["version"]: e.event == "entry" and f'"version": {v},' in e.data,
+                         started)  # fmt: skip
+        started = time.monotonic()
+        status, _ = call(f"{other.url}/api/v1/games/{game_id}/entry/save", "POST", {"number": 1},
+                         {**bearer, "Idempotency-Key": "split-table-1"})  # fmt: skip
+        assert status == 201
+        heard_within(phones, lambda e: e.event == "scores" and e.id == str(revision + 1), started)
+        for phone in phones:
+            phone.close()
+    finally:
+        one.stop()
+        other.stop()
