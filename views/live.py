@@ -95,9 +95,10 @@ def since_revision() -> int | None:
 
 @bp.get("/games/<game_id>/events")
 def game_events(game_id):
-    if history.page_state(database(), game_id) is None:
+    state = game_page_state(game_id)  # one statement: the game is there, and this phone's rights
+    if state is None:
         raise NotFound(N_("No game with this id."), field="id")
-    level = game_level(game_id)
+    level = state[2]
     entering = whole_number(request.args.get("entering", ""), 1, 10_000)
     parts = frozenset((SCORES, PLAYERS, INVITES) if level == Level.OWNER else (SCORES, PLAYERS))
     # A phone that may write has its id (made with its rights; a cookie from before phones had ids

@@ -215,16 +215,25 @@ class ChangeFeed:
         listener = Listener(self, game_id, events)
         with self.lock:
             joined = self._join(listener, since)
-        if not joined:  # nobody here watched the game: it is read (outside the lock), then watched
-            game = self.read_game(game_id)
-            entering = self.presence.of_games([game_id]).get(game_id, ())
-            with self.lock:
-                self.games.setdefault(game_id, Watched(Snapshot.of(game), entering))
-                self._join(listener, since)
-            # a write that landed while it was read was heard before anyone here watched the game
-            self._catch_up([game_id])
+        if joined:  # the feed hears every change of a game it watches: its entry is told as last heard
+            self._tell_entry_now(listener)
+            return listener
+        # nobody here watched the game: it is read (outside the lock), then watched
+        game = self.read_game(game_id)
+        entering = self.presence.of_games([game_id]).get(game_id, ())
+        with self.lock:
+            self.games.setdefault(game_id, Watched(Snapshot.of(game), entering))
+            self._join(listener, since)
+        # a write that landed while it was read was heard before anyone here watched the game
+        self._catch_up([game_id])
         self._look_at_entries([game_id], listener)
         return listener
+
+    def _tell_entry_now(self, listener: Listener) -> None:
+        with self.lock:
+            watched = self.games.get(listener.game_id)
+            if watched is not None and watched.entry is not None:
+                listener.events.put(self._entry_now(watched))
 
     def _join(self, listener: Listener, since: int | None) -> bool:
         """The listener added to its game, if watched (under the lock: a game whose last listener
