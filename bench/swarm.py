@@ -78,7 +78,7 @@ class Server:
         self.workers = workers
         self.process: subprocess.Popen | None = None
 
-    def start(self, timeout: float = 60) -> float:
+    def start(self, timeout: float = 120) -> float:
         """Started and answering /healthz: when it first answered (time.monotonic())."""
         with socket.socket() as taken:  # another server there would answer for this one
             if taken.connect_ex(("127.0.0.1", PORT)) == 0:
@@ -91,7 +91,7 @@ class Server:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and self.process.poll() is None:
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{PORT}/healthz", timeout=1):
+                with urllib.request.urlopen(f"http://127.0.0.1:{PORT}/healthz", timeout=10):
                     return time.monotonic()
             except OSError:
                 time.sleep(0.05)
@@ -226,13 +226,18 @@ def main() -> None:
     server = Server(url, WORKERS)
     server.start()
     run = Run(server, games)
+    windows: list[Window] = []
     try:
-        windows = run.steps()
+        windows += run.steps()
         if os.environ.get("SWARM_RESTART") == "1":
             windows.append(run.restart())
-    finally:
+    finally:  # what was measured is told, whatever stopped the run
         records, checks = run.stop()
         server.stop()
+        report(url, windows, records, run, checks)
+
+
+def report(url: str, windows: list, records: list[dict], run, checks: list) -> None:
     results = figures(windows, records, run.sampler.samples, checks, run.idle)
     for reason in sorted({why for record in records for _, why in record["aborted"]})[:10]:
         print("given up:", reason)
@@ -309,7 +314,10 @@ class Run:
         before = self.streams_open()
         stopped = time.monotonic()
         self.server.stop()
-        self.server.start()
+        try:
+            self.server.start()
+        except RuntimeError as error:  # told in the figures: what came back, and when
+            print(f"restart: {error}", flush=True)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and self.streams_open() < before:
             time.sleep(0.5)
