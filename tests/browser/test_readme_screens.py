@@ -2,7 +2,7 @@
 so that they never show a screen the app no longer draws.
 
 Each picture carries, in a PNG text chunk, a digest of what the screen held when it was taken: each
-drawn element's tag, classes, style, own text and field values, its SVG shapes, and every rule of
+drawn element's tag, classes, style, own text and field values, its SVG shapes, and the bytes of
 the page's style sheets. A run builds the screen again and compares: the same digest, the test
 passes and leaves the file alone; another (a word, a class, a rule changed), it writes the new
 picture with its digest and fails, so that the picture is looked at and committed. The digest, not
@@ -24,6 +24,7 @@ import zlib
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
 
@@ -38,7 +39,7 @@ KEY = b"carte-screen"
 FOUR = ["Ana", "Bob", "Chloé", "Dan"]
 
 HELD = r"""() => {
-  const lines = [...document.styleSheets].flatMap((sheet) => [...sheet.cssRules].map((rule) => rule.cssText));
+    const lines = [];
   for (const el of document.querySelectorAll("body *")) {
     if (!el.getClientRects().length || getComputedStyle(el).visibility === "hidden") continue;
     const own = el.tagName === "TIME" ? "" : [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent.trim()).join(" ");
@@ -71,6 +72,13 @@ def with_text(png: bytes, keyword: bytes, text: bytes) -> bytes:
     return png[:33] + chunk + png[33:]
 
 
+def style_sheets(page) -> str:
+    """The page's style sheets, each by its path and the digest of the bytes the server sends
+    (their source, not Chromium's serialisation of their rules, which may change with its version)."""
+    urls = page.evaluate("[...document.styleSheets].map((sheet) => sheet.href).filter(Boolean)")
+    return "\n".join(f"{urlsplit(url).path} {hashlib.sha256(page.request.get(url).body()).hexdigest()}" for url in urls)
+
+
 def settled(page) -> tuple[str, bytes]:
     """What the screen holds and its picture, taken between two reads that agree: a part htmx
     swaps in meanwhile (a live event) is waited for, never slept on."""
@@ -79,7 +87,7 @@ def settled(page) -> tuple[str, bytes]:
         png = page.screenshot(animations="disabled", caret="hide")
         before, held = held, page.evaluate(HELD)
         if before == held:
-            return held, png
+            return style_sheets(page) + "\n" + held, png
     raise AssertionError("the screen never held still")
 
 
@@ -185,7 +193,7 @@ def thursdays(live_server) -> str:
     archive = api.get(f"/api/v1/groups/{group_id}/export", headers={"Authorization": f"Bearer {token}"}).get_json()
     year = datetime.now(UTC).year
     for month, game in enumerate(archive["games"], start=1):
-        game["game"]["created_at"] = f"{year}-{month:02}-05T20:00:00+00:00"
+        game["game"]["created_at"] = f"{year}-{month:02}-05T12:00:00+00:00"  # the 5th in any time zone
     made = api.post("/api/v1/groups/import", json=archive, headers={"Idempotency-Key": "les-jeudis"})
     assert made.status_code == 201, made.get_json()
     return made.get_json()["group"]
