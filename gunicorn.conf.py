@@ -11,7 +11,7 @@
   graceful timeout, each phone told when to come back (a restart's phones do not all return at
   once).
 - A warning at start-up when the rate limits would be counted apart by several worker processes
-  (see README).
+  (docs/hosting.md).
 - A worker serves its connections in turn (``post_request``), and its cycle collector is set for
   a long-lived process (``post_worker_init``).
 
