@@ -22,9 +22,8 @@ from sqlalchemy.engine import Connection
 
 from ..core import scoring
 from ..core.cards import format_cards
-from .db import Database, Game, Lookup, Manche, Player
+from .db import Database, Game, Lookup, Player
 from .game_view import GAME_COLUMNS, GameView, game_rows
-from .ids import checked_id
 from .lru import LRU
 
 GAMES_PER_PAGE = 20
@@ -60,20 +59,6 @@ class Scope:
 
 
 EVERY_GAME = Scope(everything=True)
-
-
-# --- the game page -------------------------------------------------------------------------------
-
-
-LAST_NUMBER = select(func.coalesce(func.max(Manche.number), 0)).where(Manche.game_id == Game.id).scalar_subquery()
-PAGE_STATE = select(Game.revision, LAST_NUMBER.label("last")).where(Game.id == bindparam("game_id"))
-
-
-def page_state(database: Database, game_id: str) -> tuple[int, int] | None:
-    """A game's revision and the number of its last manche (0 before the first) in one small
-    statement — what the game page's cache key needs — or None when there is no such game."""
-    row = database.first(PAGE_STATE, {"game_id": checked_id(game_id)})
-    return None if row is None else (row.revision, row.last)
 
 
 # --- pages across games ----------------------------------------------------------------------------
