@@ -14,13 +14,14 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import os
 import re
 import zlib
 
 import brotli
 
 HOST = "127.0.0.1"
-TIMEOUT = 30.0  # a request with no answer by then counts as status 0
+TIMEOUT = float(os.environ.get("SWARM_TIMEOUT", "30"))  # a request with no answer by then counts as status 0
 BROWSER = {
     "User-Agent": "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) "
     "Chrome/131.0.0.0 Mobile Safari/537.36",

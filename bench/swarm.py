@@ -18,7 +18,10 @@ tables a second), left ``SWARM_SETTLE`` s, then measured for ``SWARM_HOLD`` s:
 
 ``SWARM_RESTART=1``: after the last step the server is stopped (SIGTERM, as a deploy does) and
 started again; every phone's stream reconnects by itself as a browser's would: how long until
-every one is open again (waited for up to 60 s), and what was refused meanwhile.
+every one is open again (waited for up to ``SWARM_RESTART_WAIT`` s, 60), and what was refused
+meanwhile. ``SWARM_RAMP_WAIT`` (s): the most a step waits for its tables to be set up;
+``SWARM_WAIT`` (10 s): how long a phone waits to hear a change before it is a miss;
+``SWARM_TIMEOUT`` (30 s): how long a request waits for its answer before it counts as none.
 ``SWARM_DATABASE``: a migrated database to play on (the smoke test's), instead of a new one.
 
 The phones run in ``SWARM_PROCS`` client processes (asyncio, one connection per request and per
@@ -54,6 +57,10 @@ STEPS = [int(n) for n in os.environ.get("SWARM_STEPS", "1000,2500,5000,10000").s
 HOLD = float(os.environ.get("SWARM_HOLD", "120"))
 SETTLE = float(os.environ.get("SWARM_SETTLE", "20"))
 RAMP = float(os.environ.get("SWARM_RAMP", "25"))  # new tables a second
+RAMP_WAIT = float(
+    os.environ.get("SWARM_RAMP_WAIT", "0")
+)  # the most a step waits for its tables (0: 3× the ramp + 60 s)
+RESTART_WAIT = float(os.environ.get("SWARM_RESTART_WAIT", "60"))  # the most the restart waits for every stream
 SCALE = float(os.environ.get("SWARM_SCALE", "1"))
 PROCS = int(os.environ.get("SWARM_PROCS", "2"))
 WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
@@ -159,7 +166,7 @@ def probe(port: int, stop, out) -> None:
         asked = time.monotonic()
         status = 0
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
                 sock.sendall(f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
                 head = sock.recv(4096)
                 status = int(head.split(b" ", 2)[1]) if head else 0
@@ -297,7 +304,7 @@ class Run:
         for phones in STEPS:
             tables = phones // len(PLAYERS)
             self.targets[0].value = tables
-            deadline = time.monotonic() + tables / RAMP * 3 + 60
+            deadline = time.monotonic() + (RAMP_WAIT or tables / RAMP * 3 + 60)
             while self.ready.value < tables and time.monotonic() < deadline:
                 time.sleep(1)
             time.sleep(SETTLE)
@@ -318,7 +325,7 @@ class Run:
             self.server.start()
         except RuntimeError as error:  # told in the figures: what came back, and when
             print(f"restart: {error}", flush=True)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + RESTART_WAIT
         while time.monotonic() < deadline and self.streams_open() < before:
             time.sleep(0.5)
         window = Window("restart", 0, stopped, time.monotonic())

@@ -21,6 +21,7 @@ phone leaves, or within ``WAIT``).
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import uuid
 from urllib.parse import quote
@@ -31,7 +32,7 @@ PLAYERS = ("Ana", "Bob", "Chloé", "Dan", "Eve")
 ROUND_SECONDS = (120.0, 180.0)  # table time between two manches
 WATCHER_EVERY = 2  # one table in two has a watcher on its shared view: 10 % of the phones
 PRESENCE_SECONDS = 10.0  # the entry page's sign of life (live.js), in real time
-WAIT = 10.0  # the most a phone waits to hear something before it counts as missed
+WAIT = float(os.environ.get("SWARM_WAIT", "10"))  # the most a phone waits to hear something before it counts as missed
 CARDS = ("K", "3", "7", "Q", "9", "5")
 
 
