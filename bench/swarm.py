@@ -180,20 +180,23 @@ def probe(port: int, stop, out) -> None:
 # --- the client processes -------------------------------------------------------------------------
 
 
-def client(index: int, port: int, games: list, target, ready, open_streams, stop, out) -> None:
+def client(index: int, port: int, games: list, target, ready, open_streams, busy, quiet, stop, out) -> None:
     """One client process: the tables whose number is ``index`` modulo ``PROCS``, as many as
     ``target`` says in all; what it saw is sent to ``out`` once ``stop`` is set."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     record = Record()
-    asyncio.run(play(index, port, games, target, ready, open_streams, stop, record))
+    asyncio.run(play(index, port, games, (target, ready, open_streams, busy, quiet, stop), record))
     out.send(record.__dict__)
 
 
-async def play(index, port, games, target, ready, open_streams, stop, record: Record) -> None:
+async def play(index, port, games, shared, record: Record) -> None:
+    """``shared``: the tables wanted in all; this process's tables set up, streams open, tables
+    playing a round; and the orchestrator's ``quiet`` (no new round) and ``stop``."""
+    target, ready, open_streams, busy, quiet, stop = shared
     tables: list[Table] = []
     tasks: list[asyncio.Task] = []
-    finished = asyncio.Event()
+    finished, calm = asyncio.Event(), asyncio.Event()
     room = asyncio.Semaphore(20)  # tables being set up at once
 
     async def start(table: Table) -> None:
@@ -204,7 +207,7 @@ async def play(index, port, games, target, ready, open_streams, stop, record: Re
                 record.aborted.append((asyncio.get_running_loop().time(), f"set-up: {error}"))
                 return
         ready.value += 1
-        await table.play(finished)
+        await table.play(finished, calm)
 
     while not stop.is_set():
         mine = [i for i in range(target.value) if i % PROCS == index]
@@ -213,6 +216,9 @@ async def play(index, port, games, target, ready, open_streams, stop, record: Re
             tables.append(table)
             tasks.append(asyncio.create_task(start(table)))
         open_streams.value = sum(1 for t in tables for p in t.all_phones() if p.stream is not None and p.stream.is_open)
+        busy.value = sum(1 for t in tables if t.busy)
+        if quiet.is_set():
+            calm.set()
         await asyncio.sleep(1.0)
     finished.set()
     for table in tables:
@@ -237,7 +243,8 @@ def main() -> None:
     try:
         windows += run.steps()
         if os.environ.get("SWARM_RESTART") == "1":
-            windows.append(run.restart())
+            restart = run.restart()
+            windows += [run.drained, restart]
     finally:  # what was measured is told, whatever stopped the run
         records, checks = run.stop()
         server.stop()
@@ -278,11 +285,13 @@ class Run:
         self.targets = [context.Value("i", 0) for _ in range(1)]
         self.ready = context.Value("i", 0, lock=False)
         self.open = [context.Value("i", 0, lock=False) for _ in range(PROCS)]
+        self.busy = [context.Value("i", 0, lock=False) for _ in range(PROCS)]
+        self.quiet = context.Event()
         self.pipes, self.clients = [], []
         for index in range(PROCS):
             mine, theirs = context.Pipe(duplex=False)
-            process = context.Process(target=client, args=(index, PORT, games, self.targets[0], self.ready, self.open[index],
-                                                           self.stop_event, theirs), daemon=True)  # fmt: skip
+            shared = (self.targets[0], self.ready, self.open[index], self.busy[index], self.quiet, self.stop_event)
+            process = context.Process(target=client, args=(index, PORT, games, *shared, theirs), daemon=True)
             self.pipes.append(mine)
             self.clients.append(process)
         self.probe_in, probe_out = context.Pipe(duplex=False)
@@ -317,7 +326,17 @@ class Run:
         return windows
 
     def restart(self) -> Window:
-        """The server stopped and started again: until every stream is open again (or 60 s)."""
+        """The server stopped and started again: until every stream is open again (or
+        ``RESTART_WAIT``). The rounds being played end first, none begins: what was asked before
+        is answered before, and the phones are on their pages."""
+        self.quiet.set()
+        drained = Window("rounds ending", 0, time.monotonic(), 0)
+        deadline = time.monotonic() + RESTART_WAIT
+        while time.monotonic() < deadline and sum(value.value for value in self.busy):
+            time.sleep(0.5)
+        time.sleep(2)  # the last pages' streams open
+        drained.end = time.monotonic()
+        self.drained = drained
         before = self.streams_open()
         stopped = time.monotonic()
         self.server.stop()

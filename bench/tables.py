@@ -55,6 +55,7 @@ class Table:
         self.game_id = self.share_id = ""
         self.revision, self.number = 1, 1
         self.ready = False
+        self.busy = False  # playing a round now
 
     def all_phones(self) -> list[Phone]:
         return self.phones + ([self.watcher] if self.watcher else [])
@@ -79,10 +80,11 @@ class Table:
         ok(await phone.fetch("page", "GET", f"/games/{self.game_id}{query}", PAGE), "game page")
         phone.listen(f"/games/{self.game_id}/events", self.revision)
 
-    async def play(self, stop: asyncio.Event) -> None:
-        """Rounds until ``stop``; the first after a random part of a round, so that tables spread."""
+    async def play(self, stop: asyncio.Event, quiet: asyncio.Event) -> None:
+        """Rounds until ``stop``, none begun once ``quiet`` is set; the first after a random part of
+        a round, so that tables spread."""
         first = True
-        while not stop.is_set():
+        while not stop.is_set() and not quiet.is_set():
             pause = random.uniform(0 if first else ROUND_SECONDS[0], ROUND_SECONDS[1]) / self.scale
             first = False
             try:
@@ -90,11 +92,16 @@ class Table:
                 return
             except TimeoutError:
                 pass
+            if quiet.is_set():
+                break
+            self.busy = True
             try:
                 await self.round()
             except Refused as refused:
                 self.record.aborted.append((asyncio.get_running_loop().time(), str(refused)))
                 await self.catch_up()
+            finally:
+                self.busy = False
 
     async def where_it_stands(self) -> None:
         """The game's revision and next manche, as the API says."""
