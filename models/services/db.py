@@ -12,13 +12,12 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import time
-from collections import namedtuple
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from sqlalchemy import Index, event, false, text
-from sqlalchemy.engine import Connection, Dialect, Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlmodel import Column, Field, SQLModel, Text, UniqueConstraint, create_engine
@@ -439,42 +438,6 @@ def database_url(url: str) -> str:
     return url
 
 
-FAILED = object()  # a lookup the driver refused
-
-
-class Lookup:
-    """A small read that every page asks first (its rights and revision, a list's state): a Core
-    ``select()`` built once, compiled once per dialect through ``compile()`` and run by
-    ``Database.lookup`` on a pooled DBAPI connection — SQLAlchemy's execution around the
-    statement (a ``Connection``, its transaction, the result) cost more than the statement itself.
-
-    Each column's value goes through its type's own ``result_processor`` for the dialect, as
-    SQLAlchemy's results do (SQLite's 0 and 1 become booleans). Its parameters are named, plain
-    text or numbers (no type converts them, no expanding ``IN``). Statement events
-    (``before_cursor_execute``) do not see it."""
-
-    def __init__(self, statement):
-        self.statement = statement
-        self.row = namedtuple("LookupRow", statement.selected_columns.keys())
-        self.compiled: dict = {}  # dialect name -> (SQL text, compiled statement, result processors)
-
-    def compile(self, dialect: Dialect) -> tuple:
-        found = self.compiled.get(dialect.name)
-        if found is None:
-            compiled = self.statement.compile(dialect=dialect)
-            processors = tuple(
-                column.type.result_processor(dialect, None) for column in self.statement.selected_columns
-            )
-            found = self.compiled[dialect.name] = (str(compiled), compiled, processors)
-        return found
-
-    def made(self, values, processors):
-        """The named row of the driver's ``values``, each converted as its type says."""
-        return self.row(
-            *(value if process is None else process(value) for value, process in zip(values, processors, strict=True))
-        )
-
-
 def make_engine(url: str, lock_timeout: float = LOCK_TIMEOUT, pool_size: int = WRITER_POOL, **kwargs) -> Engine:
     """An engine for ``url`` with a pool of ``pool_size`` connections and no overflow; SQLite gets
     WAL, synchronous FULL, foreign keys and a busy timeout, PostgreSQL a lock timeout
@@ -496,8 +459,8 @@ def make_engine(url: str, lock_timeout: float = LOCK_TIMEOUT, pool_size: int = W
 class Database:
     """The engines of one database: ``writer`` for the writes (each one transaction:
     ``models/services/unit_of_work.py``), ``reader`` for the reads. A small read is one statement
-    (``first``, ``all``, ``lookup``); a read of several statements that must agree is one
-    ``snapshot``."""
+    (``first``, ``all``: a Core ``select()``, compiled once and kept in SQLAlchemy's own cache); a
+    read of several statements that must agree is one ``snapshot``."""
 
     def __init__(self, url: str, lock_timeout: float = LOCK_TIMEOUT, **kwargs):
         self.url = url
@@ -506,8 +469,7 @@ class Database:
         self.is_sqlite = self.writer.dialect.name == "sqlite"
         if self.is_sqlite:
             _sqlite_begins_immediate(self.writer, lock_timeout)
-            # Named parameters, as psycopg's: a lookup's parameters go to the driver as a dict.
-            self.reader = make_engine(url, lock_timeout, READER_POOL, paramstyle="named", **kwargs)
+            self.reader = make_engine(url, lock_timeout, READER_POOL, **kwargs)
         else:
             self.reader = make_engine(url, lock_timeout, READER_POOL, isolation_level="AUTOCOMMIT", **kwargs)
 
@@ -529,37 +491,6 @@ class Database:
         """The first row of a small read (a Core ``select()``), or None."""
         with self.reader.connect() as connection:
             return connection.execute(statement, params or {}).first()
-
-    def lookup(self, lookup: Lookup, params: dict):
-        """The first row of ``lookup`` (a named tuple), or None: its SQL, compiled once, run on a
-        pooled DBAPI connection. Should the driver fail (no connection to be had, one cut), the
-        statement is asked again through SQLAlchemy, whose errors the app knows (busy, out of reach)."""
-        sql, compiled, processors = lookup.compile(self.reader.dialect)
-        row = self._driver_row(sql, compiled.construct_params(params))
-        if row is FAILED:
-            row = self.first(lookup.statement, params)
-            return None if row is None else lookup.row(*row)
-        return None if row is None else lookup.made(row, processors)
-
-    def _driver_row(self, sql: str, params: dict):
-        """The first row the driver answers on a pooled connection, or ``FAILED`` (a connection
-        the driver refused is let go, not pooled again)."""
-        failure = self.reader.dialect.loaded_dbapi.Error
-        try:
-            connection = self.reader.raw_connection()
-        except failure:
-            return FAILED
-        try:
-            cursor = connection.cursor()
-            cursor.execute(sql, params)
-            row = cursor.fetchone()
-            cursor.close()
-        except failure:
-            connection.invalidate()
-            return FAILED
-        finally:
-            connection.close()
-        return row
 
     def all(self, statement, params=None) -> list:
         """Every row of a small read (a Core ``select()``): one statement, one consistent state."""

@@ -43,7 +43,7 @@ def workers(database_url):
 
 
 def selects_while(service: GameService, do) -> list[str]:
-    """The SELECT statements ``service`` runs while ``do()`` does (lookups included)."""
+    """The SELECT statements ``service`` runs while ``do()`` does."""
     seen: list[str] = []
 
     def record(_conn, _cursor, statement, *_args):
