@@ -9,8 +9,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import BadHost, HTTPException
 
 from models.core.errors import DomainError
+from models.services.faults import is_busy, is_unavailable
 
-from .kit import database
 from .limiting import reached
 from .texts import error_json, error_message
 
@@ -94,9 +94,9 @@ def init_app(app):
         (refused, cut, too many clients, no pooled connection free in time): 503 with Retry-After,
         never a 500; the transaction was rolled back, so nothing is half-written, and a retry
         with the same key writes once. Other database errors stay errors."""
-        if database().is_busy(error):
+        if is_busy(error):
             code, message = "busy", gettext("The server is busy: try again in a moment.")
-        elif database().is_unavailable(error):
+        elif is_unavailable(error):
             code, message = "unavailable", server_message(503)
         else:
             raise error
