@@ -33,6 +33,7 @@ from models.services.registry import Registry
 from models.services.schema import migrate
 from views import (
     api,
+    api_docs,
     api_nights,
     assets,
     banner,
@@ -276,6 +277,7 @@ BLUEPRINTS = (
     house_pages,
     api,
     api_nights,
+    api_docs,
     offline,
     live,
     open_entry,

@@ -5,7 +5,7 @@
   socket, not a worker), and a slow client costs a connection, not a worker. A worker's change
   feed is closed when it is asked to stop, so that its streams end within the graceful timeout.
 - A warning at start-up when the rate limits would be counted apart by several worker processes
-  (see README).
+  (docs/hosting.md).
 - A worker serves its connections in turn (``post_request``), and its cycle collector is set for
   a long-lived process (``post_worker_init``).
 

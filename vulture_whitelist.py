@@ -18,6 +18,6 @@ _.name_inputs  # read by templates/games/new.html
 _.sits_after  # read by templates/games/_notice.html
 _.split_counters_warning  # called by gunicorn.conf.py's when_ready hook
 _.sort_keys  # app.json.sort_keys: Flask's JSON provider setting
-_.CONNECTIONS_PER_PROCESS  # the budget the README states; tests/integration/test_connection_budget.py holds it
+_.CONNECTIONS_PER_PROCESS  # the budget docs/hosting.md states; tests/integration/test_connection_budget.py holds it
 _.tied  # club_night.Placed.tied: read by templates/nights/_live.html
 _.max_content_length  # request.max_content_length: werkzeug reads it when the body is read (a group's archive may be larger)

@@ -12,6 +12,7 @@ from models.core.variant import localized, resolve
 from models.services import house as house_module
 from models.services.game_json import game_fields
 from models.services.games import MancheEntry
+from models.services.stored import read_sent
 
 from . import api_groups
 from .jsontext import may_hold_surrogate, refuse_unencodable
@@ -276,9 +277,8 @@ def import_game():
 def record_manche(game_id):
     data = json_body()
     entry = manche_entry(data)
-    recorded = games().record_manche(
-        game_id, entry, number=data.get("number"), key=request.headers.get("Idempotency-Key")
-    )
+    key, sent = request.headers.get("Idempotency-Key"), read_sent(data)
+    recorded = games().record_manche(game_id, entry, number=data.get("number"), key=key, sent=sent)
     return jsonify(
         number=recorded.number,
         points=recorded.points,
@@ -291,7 +291,8 @@ def record_manche(game_id):
 @bp.put("/games/<game_id>/manches/<int:number>")
 @writes_game
 def edit_manche(game_id, number):
-    game = games().edit_manche(game_id, number, manche_entry(json_body()))
+    data = json_body()
+    game = games().edit_manche(game_id, number, manche_entry(data), sent=read_sent(data))
     return jsonify(game_json(game))
 
 

@@ -69,7 +69,7 @@ def table_url(app, settings: RunSettings) -> tuple[str, str | None]:
 PLAIN_HTTP = (
     "  Offline on this plain-HTTP address: the page open on a phone keeps working (its rounds wait\n"
     "  on the phone and are sent when the network is back); opening another page needs the network.\n"
-    "  The full offline app needs HTTPS (README: Running it for real) or this machine's own browser.\n"
+    "  The full offline app needs HTTPS (docs/hosting.md: HTTPS in front) or this machine's own browser.\n"
 )
 
 

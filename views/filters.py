@@ -50,6 +50,7 @@ FILTERS = {
     "capitalize_first": texts.capitalize_first,
     "say": texts.say,
     "say_all": texts.say_all,
+    "owners": texts.owners,
     "suit_symbol": lambda suit: SUIT_SYMBOLS[suit],
     "suit_label": texts.suit_name,
     "rank_card": rank_card,

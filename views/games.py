@@ -17,10 +17,20 @@ from flask_babel import gettext
 
 from models.core import scoring
 from models.core.cards import parse_card
-from models.core.errors import N_, Conflict, DomainError, EditCollision, GameFinished, NotFound
+from models.core.errors import (
+    N_,
+    AlreadyRecorded,
+    Conflict,
+    DomainError,
+    EditCollision,
+    EntryMoved,
+    GameFinished,
+    NotFound,
+)
 from models.core.variant import MAX_MANCHES, MODES
 from models.services.access import Level
 from models.services.games import MancheEntry
+from models.services.stored import read_sent
 
 from . import links, live, present
 from .groups import group_choice, played_in
@@ -295,9 +305,9 @@ def manche_errors(error: DomainError, game) -> dict:
     return {"form": message}
 
 
-def render_manche(
-    game, form: MancheForm, manche_number: int | None = None, errors=None, status: int = 200, saved: int | None = None
-):
+def render_manche(game, form: MancheForm, manche_number: int | None = None, errors=None, status: int = 200, **said):
+    """The manche entry (``manche_number``: a correction), with what the page says besides:
+    ``saved`` (the manche this phone just saw saved), ``absent`` (``absent_said``)."""
     keys = scoring.keypad(game.ruleset)
     side_of = scoring.sides_of(game.players, game.teams)
     dealt = game.seated_at(manche_number) if manche_number else game.seated
@@ -348,10 +358,18 @@ def render_manche(
             last_card_ranks=present.last_card_ranks(game.ruleset),
             forbidden=forbidden_cards(game),
             errors=errors or {},
-            saved=saved,
+            **said,
         ),
         status,
     )
+
+
+def absent_said(game, seats) -> dict | None:
+    """The way out of a save refused while phones are away: their seats (the button's value) and
+    their names (« Enregistrer sans la main de Chloé (0 pour l'instant) »)."""
+    if not seats:
+        return None
+    return {"seats": ",".join(str(seat) for seat in seats), "names": [game.players[seat] for seat in seats]}
 
 
 def render_conflict(game_id: str, error: DomainError):
@@ -427,28 +445,73 @@ def lands_when_revoked(view):
     return landing
 
 
+def absent_seats(data, game) -> tuple[int, ...]:
+    """The seats a phone saves without (« Enregistrer sans la main de Chloé »): a button's value,
+    seats separated by commas; what is not a seat of the game is left out."""
+    seats = (whole_number(seat.strip(), 0, len(game.players) - 1) for seat in data.get("absent", "").split(","))
+    return tuple(sorted({seat for seat in seats if seat is not None}))
+
+
 @bp.post("/games/<game_id>/manches")
 @lands_when_revoked
 def record_manche(game_id):
+    """A manche saved: the form as it stands, for the manche it says (``number``: a manche another
+    phone saved meanwhile is not recorded twice — this phone is told whose it is and, where its
+    hands differ, offered them as a correction), or the next one when it was kept offline and
+    sent back (``queued``). A phone that counted with the open entry says its version
+    (``entry_version``) and the seats it saves without (``absent``)."""
     game = games().get(game_id)
     form = read_manche(request.form, game, scoring.keypad(game.ruleset))
     if form.tapped:
         return render_manche(game, form)
-    # The entry is "the next manche": when another phone recorded the one this phone showed, it
-    # becomes the next, and the page says so; two versions of one manche exist only
-    # when two phones edit the same recorded manche.
-    shown = whole_number(form.number, 1, MAX_MANCHES)
+    number = whole_number(form.number, 1, MAX_MANCHES)
+    queued = request.form.get("queued") == "1"
+    absent = absent_seats(request.form, game)
+    live.left_entry(game_id, with_the_write=True)
     try:
-        recorded = games().record_manche(game, form.entry(game), key=f"form:{form.nonce}" if form.nonce else None)
+        recorded = games().record_manche(
+            game,
+            form.entry(game),
+            number,
+            key=f"form:{form.nonce}" if form.nonce else None,
+            sent={**read_sent(request.form), "saved_by": live.phone_name()},
+            as_next=queued,
+            entry_version=whole_number(request.form.get("entry_version", ""), 0, 10**9),
+            absent=absent,
+        )
+    except AlreadyRecorded as error:
+        return render_recorded(game_id, form, error)
+    except EntryMoved as error:
+        return render_manche(game, form, errors={"form": error_message(error)}, status=409)
     except (Conflict, GameFinished) as error:
         return render_conflict(game_id, error)
     except DomainError as error:
         if error.status != 422:
             raise
-        return render_manche(game, form, errors=manche_errors(error, game), status=422)
-    live.left_entry(game_id)
-    moved = {"shown": shown} if shown and shown < recorded.number and not recorded.replayed else {}
+        absent = absent_said(game, getattr(error, "seats", None))
+        return render_manche(game, form, errors=manche_errors(error, game), status=422, absent=absent)
+    moved = {"shown": number} if queued and number and number < recorded.number and not recorded.replayed else {}
     return redirect(url_for("games.game_page", game_id=game_id, saved=recorded.number, **moved), 303)
+
+
+def render_recorded(game_id: str, form: MancheForm, error: AlreadyRecorded):
+    """The manche this phone saves was saved meanwhile by another phone: said, with whose, and —
+    only where this phone's hands differ — both versions and the choice to record its own as a
+    correction (its fields sent to the correction of that manche, against the version seen)."""
+    game = games().get(game_id)
+    number, theirs = error.theirs.number, error.theirs
+    try:
+        mine = scoring.score_entry(game.ruleset, game.seated_at(number), game.teams, form.entry(game, number))
+    except DomainError:
+        mine = None
+    values = {name: hand.value for name, hand in theirs.hands.items()}
+    same = mine is not None and (mine.winner, mine.blocked, mine.values) == (theirs.winner, theirs.blocked, values)
+    skip = ("number", "entry_version", "absent", "queued", "version")
+    kept = [(name, value) for name, value in request.form.items(multi=True) if name not in skip]
+    context = game_context(game, message=error_message(error), number=number, mine=mine, theirs=theirs,
+                           theirs_values=values, fields=kept, version=error.version, same=same,
+                           recorded=True)  # fmt: skip
+    return render_template("games/collision.html", **context), 409
 
 
 def find_manche(game, number: int):
@@ -477,7 +540,9 @@ def edit_manche(game_id, number):
     version = request.form.get("version") or None  # the manche as this phone's form read it
     key = f"form:{form.nonce}" if form.nonce else None  # a correction sent again (offline) counts once
     try:
-        games().edit_manche(game, number, form.entry(game, number), version=version, key=key)
+        games().edit_manche(
+            game, number, form.entry(game, number), version=version, key=key, sent=read_sent(request.form)
+        )
     except EditCollision as collision:
         return render_collision(game, number, form, collision)
     except DomainError as error:

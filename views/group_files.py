@@ -73,7 +73,7 @@ def sheet_header() -> list[str]:
 @bp.get("/groups/<group_id>/export.csv")
 @api.get("/groups/<group_id>/export.csv")
 def export_csv(group_id):
-    """The score sheet (README, "Playing together"), for a member; else not found: one row per
+    """The score sheet (docs/playing.md, "Keep a copy"), for a member; else not found: one row per
     manche per player, its words in the request's language. UTF-8 with a byte-order mark so that
     spreadsheets read the accents."""
     member(group_id)

@@ -19,6 +19,8 @@ from flask_htmx import HTMX
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
+from models.services import unit_of_work
+
 htmx = HTMX()
 
 
@@ -99,6 +101,12 @@ def vary_on_htmx(response):
 def init_app(app) -> None:
     htmx.init_app(app)
     app.after_request(vary_on_htmx)
+    app.teardown_request(request_over)
+
+
+def request_over(_error=None) -> None:
+    """What rode along with a write this request never made is not written (``unit_of_work``)."""
+    unit_of_work.let_go()
 
 
 API_BLUEPRINTS = frozenset({"api", "api_nights"})  # /api/v1: bearer tokens, JSON, no browser form

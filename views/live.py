@@ -267,10 +267,11 @@ def enter(game_id):
     return "", 204
 
 
-def left_entry(game_id: str) -> None:
-    """This phone saved its entry, or left it: it is no longer entering anything."""
+def left_entry(game_id: str, with_the_write: bool = False) -> None:
+    """This phone left its entry: it is no longer entering anything. ``with_the_write``: it is
+    saving it, and is gone with the manche's own write (or, refused, still entering)."""
     if isinstance(session.get("phone"), str):
-        current_app.extensions["presence"].leave(game_id, session["phone"])
+        current_app.extensions["presence"].leave(game_id, session["phone"], with_the_write)
     if session.get("entering") == game_id:
         session.pop("entering")
 

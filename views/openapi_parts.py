@@ -3,6 +3,8 @@ assembles the document): cards, names, errors, a JSON body, an answer, the share
 
 from __future__ import annotations
 
+from models.services.stored import TYPED
+
 CARD = {"type": "string", "description": "A card: rank (A 2–10 J Q K) + suit (S H D C or ♠♥♦♣), or JK", "example": "8H"}
 CARDS = {"type": "array", "items": CARD, "maxItems": 300}
 NAME = {"type": "string", "minLength": 1, "maxLength": 40}
@@ -28,6 +30,7 @@ MANCHE_BODY = {
         "points": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
         "last_card": CARD,
         "number": {"type": "integer", "minimum": 1},
+        **{part.json: dict(part.schema) for part in TYPED},  # the parts a client sends (stored.MANCHE_PARTS)
     },
 }
 GAME = {"type": "object", "description": "A game (SPEC §4)", "additionalProperties": True}

@@ -18,7 +18,7 @@ from flask_babel import gettext, lazy_gettext, ngettext
 from models.core.cards import JOKER, SUIT_SYMBOLS, Card, parse_cards
 from models.core.errors import DomainError
 from models.core.referee import Verdict
-from models.core.text import N_, DataText, Message, SuitRef
+from models.core.text import N_, DataText, Message, Owner, SuitRef
 from models.core.variant import localized
 
 from .kit import lang
@@ -200,6 +200,23 @@ def sentence_inside(text: str) -> str:
     return text[:1].lower() + text[1:] if text[1:2].islower() or text[1:2] == " " else text
 
 
+# French elides "de" before a vowel or a mute h it cannot tell from an aspirated one: vowels only.
+ELIDED = "AEIOUYÀÂÄÉÈÊËÎÏÔÖÛÜŸaeiouyàâäéèêëîïôöûüÿ"
+
+
+def owner(name: str) -> str:
+    """A name as the owner of what precedes it in French (« d'Ana », « de Bob »), of what
+    follows it in English (“Ana's”)."""
+    if lang() == "fr":
+        return f"d'{name}" if name[:1] in ELIDED else f"de {name}"
+    return f"{name}'s"
+
+
+def owners(names) -> str:
+    """Names as the owners of what they hold (« de Chloé et d'Élodie », “Chloé's and Élodie's”)."""
+    return join_and([owner(name) for name in names])
+
+
 def word(value, form: str | None = None) -> str:
     """One parameter of a message, in the reader's language."""
     if isinstance(value, (str, int)):
@@ -213,6 +230,8 @@ def word(value, form: str | None = None) -> str:
         return localized(value, lang())
     if isinstance(value, SuitRef):
         return suit_with_article(value.suit, form)
+    if isinstance(value, Owner):
+        return owner(value.name)
     if isinstance(value, Card):
         return card_with_article(value, form)
     items = [word(v, form) for v in value]

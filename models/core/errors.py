@@ -90,6 +90,23 @@ class EditCollision(Conflict):
         self.version = version
 
 
+class AlreadyRecorded(Conflict):
+    """The manche a phone saves was recorded meanwhile by another phone (``saved_by``: its name,
+    or None). ``theirs`` is that manche as recorded and ``version`` its version, for the phone to
+    offer its own hands as a correction where they differ."""
+
+    def __init__(self, message, theirs=None, version=None, saved_by=None, **params):
+        super().__init__(message, **params)
+        self.theirs = theirs
+        self.version = version
+        self.saved_by = saved_by
+
+
+class EntryMoved(Conflict):
+    """A phone saves the open entry as it last drew it, and a hand changed on another phone
+    since: nothing is recorded; the phone draws the entry again."""
+
+
 class Unauthorized(DomainError):
     code = "unauthorized"
     status = 401

@@ -41,6 +41,14 @@ class DataText:
 
 
 @dataclass(frozen=True)
+class Owner:
+    """A person's name as the owner of what follows it (« le téléphone d'Ana / de Bob », “Ana's
+    phone”): each language joins it its own way."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class Message:
     """A message template (an English msgid) and its parameters.
 

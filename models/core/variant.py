@@ -19,7 +19,7 @@ from .errors import N_, UnknownVariant, ValidationError
 LANGUAGES = ("fr", "en")
 MAX_TARGET = 100_000
 # The most manches a game holds: recorded one by one, imported from a file, or set as the
-# number of manches to play. One constant, stated in the README.
+# number of manches to play. One constant, stated in docs/hosting.md.
 MAX_MANCHES = 1_000
 # The most a card left in hand may be worth in any table (built-in or house rules). With the
 # largest deck (4 packs of 52 and 4 jokers each) the fullest hand is worth at most 224,000:

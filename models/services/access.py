@@ -23,7 +23,7 @@ from ..core.errors import N_, NotFound
 from .db import Database, Game, GroupMember, HouseVariant, Invite, Lookup, Manche, token_hash, utcnow
 from .ids import checked_house_id, checked_id
 from .lru import LRU
-from .unit_of_work import unit_of_work
+from .unit_of_work import along
 
 MAX_TOKEN = 200
 USE_GRAIN = timedelta(minutes=1)  # an invite's last use is noted to the minute
@@ -134,23 +134,25 @@ class AccessService:
             return None
         return row.revision, row.last, _level_of(row.edit_token_hash, digest, row.invited, row.member)
 
-    def note_use(self, game_id: str, token: str) -> None:
-        """Note that an invite wrote to its game: one UPDATE, and only when the last use noted is
-        more than ``USE_GRAIN`` old (a table entering manches does not write this every time)."""
+    @staticmethod
+    def note_use(game_id: str, token: str) -> None:
+        """Note that an invite writes to its game, with the write itself (``unit_of_work.along``):
+        one UPDATE in its transaction, changing a row only when the last use noted is more than
+        ``USE_GRAIN`` old; a request that writes nothing notes nothing."""
         if not _usable(token):
             return
         now = utcnow()
-        with unit_of_work(self.db) as session:
-            session.execute(
-                update(Invite)
-                .where(
-                    Invite.game_id == checked_id(game_id),
-                    Invite.token_hash == token_hash(token),
-                    Invite.revoked_at.is_(None),
-                    or_(Invite.last_used_at.is_(None), Invite.last_used_at < now - USE_GRAIN),
-                )
-                .values(last_used_at=now)
+        statement = (
+            update(Invite)
+            .where(
+                Invite.game_id == checked_id(game_id),
+                Invite.token_hash == token_hash(token),
+                Invite.revoked_at.is_(None),
+                or_(Invite.last_used_at.is_(None), Invite.last_used_at < now - USE_GRAIN),
             )
+            .values(last_used_at=now)
+        )
+        along(lambda session: session.execute(statement))
 
     def house(self, variant_id: str, token: str | None) -> Level:
         """OWNER for the edit token of saved house rules, else NONE; unknown house rules are not found."""

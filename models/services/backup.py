@@ -14,6 +14,7 @@ from sqlmodel import Session
 
 from ..core.errors import N_, ValidationError
 from .db import Database, Game, Hand, HouseVariant, IdempotencyRecord, Invite, Manche, Player, utcnow
+from .stored import MANCHE_PARTS, StoredHand
 from .unit_of_work import unit_of_work
 
 BACKUP_FORMAT = "carte-backup/1"
@@ -24,6 +25,8 @@ TIMES = {"created_at", "updated_at", "finished_at", "revoked_at", "last_used_at"
 PLAYER_FIELDS = ("seat", "name", "team", "joined_after", "left_after", "start_total", "place")
 INVITE_FIELDS = ("id", "token_hash", "created_at", "revoked_at", "last_used_at")
 KEY_FIELDS = ("key", "manche_number", "gone_revision", "created_at")
+MANCHE_FIELDS = ("number", *(part.name for part in MANCHE_PARTS), "created_at")  # a part a backup lacks: None
+HAND_FIELDS = StoredHand._fields
 DEFAULTS = {"joined_after": 0, "start_total": 0}  # absent from backups made before players could join
 
 
@@ -57,14 +60,14 @@ def backup(database: Database) -> dict:
         house = session.exec(select(HouseVariant).order_by(HouseVariant.created_at)).scalars().all()
     hands_of: dict = {}
     for h in hands:
-        hands_of.setdefault(h.manche_id, []).append(_dump(h, ("seat", "cards", "typed", "value")))
+        hands_of.setdefault(h.manche_id, []).append(_dump(h, HAND_FIELDS))
     by_game = {
         g.id: {"game": _dump(g, GAME_FIELDS), "players": [], "manches": [], "invites": [], "keys": []} for g in games
     }
     for p in players:
         by_game[p.game_id]["players"].append(_dump(p, PLAYER_FIELDS))
     for m in manches:
-        entry = _dump(m, ("number", "winner_seat", "blocked", "last_card", "created_at"))
+        entry = _dump(m, MANCHE_FIELDS)
         entry["hands"] = hands_of.get(m.id, [])
         by_game[m.game_id]["manches"].append(entry)
     for i in invites:
@@ -120,11 +123,11 @@ def _restore_game(session, game: dict, entry: dict) -> None:
             player["place"] = player["seat"]
         session.add(Player(game_id=game["id"], **player))
     for m in entry["manches"]:
-        manche = Manche(game_id=game["id"], **_load(m, ("number", "winner_seat", "blocked", "last_card", "created_at")))
+        manche = Manche(game_id=game["id"], **_load(m, MANCHE_FIELDS))
         session.add(manche)
         session.flush()
         for h in m["hands"]:
-            session.add(Hand(manche_id=manche.id, **_load(h, ("seat", "cards", "typed", "value"))))
+            session.add(Hand(manche_id=manche.id, **_load(h, HAND_FIELDS)))
     for i in entry.get("invites", []):
         session.add(Invite(game_id=game["id"], **_load(i, INVITE_FIELDS)))
     for k in entry.get("keys", []):

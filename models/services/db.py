@@ -106,6 +106,7 @@ class Manche(SQLModel, table=True):
     winner_seat: int | None = None
     blocked: bool = False
     last_card: str | None = Field(default=None, max_length=8)
+    saved_by: str | None = Field(default=None, max_length=40)  # the name of the phone that saved it (0016)
     created_at: datetime = Field(default_factory=utcnow)
 
 

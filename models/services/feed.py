@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from ..core.open_hands import counted_seats
 from .notifications import subscription
 from .presence import Entering
+from .stored import version_of
 
 KEPT_CHANGES = 32
 PRESENCE_GAP = 1.0  # seconds between two presence events of a game: more often, they are coalesced
@@ -46,7 +47,7 @@ class Snapshot:
 
     revision: int
     next_number: int
-    manches: tuple  # ((number, ((side, points), …)), …) of the manches that count
+    manches: tuple  # ((number, (its version, ((side, points), …))), …) of the manches that count
     players: tuple
     seated: tuple
     ranking: tuple  # ((place, side, total), …)
@@ -58,7 +59,13 @@ class Snapshot:
         return cls(
             revision=game.revision,
             next_number=game.next_number,
-            manches=tuple((m.number, tuple(sorted(m.points.items()))) for m in game.manches),
+            manches=tuple(
+                (
+                    m.number,
+                    (version_of(m.stored, game.rows.hands.get(m.stored.id, ())), tuple(sorted(m.points.items()))),
+                )
+                for m in game.manches
+            ),
             players=tuple(game.players),
             seated=tuple(game.seated),
             ranking=tuple(tuple(row) for row in game.standing.ranking),

@@ -19,6 +19,7 @@ from ..core.variant import MAX_MANCHES
 from .db import utcnow
 from .game_json import game_fields
 from .game_view import GameView
+from .stored import AS_SENT, read_sent
 
 EXPORT_FORMAT = "carte-game/2"
 # Each format read -> where its manches keep the totals typed instead of cards, and whether its
@@ -43,9 +44,10 @@ def export_document(game: GameView) -> dict:
     }
 
 
-def _read_manche(index: int, m, typed_key: str) -> MancheEntry:
+def _read_manche(index: int, m, typed_key: str) -> tuple[MancheEntry, dict]:
     """One manche of an export document, checked for its number and the shape of its hands (the
-    totals typed instead of cards under ``typed_key``)."""
+    totals typed instead of cards under ``typed_key``), and its parts stored as sent (who saved
+    it…: ``stored.read_sent``)."""
     if not isinstance(m, dict) or m.get("number") != index + 1:
         raise ValidationError(
             N_("The file is damaged: round %(number)s is out of sequence."),
@@ -62,18 +64,19 @@ def _read_manche(index: int, m, typed_key: str) -> MancheEntry:
     )
     if not readable:
         raise ValidationError(N_("The file is damaged: a round's hands are unreadable."), field=f"game.manches.{index}")
-    return MancheEntry(
+    entry = MancheEntry(
         winner=winner,
         hands=hands,
         typed=typed,
         blocked=m.get("blocked") is True,
         last_card=m.get("last_card") if isinstance(m.get("last_card"), str) else None,
     )
+    return entry, read_sent(m, f"game.manches.{index}.", AS_SENT)
 
 
 def read_document(document) -> tuple[dict, list, dict | None]:
     """Check an export document's shape (``carte-game/2`` or ``/1``); return the game's settings,
-    its manches, its totals."""
+    its manches (each ``(MancheEntry, parts sent)``), its totals."""
     if (
         not isinstance(document, dict)
         or not isinstance(document.get("format"), str)

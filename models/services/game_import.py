@@ -21,7 +21,7 @@ from .db import Game, Manche, Player, utcnow
 from .game_file import read_document
 from .game_input import NewGame, hand_rows, player_rows, scored_in_file, stored_manche
 from .game_view import GameRows, GameView, build_view
-from .stored import StoredManche
+from .stored import manche_record
 from .undo import NEW_HANDS
 
 
@@ -31,6 +31,7 @@ class PlannedGame(NamedTuple):
     new: NewGame
     scores: list
     finished: bool
+    sent: list  # each manche's parts stored as sent (``stored.MANCHE_PARTS``)
 
 
 def plan(service, document) -> PlannedGame:
@@ -40,7 +41,8 @@ def plan(service, document) -> PlannedGame:
     new = service.imported_game(settings)
     roster, ruleset, players, teams = new.roster, new.ruleset, new.players, new.teams
     scores = [
-        scored_in_file(ruleset, scoring.seated(players, roster, i + 1), teams, e, i) for i, e in enumerate(entries)
+        scored_in_file(ruleset, scoring.seated(players, roster, i + 1), teams, e, i)
+        for i, (e, _sent) in enumerate(entries)
     ]
     # The totals, the end and the newcomers' starts are the core's (``play_through``), as every page shows them.
     progress = scoring.play_through(
@@ -60,7 +62,7 @@ def plan(service, document) -> PlannedGame:
         )
     if totals is not None and totals != progress.totals:
         raise ValidationError(N_("The file is damaged: its totals do not match its rounds."), field="totals")
-    return PlannedGame(new, scores, progress.standing.finished)
+    return PlannedGame(new, scores, progress.standing.finished, [sent for _entry, sent in entries])
 
 
 def write(session: Session, planned: PlannedGame, **changes) -> GameView:
@@ -91,8 +93,8 @@ def write_all(session: Session, games: list) -> list:
     manches = []  # (row, hands) per game
     for planned, _ in games:
         pairs = []
-        for index, score in enumerate(planned.scores):
-            manche, hands = stored_manche(planned.new.players, score)
+        for index, (score, sent) in enumerate(zip(planned.scores, planned.sent, strict=True)):
+            manche, hands = stored_manche(planned.new.players, score, sent)
             pairs.append(({**manche, "game_id": planned.new.id, "number": index + 1, "created_at": now}, hands))
         manches.append(pairs)
     rows = [m for pairs in manches for m, _ in pairs]
@@ -104,14 +106,6 @@ def write_all(session: Session, games: list) -> list:
     if hands:
         session.execute(NEW_HANDS, hands)
     return [
-        [
-            (
-                StoredManche._make(
-                    id_of[(m["game_id"], m["number"])] if n == "id" else m[n] for n in StoredManche._fields
-                ),
-                hs,
-            )
-            for m, hs in pairs
-        ]
+        [(manche_record(id_of[(m["game_id"], m["number"])], m["number"], m), hs) for m, hs in pairs]
         for pairs in manches
     ]

@@ -8,21 +8,25 @@ from __future__ import annotations
 import json
 import random
 import re
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import NamedTuple
 
 from sqlalchemy import delete, insert
 from sqlmodel import Session
 
 from ..core import scoring
 from ..core.cards import format_cards
-from ..core.errors import N_, Conflict, DomainError, GameFinished, NotFound, ValidationError
+from ..core.errors import N_, AlreadyRecorded, Conflict, DomainError, GameFinished, NotFound, ValidationError
 from ..core.names import InvalidName, clean_name
 from ..core.scoring import MancheEntry, score_entry
 from ..core.seating import check_count
+from ..core.text import Owner
 from ..core.variant import MAX_MANCHES, Ruleset
 from .db import Game, Player, UndoRecord, utcnow
 from .game_view import GameRows, GameView
-from .stored import StoredHand, StoredManche, StoredPlayer
+from .stored import AS_SENT, StoredHand, StoredManche, StoredPlayer, parts_json
 
 MAX_NAME = 40
 KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,128}")
@@ -115,14 +119,16 @@ def choose_first_dealer(first_dealer, players: int) -> int:
     return first_dealer
 
 
-def stored_manche(players: list, score: scoring.MancheScore) -> tuple[dict, list[StoredHand]]:
-    """What is stored of a scored manche: its columns (winner's seat, blocked, last card) and one
-    ``StoredHand`` per hand entered, in seat order (its cards as canonical text, or None)."""
+def stored_manche(players: list, score: scoring.MancheScore, sent: Mapping = MappingProxyType({})) -> tuple:
+    """What is stored of a scored manche: its parts (``stored.MANCHE_PARTS``: those the core's
+    score gives — the winner's seat, blocked, the last card — then those stored as ``sent``) and
+    one ``StoredHand`` per hand entered, in seat order (its cards as canonical text, or None)."""
     seats = {name: seat for seat, name in enumerate(players)}
     manche = {
         "winner_seat": seats[score.winner] if score.winner else None,
         "blocked": score.blocked,
         "last_card": format_cards([score.last_card]) if score.last_card else None,
+        **{part.name: sent.get(part.name) for part in AS_SENT},
     }
     hands = []
     for name, value in score.values.items():
@@ -174,28 +180,80 @@ class PlannedManche:
     totals: dict
 
 
-def plan_manche(current: GameView, entry: MancheEntry, number, now) -> PlannedManche:
-    """The manche ``entry`` as the next one of ``current`` (``number``, when given, must be its
-    number: else ``conflict``), scored by the core; refused on a finished game or past the most
-    manches a game holds."""
+def check_next(current: GameView, number) -> None:
+    """``number``, the manche a phone or a client says it records, must be the next one: a manche
+    recorded meanwhile by another phone is ``AlreadyRecorded`` (carrying it, as recorded, and who
+    saved it), a number beyond the next a ``conflict``."""
     expected = current.next_number
-    if number is not None and precondition(number) != expected:
+    if precondition(number) == expected:
+        return
+    recorded = current.rows.manche(number)
+    if recorded is None:
         raise Conflict(
-            N_("Round %(number)s is already recorded; the next one is %(next)s."),
+            N_("Round %(number)s is not the next one: the next one is %(next)s."),
             field="number",
             number=number,
             next=expected,
         )
+    theirs = next(m for m in current.manches + current.after_end if m.number == number)
+    by = recorded.saved_by
+    message = (
+        N_("Round %(number)s was saved on %(by)s phone.") if by else N_("Round %(number)s was saved on another phone.")
+    )
+    params = {"by": Owner(by)} if by else {}
+    raise AlreadyRecorded(
+        message,
+        field="number",
+        number=number,
+        theirs=theirs,
+        version=current.rows.manche_version(number),
+        saved_by=by,
+        **params,
+    )
+
+
+def plan_manche(
+    current: GameView, entry: MancheEntry, number, now, sent: Mapping = MappingProxyType({})
+) -> PlannedManche:
+    """The manche ``entry`` (and its parts ``sent``) as the next one of ``current`` (``number``,
+    when given, must be its number: ``check_next``), scored by the core; refused on a finished
+    game or past the most manches a game holds."""
+    expected = current.next_number
     if current.standing.finished:
         raise GameFinished(N_("The game is over: no more rounds can be added."))
+    if number is not None:
+        check_next(current, number)
     if expected > MAX_MANCHES:
         raise ValidationError(N_("A game has at most %(max)s rounds."), max=MAX_MANCHES)
     score = score_entry(current.ruleset, current.seated, current.teams, entry)
-    columns, hands = stored_manche(current.players, score)
+    columns, hands = stored_manche(current.players, score, sent)
     totals = {side: current.totals[side] + score.points.get(side, 0) for side in current.sides}
     finished_at = (current.finished_at or now) if scoring.is_over(current.ruleset, totals, expected) else None
     moved = {"finished_at": finished_at} if finished_at != current.finished_at else {}
     return PlannedManche(expected, columns, hands, finished_at, moved, score.points, totals)
+
+
+class Save(NamedTuple):
+    """How a manche is saved: the number the phone says it records (None: the next, whatever it
+    is), its idempotency key, its parts as sent (``stored.MANCHE_PARTS``), the open entry's version
+    it counted with and the seats it saves without (None, (): it counted alone)."""
+
+    number: int | None
+    key: str | None
+    sent: dict
+    entry_version: int | None
+    absent: tuple
+
+
+def with_absent(entry: MancheEntry, absent, game: GameView) -> MancheEntry:
+    """``entry`` with the hands of the ``absent`` seats (phones away) recorded at 0 for now: their
+    phones are offered the correction when they come back."""
+    if not absent:
+        return entry
+    names = [game.players[seat] for seat in absent if 0 <= seat < len(game.players)]
+    hands = {name: cards for name, cards in entry.hands.items() if name not in names}
+    typed = {**entry.typed, **dict.fromkeys(names, 0)}
+    return replace(entry, hands=hands, typed=typed)
 
 
 def scored_in_file(ruleset: Ruleset, seated: list, teams, entry: MancheEntry, index: int) -> scoring.MancheScore:
@@ -227,12 +285,7 @@ def check_no_change_after(game: GameView, number: int) -> None:
 
 def keep_for_undo(session: Session, game: GameView, kind: str, stored: StoredManche) -> None:
     """Keep the manche an edit or a deletion replaces, for its "Undo" (one record per game)."""
-    manche = {
-        "winner_seat": stored.winner_seat,
-        "blocked": bool(stored.blocked),
-        "last_card": stored.last_card,
-        "hands": [list(hand) for hand in game.rows.hands.get(stored.id, ())],
-    }
+    manche = {**parts_json(stored), "hands": [list(hand) for hand in game.rows.hands.get(stored.id, ())]}
     keep_undo(session, game, kind, stored.number, manche)
 
 

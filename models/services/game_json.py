@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ..core.cards import format_card
 from ..core.scorer_data import scorer_data
+from .stored import sent_json
 
 
 def rules_fields(game) -> dict:
@@ -59,7 +60,8 @@ def _values(manche) -> dict:
 
 def manche_fields(manche) -> dict:
     """One manche: who went out (null when blocked), the last card, its dealer, each hand's cards
-    or typed total, each hand's value, and each side's points for it."""
+    or typed total, each hand's value, each side's points for it, and its parts stored as sent
+    (``stored.MANCHE_PARTS``: who saved it…)."""
     return {
         "number": manche.number,
         "winner": manche.winner,
@@ -70,6 +72,7 @@ def manche_fields(manche) -> dict:
         "typed": {name: h.typed for name, h in manche.hands.items() if h.typed is not None},
         "values": _values(manche),
         "points": manche.points,
+        **sent_json(manche.stored),
     }
 
 

@@ -31,6 +31,7 @@ from .stored import (
     StoredManche,
     StoredPlayer,
     stored_manche_of,
+    version_of,
 )
 
 # The columns of a game's row that its view needs (no token hash).
@@ -116,8 +117,7 @@ class GameRows:
         return {m.number: self._version(m) for m in self.manches}
 
     def _version(self, manche: StoredManche) -> str:
-        hands = tuple(tuple(hand) for hand in self.hands.get(manche.id, ()))
-        stored = (manche.winner_seat, bool(manche.blocked), manche.last_card, hands)
+        stored = version_of(manche, self.hands.get(manche.id, ()))
         return hashlib.sha256(repr(stored).encode()).hexdigest()[:16]
 
     def with_game(self, **columns) -> GameRows:
@@ -159,13 +159,26 @@ class HandView:
 
 @dataclass(frozen=True)
 class MancheView:
-    number: int
+    """A manche as shown: as stored (``stored``: its number, parts and who saved it), who went
+    out by name, its hands by player, each side's points, its dealer."""
+
+    stored: StoredManche
     winner: str | None
-    blocked: bool
-    last_card: str | None
     hands: dict  # player -> HandView (only the hands entered)
     points: dict  # side -> points
     dealer: str
+
+    @property
+    def number(self) -> int:
+        return self.stored.number
+
+    @property
+    def blocked(self) -> bool:
+        return bool(self.stored.blocked)
+
+    @property
+    def last_card(self) -> str | None:
+        return self.stored.last_card
 
 
 @dataclass(frozen=True)
@@ -354,15 +367,15 @@ def _shown(rows: GameRows, players: list, manches) -> tuple[list, list]:
             hands[name] = HandView(name, cards, hand.typed, hand.value)
         winner = players[manche.winner_seat] if manche.winner_seat is not None else None
         results.append((winner, {name: hand.value for name, hand in hands.items()}))
-        shown.append((manche.number, winner, manche.blocked, manche.last_card, hands))
+        shown.append((manche, winner, hands))
     return results, shown
 
 
 def _manche_views(players: list, shown: list, progress: scoring.Progress, first: int) -> list:
     """The views of the manches ``shown``, the ``first``-th of the game (from 0) onwards."""
     return [
-        MancheView(number, winner, blocked, last_card, hands, points, players[seat])
-        for (number, winner, blocked, last_card, hands), points, seat in zip(
+        MancheView(manche, winner, hands, points, players[seat])
+        for (manche, winner, hands), points, seat in zip(
             shown, progress.points[first:], progress.dealers[first:], strict=True
         )
     ]

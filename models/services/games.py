@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import json
 import secrets
+import time
 from dataclasses import replace
 
 from sqlalchemy import bindparam, delete, select, update
@@ -33,12 +34,13 @@ from ..core.errors import N_, Conflict, EditCollision, GameFinished, NotFound, V
 from ..core.names import clean_name
 from ..core.scoring import MancheEntry, score_entry
 from ..core.variant import resolve
-from . import game_import, keys
+from . import game_import, keys, open_entry
 from .db import Database, Game, Hand, Invite, Manche, UndoRecord, token_hash, utcnow
 from .game_file import export_document, read_order
 from .game_input import (
     MAX_NAME,
     NewGame,
+    Save,
     check_no_change_after,
     checked_key,
     choose_first_dealer,
@@ -49,6 +51,7 @@ from .game_input import (
     plan_manche,
     stored_manche,
     stored_row,
+    with_absent,
     write_new_game,
 )
 from .game_view import GameRows, GameView, build_view, game_row, game_rows, load_rows
@@ -57,7 +60,7 @@ from .latest import LatestViews
 from .recorded import Recorded, replayed, written
 from .registry import Registry
 from .seats import join_plan, leave_plan
-from .stored import StoredManche
+from .stored import kept_parts, manche_record
 from .undo import NEW_HANDS, NEW_MANCHE, changed, plan_undo, replace_manche, undo_target
 from .unit_of_work import unit_of_work
 
@@ -94,7 +97,7 @@ class GameService:
         self.db = database
         self.registry = registry
         self.latest = LatestViews()  # what a write needs of its game, kept per revision (models/services/latest.py)
-        self.purge = keys.Purge()  # idempotency keys let go after keys.KEPT_DAYS
+        self.purge = keys.Purge()  # idempotency keys let go after keys.KEPT_DAYS, by the writes
 
     # reading
 
@@ -265,24 +268,42 @@ class GameService:
 
     # writing
 
-    def record_manche(self, game, entry: MancheEntry, number=None, key=None) -> Recorded:
-        """Record the next manche of ``game`` (its view as the caller read it, or its id).
+    def record_manche(
+        self,
+        game,
+        entry: MancheEntry,
+        number=None,
+        key=None,
+        *,
+        sent=None,
+        as_next=False,
+        entry_version=None,
+        absent=(),
+    ) -> Recorded:
+        """Record the next manche of ``game`` (its view as the caller read it, or its id), and the
+        parts ``sent`` with it (``stored.MANCHE_PARTS`` stored as sent: who saved it…).
 
-        ``number``, when given, must be the next manche's number (else ``conflict``): two phones
-        recording the same manche record it once. ``key`` (an Idempotency-Key or a form nonce)
-        makes a retry answer as the first time instead of recording twice. The writes of one game
-        in this process take their turn (``LatestViews.turn``).
-        """
+        ``number``, when given, must be the next manche's number (``check_next``): two phones
+        saving the same manche record it once, the second told who saved it — unless ``as_next``
+        (a manche queued offline lands as the next, in order). ``key`` (an Idempotency-Key or a
+        form nonce) makes a retry answer as the first time. ``entry_version``: the phone counted
+        with the open entry, at that version; the entry must still be it, every hand in but the
+        ``absent`` seats', recorded at 0 for now (``open_entry.check_counted``). In one
+        transaction: the revision compared and bumped, the manche, its key, the open entry closed
+        (whichever way the manche was saved) and what rode along. The writes of one game in this
+        process take their turn (``LatestViews.turn``)."""
         key = checked_key(key)
+        request = Save(number if not as_next else None, key, dict(sent or {}), entry_version, tuple(absent))
         with self.latest.turn(game.id if isinstance(game, GameView) else checked_id(game)):
-            return self._record(game, entry, number, key)
+            return self._record(game, entry, request)
 
-    def _record(self, game, entry: MancheEntry, number, key) -> Recorded:
+    def _record(self, game, entry: MancheEntry, request: Save) -> Recorded:
         current = self._loaded(game)
-        self.purge.maybe(self.db)
+        entry = with_absent(entry, request.absent, current)
+        key = request.key
         if key and (done := keys.found(self.db, current.id, key)) is not None:
             return self._replay(current, done)
-        state = [current, plan_manche(current, entry, number, utcnow())]
+        state = [current, plan_manche(current, entry, request.number, utcnow(), request.sent)]
 
         def write(session: Session) -> int:
             current, planned = state
@@ -296,15 +317,10 @@ class GameService:
                     current = state[0] = self._loaded(current.id)
                     if key and (done := keys.found(self.db, current.id, key)) is not None:
                         raise _Replayed(done) from None
-                    planned = state[1] = plan_manche(current, entry, number, utcnow())
+                    planned = state[1] = plan_manche(current, entry, request.number, utcnow(), request.sent)
             else:
                 raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now."))
-            if key:
-                keys.keep(session, current.id, key, planned.number)
-            row = {**planned.columns, "game_id": current.id, "number": planned.number, "created_at": utcnow()}
-            manche_id = session.execute(NEW_MANCHE, [row]).scalar_one()
-            session.execute(NEW_HANDS, hand_rows(manche_id, planned.hands))
-            return manche_id
+            return self._store(session, current, planned, request)
 
         try:
             with unit_of_work(self.db) as session:
@@ -317,7 +333,24 @@ class GameService:
             raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now.")) from None
         return written(self.latest, state[0], state[1], manche_id)
 
-    def edit_manche(self, game, number, entry: MancheEntry, version: str | None = None, key=None) -> GameView:
+    def _store(self, session: Session, current: GameView, planned, request: Save) -> int:
+        """The rows of a manche recorded, once its revision is bumped: the open entry's check (a
+        phone that counted with it), its idempotency key, the manche and its hands, the open entry
+        closed; its id."""
+        if request.entry_version is not None:
+            open_entry.check_counted(session, current, planned.number, request.entry_version, request.absent)
+        self.purge.maybe(session)
+        if request.key:
+            keys.keep(session, current.id, request.key, planned.number)
+        row = {**planned.columns, "game_id": current.id, "number": planned.number, "created_at": utcnow()}
+        manche_id = session.execute(NEW_MANCHE, [row]).scalar_one()
+        session.execute(NEW_HANDS, hand_rows(manche_id, planned.hands))
+        open_entry.close(session, current, planned.number, time.time())
+        return manche_id
+
+    def edit_manche(
+        self, game, number, entry: MancheEntry, version: str | None = None, key=None, sent=None
+    ) -> GameView:
         """Replace a recorded manche; everything after it is recomputed (a finished game may reopen).
 
         A change that would end the game before manches already played is refused
@@ -325,6 +358,7 @@ class GameService:
         ``version`` (``GameRows.manche_version``, as the phone's edit form read it), when given,
         must still be the manche's: else another phone corrected it meanwhile (``EditCollision``,
         carrying the manche as it now stands). ``key`` (a form nonce): a retry is answered as done.
+        ``sent``: the parts stored as sent (``stored.MANCHE_PARTS``) it changes; the others stay.
         """
         number = existing_number(number)
 
@@ -341,8 +375,8 @@ class GameService:
                     version=now,
                 )
             score = score_entry(current.ruleset, current.seated_at(number), current.teams, entry)
-            columns, hands = stored_manche(current.players, score)
-            manche = StoredManche(stored.id, number, **columns)
+            columns, hands = stored_manche(current.players, score, {**kept_parts(stored), **(sent or {})})
+            manche = manche_record(stored.id, number, columns)
             view = build_view(current.rows.with_manche(manche, hands), current.ruleset)
             if len(view.after_end) > len(current.after_end):  # the change moves the end earlier
                 raise GameFinished(

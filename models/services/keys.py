@@ -23,11 +23,9 @@ from typing import NamedTuple
 
 from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import SQLAlchemyError
 
 from ..core.errors import N_, Conflict
 from .db import Database, IdempotencyRecord, utcnow
-from .unit_of_work import unit_of_work
 
 log = logging.getLogger(__name__)
 
@@ -113,18 +111,13 @@ class Purge:
             self.last = now
             return True
 
-    def run(self, database: Database, now=None) -> int:
-        """Delete the keys older than KEPT_DAYS (one statement); how many went."""
+    @staticmethod
+    def run(connection: Connection, now=None) -> int:
+        """Delete the keys older than KEPT_DAYS (one statement, on their date's index); how many went."""
         cutoff = (now or utcnow()) - timedelta(days=KEPT_DAYS)
-        with unit_of_work(database) as connection:
-            return connection.execute(delete(IdempotencyRecord).where(IdempotencyRecord.created_at < cutoff)).rowcount
+        return connection.execute(delete(IdempotencyRecord).where(IdempotencyRecord.created_at < cutoff)).rowcount
 
-    def maybe(self, database: Database) -> None:
-        """Purge if an hour went by; a failure (the database busy) is logged and left for the next
-        hour, never the failure of the write that came to record a manche."""
-        if not self.due():
-            return
-        try:
-            self.run(database)
-        except SQLAlchemyError as error:
-            log.warning("idempotency keys older than %s days not let go this time: %s", KEPT_DAYS, error)
+    def maybe(self, connection: Connection) -> None:
+        """Purge, inside the write that records a manche, if an hour went by in this process."""
+        if self.due():
+            self.run(connection)

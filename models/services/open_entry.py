@@ -25,19 +25,19 @@ import time
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..core.errors import N_, Conflict, MissingHand, ValidationError
+from ..core.errors import N_, Conflict, EntryMoved, MissingHand, ValidationError
 from ..core.open_hands import BLOCKED, counted_seats, open_hand_value
 from ..core.scoring import MancheEntry
 from . import keys
 from .db import Database, OpenEntry, OpenHand
-from .game_input import checked_key
 from .stored import columns_of
 from .unit_of_work import unit_of_work
 
 LAPSE_SECONDS = 6 * 3600  # an entry unused this long reads as empty
+MAX_SAVES = 5  # the API's save read again when a hand changed while it was saving
 MAX_CARDS = 120  # cards in one hand: more than any deck the app knows
 
 
@@ -166,19 +166,7 @@ class OpenEntries:
         """The entry as stored (maybe for a manche recorded since), or None: its row and its hands
         in one statement, so of one moment (read apart, a save closing the entry in between would
         leave the row of the manche saved without its hands)."""
-        query = (
-            select(*ENTRY_COLUMNS, *HAND_COLUMNS)
-            .select_from(OpenEntry)
-            .outerjoin(OpenHand, OpenHand.game_id == OpenEntry.game_id)
-            .where(OpenEntry.game_id == game_id)
-            .order_by(OpenHand.seat)
-        )
-        rows = self.db.all(query)
-        if not rows:
-            return None
-        cut = len(ENTRY_COLUMNS)  # each row: the entry's columns, then a hand's (None: no hand)
-        hands = [hand_of(row[cut:]) for row in rows if row[cut] is not None]
-        return _state(game_id, StoredEntry._make(rows[0][:cut]), hands)
+        return _entry_of(game_id, self.db.all(ENTRY_AND_HANDS, {"game_id": game_id}))
 
     def read(self, game) -> EntryState:
         """The open entry of ``game`` (its view) for its next manche."""
@@ -277,37 +265,63 @@ class OpenEntries:
 
     # --- saving ------------------------------------------------------------------------------------
 
-    def save(self, games, game, number: int, key: str | None, last_card: str | None = None):
-        """Record the entry as manche ``number`` (``games``: the game service) once, whoever taps:
-        a retry with the same key answers the manche recorded; another phone's save first is a
-        ``conflict``. Every hand that counts must be marked done. The entry then closes."""
-        key = checked_key(key)
+    def save(self, games, game, number: int, key: str | None, last_card: str | None = None, sent=None):
+        """Record the entry as it stands as manche ``number`` (``games``: the game service), once,
+        whoever taps: the API's save of the entry. The game service records it as any manche
+        (``record_manche`` with the entry's version: every hand that counts in, the entry
+        unchanged since it was read, closed in the same transaction); a hand changed meanwhile:
+        read again and saved once more."""
         if key and keys.found(self.db, game.id, key) is not None:  # a retry: answered as the first time
-            return games.record_manche(game, MancheEntry(None, {}), number=number, key=key)
-        stored = self.stored(game.id)
-        if number != game.next_number or (stored is not None and stored.number > number):
-            raise Conflict(N_("Round %(number)s was saved meanwhile."), field="number", number=number)
-        state = self._current(game, stored)
-        missing = state.missing()
-        if missing:
-            names = ", ".join(game.players[seat] for seat in missing)
-            raise MissingHand(N_("Still being counted: %(players)s."), field="hands", players=names)
-        recorded = games.record_manche(game, manche_of(state, game.players, last_card), number=number, key=key)
-        self.close(game, recorded.number)
-        return recorded
+            return games.record_manche(game, MancheEntry(None, {}), number, key)
+        for _attempt in range(MAX_SAVES):
+            state = self.read(game)
+            if state.number == number:
+                check_in(game, state.missing())
+            entry = manche_of(state, game.players, last_card)
+            try:
+                return games.record_manche(game, entry, number, key, sent=sent, entry_version=state.version)
+            except EntryMoved:
+                continue
+        raise EntryMoved(N_("The hands changed on another phone meanwhile: check them, then save again."))
 
-    def close(self, game, number: int) -> None:
-        """Manche ``number`` is recorded: the entry moves on to the next one, empty, every hand
-        expected again (its version bumped, so every phone on it hears it)."""
-        values = {"number": number + 1, "winner": None, "expected": _text(_expected(game, None))}
-        with unit_of_work(self.db) as session:
-            moved = session.execute(
-                update(OpenEntry)
-                .where(OpenEntry.game_id == game.id, OpenEntry.number <= number)
-                .values(**values, version=OpenEntry.version + 1, changed_at=self.clock())
-            ).rowcount
-            if moved:
-                session.execute(delete(OpenHand).where(OpenHand.game_id == game.id))
+
+def check_counted(session, game, number: int, version: int, absent=()) -> None:
+    """Inside the write that records manche ``number`` from a phone that counted with the open
+    entry at ``version``: the entry must be that version still (else ``EntryMoved``: a hand changed
+    on another phone since this one drew it) and every hand that counts must be in — done, or typed
+    — but those of ``absent`` seats, recorded at 0 for now (else ``MissingHand``, naming them and
+    carrying their seats)."""
+    query = ENTRY_AND_HANDS.with_for_update(of=OpenEntry)
+    state = _entry_of(game.id, session.execute(query, {"game_id": game.id}).all())
+    if state is None or state.number != number:
+        return  # nobody wrote a hand of this manche: this phone counted them all
+    if state.version != version:
+        raise EntryMoved(N_("The hands changed on another phone meanwhile: check them, then save again."))
+    check_in(game, [seat for seat in state.missing() if seat not in absent])
+
+
+def check_in(game, missing: list[int]) -> None:
+    """Every hand that counts is in, else ``MissingHand`` naming the hands ``missing`` and carrying
+    their seats (the page offers to save without them)."""
+    if missing:
+        names = ", ".join(game.players[seat] for seat in missing)
+        refused = MissingHand(N_("Still being counted: %(players)s."), field="hands", players=names)
+        refused.seats = missing
+        raise refused
+
+
+def close(session, game, number: int, now: float) -> None:
+    """Inside the write that records manche ``number``: the entry moves on to the next one, empty,
+    every hand expected again (its version bumped, so every phone on it hears it). Whichever way
+    the manche was saved, no phone can bring its hands back into the next one."""
+    values = {"number": number + 1, "winner": None, "expected": _text(_expected(game, None))}
+    moved = session.execute(
+        update(OpenEntry)
+        .where(OpenEntry.game_id == game.id, OpenEntry.number <= number)
+        .values(**values, version=OpenEntry.version + 1, changed_at=now)
+    ).rowcount
+    if moved:
+        session.execute(delete(OpenHand).where(OpenHand.game_id == game.id))
 
 
 def manche_of(state: EntryState, players: list[str], last_card: str | None) -> MancheEntry:
@@ -323,6 +337,27 @@ def manche_of(state: EntryState, players: list[str], last_card: str | None) -> M
             hands[players[seat]] = hand.cards.split()
     winner = None if state.winner_seat is None else players[state.winner_seat]
     return MancheEntry(winner, hands, typed, state.winner == BLOCKED, last_card or None)
+
+
+# The entry's row and its hands in one statement, so of one moment (read apart, a save closing the
+# entry in between would leave the row of the manche saved without its hands).
+ENTRY_AND_HANDS = (
+    select(*ENTRY_COLUMNS, *HAND_COLUMNS)
+    .select_from(OpenEntry)
+    .outerjoin(OpenHand, OpenHand.game_id == OpenEntry.game_id)
+    .where(OpenEntry.game_id == bindparam("game_id"))
+    .order_by(OpenHand.seat)
+)
+
+
+def _entry_of(game_id: str, rows) -> EntryState | None:
+    """The entry ``ENTRY_AND_HANDS`` read (each row: the entry's columns, then a hand's, None when
+    it has none), or None."""
+    if not rows:
+        return None
+    cut = len(ENTRY_COLUMNS)
+    hands = [hand_of(row[cut:]) for row in rows if row[cut] is not None]
+    return _state(game_id, StoredEntry._make(rows[0][:cut]), hands)
 
 
 def _state(game_id: str, entry: StoredEntry, hands: list) -> EntryState:

@@ -17,7 +17,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from .db import Database, Presence
 from .ids import checked_id
-from .unit_of_work import unit_of_work
+from .unit_of_work import along, unit_of_work
 
 HEARTBEAT_SECONDS = 10  # the entry page's sign of life
 PRESENCE_SECONDS = 30  # forgotten this long after the last one
@@ -76,10 +76,15 @@ class PresenceService:
             connection.execute(upsert)
         return True
 
-    def leave(self, game_id: str, phone: str) -> None:
-        """The phone saved, or left its entry: it is no longer entering anything."""
+    def leave(self, game_id: str, phone: str, with_the_write: bool = False) -> None:
+        """The phone left its entry: it is no longer entering anything. ``with_the_write``: it is
+        saving it, and is gone with that write (``unit_of_work.along``), or not at all."""
+        statement = delete(Presence).where(Presence.game_id == checked_id(game_id), Presence.phone == phone)
+        if with_the_write:
+            along(lambda session: session.execute(statement))
+            return
         with unit_of_work(self.db) as connection:
-            connection.execute(delete(Presence).where(Presence.game_id == checked_id(game_id), Presence.phone == phone))
+            connection.execute(statement)
 
     def of_games(self, game_ids) -> dict[str, tuple[Entering, ...]]:
         """The phones entering a manche in each of these games (one statement)."""

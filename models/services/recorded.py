@@ -12,7 +12,7 @@ from ..core import scoring
 from .game_input import PlannedManche
 from .game_view import GameView, extend_view
 from .latest import LatestViews
-from .stored import StoredManche
+from .stored import manche_record
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ def written(latest: LatestViews, current: GameView, planned: PlannedManche, manc
     only when asked; this process's next write of the game reads the manche back with whatever
     another process added meanwhile, one ``extend_view`` for both. Else (somebody joined or
     left, a manche after the end) the view is built now, whole, as a read builds it."""
-    manche = StoredManche(manche_id, planned.number, **planned.columns)
+    manche = manche_record(manche_id, planned.number, planned.columns)
 
     def view() -> GameView:
         rows = current.rows.with_manche(manche, planned.hands).with_game(

@@ -23,7 +23,7 @@ from . import keys
 from .db import Hand, Manche, Player
 from .game_input import check_no_change_after, existing_number, hand_rows, stored_row
 from .game_view import GameRows, GameView
-from .stored import StoredHand, StoredManche
+from .stored import StoredHand, manche_record, parts_from
 
 MANCHE_KINDS = ("saved", "edited", "deleted")
 SEAT_KINDS = ("joined", "left")
@@ -99,16 +99,16 @@ def plan_undo(current: GameView, kind: str, number: int, record) -> UndoPlan:
     kept = json.loads(record.manche_json)
     if kind in SEAT_KINDS:
         return (_unjoin if kind == "joined" else _unleave)(current, number, kept)
-    columns = {k: kept[k] for k in ("winner_seat", "blocked", "last_card")}
+    columns = parts_from(kept)
     hands = [StoredHand._make(hand) for hand in kept["hands"]]
     if kind == "edited":
         stored = stored_row(current, number)
 
         def put_edit_back(session: Session) -> GameRows:
             replace_manche(session, stored.id, columns, hands)
-            return current.rows.with_manche(StoredManche(stored.id, number, **columns), hands)
+            return current.rows.with_manche(manche_record(stored.id, number, columns), hands)
 
-        return UndoPlan(current.rows.with_manche(StoredManche(stored.id, number, **columns), hands), put_edit_back)
+        return UndoPlan(current.rows.with_manche(manche_record(stored.id, number, columns), hands), put_edit_back)
     if number != current.next_number:
         raise changed()
 
@@ -117,9 +117,9 @@ def plan_undo(current: GameView, kind: str, number: int, record) -> UndoPlan:
         row = {**columns, "game_id": current.id, "number": number, "created_at": record.created_at}
         manche_id = session.execute(NEW_MANCHE, [row]).scalar_one()
         session.execute(NEW_HANDS, hand_rows(manche_id, hands))
-        return current.rows.with_manche(StoredManche(manche_id, number, **columns), hands)
+        return current.rows.with_manche(manche_record(manche_id, number, columns), hands)
 
-    return UndoPlan(current.rows.with_manche(StoredManche(-1, number, **columns), hands), put_deleted_back)
+    return UndoPlan(current.rows.with_manche(manche_record(-1, number, columns), hands), put_deleted_back)
 
 
 def _unsave(current: GameView, number: int) -> UndoPlan:

@@ -68,9 +68,9 @@
       });
     },
     WRITES: WRITES,
-    // A form that writes a manche (its path, its [name, value] pairs) queued under its key, with
-    // what it is: "new", "edit" (of manche N) or "delete" (of manche N); null when it is no such
-    // write (a key tapped without JavaScript, no key, not confirmed).
+    // A form that writes a manche (its path, its [name, value] pairs) queued under its key: "new"
+    // (sent back `queued`: it lands as the next), "edit" or "delete" (of manche N); null when it is
+    // no such write (a key tapped without JavaScript, no key, not confirmed).
     write: function (path, pairs) {
       var match = WRITES.exec(path), form = new Map(pairs.map(function (p) { return [p[0], p[1]]; }));
       if (!match) return Promise.resolve(null);
@@ -80,7 +80,7 @@
       return superseded(game, kind, match[2], form.get("nonce")).then(function () {
         return add({
           id: form.get("nonce"), game: game, kind: kind, number: parseInt(match[2] || form.get("number"), 10) || 0,
-          action: path, pairs: pairs, created: Date.now(), state: "waiting",
+          action: path, pairs: kind === "new" ? pairs.concat([["queued", "1"]]) : pairs, created: Date.now(), state: "waiting",
         });
       });
     },

@@ -407,7 +407,7 @@ def taps(page) -> int:
 
 @pytest.mark.slow
 def test_a_five_player_manche_costs_each_phone_its_own_cards_and_two_taps(browser, live_server):
-    """The README's walk-through, its taps counted on each phone (every tap the test makes is
+    """The Playing guide's count of taps, its taps counted on each phone (every tap the test makes is
     counted by the page itself): saying who it is costs 2 taps, once; then Ana, who went out, taps
     the winner and « Enregistrer » (0 cards + 2); each other phone taps its cards and « main
     comptée » (cards + 1). Classique (SPEC §2): K 10, 7 7, 8 50, 3 3; the one out scores 0."""

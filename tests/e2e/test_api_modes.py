@@ -233,7 +233,8 @@ def test_the_game_keeps_its_keys_in_the_order_it_always_had(client):
         "table_order", "finish_forbidden", "manches", "after_end", "totals", "ranking", "status", "winners",
         "dealer", "starter", "cards_to_deal", "revision", "share_url", "share_qr_url",
     ]  # fmt: skip
-    manche = ["number", "winner", "blocked", "last_card", "dealer", "hands", "typed", "values", "points"]
+    # a manche's parts stored as sent come after the rest (stored.MANCHE_PARTS): who saved it
+    manche = ["number", "winner", "blocked", "last_card", "dealer", "hands", "typed", "values", "points", "saved_by"]
     assert all(list(m) == manche for m in answer["manches"])
 
 

@@ -1,7 +1,7 @@
 """Carte ! as a club deploys it (issue 27): gunicorn with several workers on a new, empty database;
 the limits counted once for the whole server in Redis, across every door; Redis out of reach.
 
-Each test starts gunicorn from the project's directory, as the README says (``Server`` in
+Each test starts gunicorn from the project's directory, as docs/hosting.md says (``Server`` in
 test_server.py). The database is the one the suite runs on: a new SQLite file, or a new
 PostgreSQL database made on the server of ``DATABASE_URL`` and dropped at the end.
 """

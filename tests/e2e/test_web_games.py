@@ -386,26 +386,27 @@ def test_a_double_post_with_the_same_nonce_records_once(client, games):
     assert game.totals == {"Ana": 5, "Bob": 6, "Chloé": 0}
 
 
-def test_an_entry_for_a_manche_another_phone_recorded_becomes_the_next_one(client, games):
-    """Issue 24: a phone whose entry showed manche 1 while another phone recorded manche 1 saves
-    manche 2 — no conflict page — and is told so. Classique (SPEC §2): 4 and 9 count their value."""
+def test_an_entry_for_a_manche_another_phone_recorded_is_told_so_and_kept_offline_lands_as_the_next(client, games):
+    """A phone whose entry showed manche 1 while another phone recorded manche 1 records no manche
+    2 of its own: it is told, with both versions (its hands differ). The same entry kept offline
+    and sent back when the network returns (``queued``) lands as manche 2, and says so.
+    Classique (SPEC §2): 4 and 9 count their value."""
     game_id = new_game(client)
     fields = manche_form(client, game_id)  # this phone opened the entry of manche 1
     post_manche(client, game_id, {"winner": "0", "p1-n_4": "1", "p2-n_4": "1"})  # the other phone: Bob 4, Chloé 4
-    response = client.post(
-        f"/games/{game_id}/manches",
-        data={**fields, "nonce": "this-phone", "winner": "1", "p0-n_9": "1", "p2-n_9": "1"},  # Ana 9, Chloé 9
-    )
+    mine = {**fields, "nonce": "this-phone", "winner": "1", "p0-n_9": "1", "p2-n_9": "1"}  # Ana 9, Chloé 9
+    told = client.post(f"/games/{game_id}/manches", data=mine)
+    assert told.status_code == 409
+    assert "Round 1 was saved on another phone." in html.unescape(told.get_data(as_text=True))
+    assert [m.number for m in games.get(game_id).manches] == [1]
+    response = client.post(f"/games/{game_id}/manches", data={**mine, "queued": "1"})
     assert response.status_code == 303 and response.headers["Location"].endswith("?saved=2&shown=1")
     page = game_page(client, game_id, "?saved=2&shown=1")
     assert "Round 2 recorded: another phone had recorded round 1 meanwhile, so your entry became round 2." in page
     assert totals_shown(page) == {"Ana": 9, "Bob": 4, "Chloé": 13}
     assert [m.number for m in games.get(game_id).manches] == [1, 2]
     # The same form sent again (a retry) records nothing more, and says nothing of a renumbering.
-    again = client.post(
-        f"/games/{game_id}/manches",
-        data={**fields, "nonce": "this-phone", "winner": "1", "p0-n_9": "1", "p2-n_9": "1"},
-    )
+    again = client.post(f"/games/{game_id}/manches", data={**mine, "queued": "1"})
     assert again.headers["Location"].endswith("?saved=2") and len(games.get(game_id).manches) == 2
 
 

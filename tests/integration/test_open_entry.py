@@ -161,9 +161,10 @@ def test_saving_records_one_manche_with_every_hand_and_closes_the_entry(app, ent
     entries.change_hand(game, 1, CHLOE, HandChange(["3", "9"], None, True), "phone-c", "Chloé")
     with StatementCounter(app.extensions["database"]) as counter:
         recorded = entries.save(games, game, 1, "form:one")
-    # the entry is read once (its row and its hands together), however many questions the save asks
+    # the entry is read once to build the manche and once more inside its write, under its lock
+    # (unchanged since, every hand in), each time its row and its hands together
     reads = [s for s in counter.run if s.lstrip().upper().startswith("SELECT") and "FROM open_" in s]
-    assert len(reads) == 1 and "JOIN open_hand" in reads[0]
+    assert len(reads) == 2 and all("JOIN open_hand" in read for read in reads)
     # Penalty mode: Ana went out, 0; Bob K + 7 = 17; Chloé 3 + 9 = 12.
     assert recorded.number == 1 and recorded.totals == {"Ana": 0, "Bob": 17, "Chloé": 12}
     after = games.get(game.id)

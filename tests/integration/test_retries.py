@@ -120,7 +120,8 @@ def test_keys_are_kept_thirty_days_then_let_go(games, game):
         ])  # fmt: skip
     purge = keys.Purge(every=3600)
     assert purge.due() and not purge.due()  # once an hour at most
-    assert purge.run(games.db) == 1
+    with games.db.writer.begin() as connection:
+        assert purge.run(connection) == 1
     with games.db.reader.connect() as connection:
         left = connection.execute(select(IdempotencyRecord.key).where(IdempotencyRecord.game_id == game))
         assert list(left.scalars()) == ["young"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from models.core.errors import Conflict, ValidationError
+from models.services import unit_of_work
 from models.services.games import MancheEntry
 
 THREE = ["Ana", "Bob", "Chloé"]
@@ -117,12 +118,16 @@ def test_an_invites_last_use_is_noted_at_most_once_a_minute(app, games):
 
     event.listen(games.db.writer, "before_cursor_execute", seen)
     try:
-        access.note_use(game.id, token)
+        access.note_use(game.id, token)  # noted with the write it goes with: none yet
+        assert games.invites(game.id)[0].last_used_at is None and not updates
+        games.record_manche(game.id, MancheEntry("Ana", {"Bob": ["K"], "Chloé": ["3"]}))
         first = games.invites(game.id)[0].last_used_at
-        access.note_use(game.id, token)  # a second write within the minute: nothing changes
-        assert games.invites(game.id)[0].last_used_at == first is not None
+        access.note_use(game.id, token)
+        games.record_manche(game.id, MancheEntry("Bob", {"Ana": ["K"], "Chloé": ["3"]}))
+        assert games.invites(game.id)[0].last_used_at == first is not None  # a second write within the minute
     finally:
         event.remove(games.db.writer, "before_cursor_execute", seen)
+        unit_of_work.let_go()
     assert len(updates) == 2  # one statement per write at most (the second matches no row)
 
 

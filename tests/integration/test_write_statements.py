@@ -72,11 +72,12 @@ def test_recording_a_manche_costs_the_same_statements_whatever_the_length(app, c
     # write, and an edit token never changes: issue 29), the kept view checked against the game's
     # revision (1, issue 29: no read of the game), the idempotency check (with a key), then the
     # write transaction: BEGIN, the revision compared and bumped, the manche, its hands (and the
-    # key) — nothing read back
+    # key), the open entry moved on to the next manche — nothing read back
     assert not any("edit_token_hash" in s for s in small)
     assert sum(s.startswith("UPDATE game SET") for s in small) == 1
     assert sum(s.startswith("INSERT") for s in small) == (3 if key else 2)
-    assert len([s for s in small if s != "BEGIN IMMEDIATE"]) == (6 if key else 4), small  # SQLite's BEGIN too
+    assert sum(s.startswith("UPDATE open_entry") for s in small) == 1
+    assert len([s for s in small if s != "BEGIN IMMEDIATE"]) == (7 if key else 5), small  # SQLite's BEGIN too
 
 
 def test_editing_and_deleting_cost_the_same_whatever_the_length(app, client):
