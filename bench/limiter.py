@@ -7,7 +7,10 @@ in memory (the default), and on in Redis (``REDIS_URL``, when a Redis answers on
 wrk writes manches to 8 new games a round **as a phone does**: the entry's form posted to
 ``/games/<id>/manches`` (winner, typed totals, a nonce of its own per request) with the session
 cookie of the phone that created the game, ``Origin`` and ``Sec-Fetch-Site: same-origin``,
-``Accept-Encoding: br``, French — each answer a 303 to the game page. Then the owner's game page
+``Accept-Encoding: br``, French — each answer a 303 to the game page. Each form says
+``queued=1``, as a phone's queue sends a manche kept offline (saved as the next one): wrk's
+connections to one game would otherwise race for one number, the losers told 409 (in process the
+requests come one at a time, each with the number a phone shows). Then the owner's game page
 (a read: the limiter's hooks run, its filter lets it by). ``BENCH_ROUNDS`` rounds (3) of
 ``BENCH_SECONDS`` (4) each, the three servers in turn (the order turned each round), the median
 round kept per row; every 303 checked afterwards to be a manche stored. The server CPU per request
@@ -106,7 +109,7 @@ request = function()
   local g = games[(counter % #games) + 1]
   local headers = {{{lua_headers}}}
   headers["Cookie"] = g[2]
-  local body = "winner=0&number=1&last_card=&p1-typed=12&p2-typed=5&nonce=" .. run .. "-" .. id .. "-" .. counter
+  local body = "winner=0&number=1&queued=1&last_card=&p1-typed=12&p2-typed=5&nonce=" .. run .. "-" .. id .. "-" .. counter
   return wrk.format("POST", "/games/" .. g[1] .. "/manches", headers, body)
 end
 response = function(status, headers, body)
@@ -174,15 +177,15 @@ def measure(url: str, names: list[str]) -> dict:
     return results
 
 
-def form_environs(games: list[tuple[str, str]], count: int) -> list[dict]:
-    """``count`` manche entries as the phone posts them (round-robin over ``games``), ready for the
-    WSGI call (made before the clock starts)."""
+def form_environs(games: list[tuple[str, str]], count: int, first: int = 1) -> list[dict]:
+    """``count`` manche entries as the phone posts them (round-robin over ``games``, the first one
+    numbered ``first`` in each), ready for the WSGI call (made before the clock starts)."""
     environs = []
     for n in range(count):
         game_id, cookie = games[n % len(games)]
         headers = {**PHONE, "Cookie": cookie, "Origin": "http://127.0.0.1", "Sec-Fetch-Site": "same-origin"}
-        form = {"winner": "0", "number": "1", "last_card": "", "p1-typed": "12", "p2-typed": "5",
-                "nonce": f"{n}-{random.random()}"}  # fmt: skip
+        form = {"winner": "0", "number": str(first + n // len(games)), "last_card": "", "p1-typed": "12",
+                "p2-typed": "5", "nonce": f"{n}-{random.random()}"}  # fmt: skip
         path = f"/games/{game_id}/manches"
         environs.append(
             EnvironBuilder(path, "http://127.0.0.1", method="POST", data=form, headers=headers).get_environ()
@@ -234,7 +237,10 @@ def in_process(url: str, names: list[str]) -> dict:
     for block in range(int(os.environ.get("BENCH_BLOCKS", "30"))):
         for name in names[block % len(names) :] + names[: block % len(names)]:
             games = new_games(url, GAMES)
-            warm, manches = form_environs(games, GAMES), form_environs(games, int(os.environ.get("BENCH_WRITES", "48")))
+            warm, manches = (
+                form_environs(games, GAMES),
+                form_environs(games, int(os.environ.get("BENCH_WRITES", "48")), 2),
+            )
             config = {"DATABASE_URL": url, "SECRET_KEY": SECRET_KEY, "AUTO_MIGRATE": False, **HIGH, **configs[name]}
             app = create_app(config)
             cpu_per_request(app, warm, "303")
