@@ -194,15 +194,20 @@ def _configure(app: Flask, instance: Path, config: dict | None) -> None:
         AUTO_MIGRATE=os.environ.get("AUTO_MIGRATE", "1") != "0",
         # Seconds a write waits for a lock held by another write before answering 503 (busy).
         DATABASE_LOCK_TIMEOUT=float(os.environ.get("DATABASE_LOCK_TIMEOUT") or LOCK_TIMEOUT),
-        # Abuse limits per client address; counters in Redis when REDIS_URL is set (shared by
-        # several app servers), in memory otherwise.
-        RATELIMIT_STORAGE_URI=os.environ.get("REDIS_URL") or "sweptmemory://",  # views/limiting.py
-        # Redis out of reach: the limits are counted in this process's memory meanwhile, with a
-        # warning in the log (never a 500, never a write refused for it).
+        # Abuse limits per client address (Flask-Limiter: views/limiting.py); counters in Redis
+        # when REDIS_URL is set (shared by several app servers), in memory otherwise. Redis out of
+        # reach: counted in this process's memory meanwhile, with a warning in the log (never a
+        # 500, never a write refused for it); a request waits at most half a second for Redis.
+        RATELIMIT_ENABLED=os.environ.get("RATELIMIT_ENABLED", "1") != "0",
+        RATELIMIT_STORAGE_URI=os.environ.get("REDIS_URL") or "memory://",
+        RATELIMIT_STORAGE_OPTIONS={"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,
         RATELIMIT_SWALLOW_ERRORS=True,
         RATELIMIT_KEY_PREFIX="carte",
+        # X-RateLimit-Limit, -Remaining, -Reset name the limit counted last; a 429 says Retry-After
+        # (views/errors.py), and a 503's own Retry-After (2 s) is not made the limit's window.
         RATELIMIT_HEADERS_ENABLED=True,
+        RATELIMIT_HEADER_RETRY_AFTER="X-RateLimit-Reset-After",
         CREATE_LIMIT=os.environ.get("CREATE_LIMIT", "30 per hour"),
         WRITE_LIMIT=os.environ.get("WRITE_LIMIT", "300 per minute"),
         # The administrator's secret (the server-wide list of games; none without it), the

@@ -4,7 +4,6 @@ templates. A name here is used; a name that is not is removed, not listed."""
 
 # ruff: noqa
 from app import create_app
-from views import limiting
 
 _ = create_app  # the application factory: `flask --app app`, gunicorn 'app:create_app()'
 _.ensure_ascii  # app.json.ensure_ascii: Flask's JSON provider setting
@@ -13,8 +12,6 @@ _.permanent  # session.permanent: Flask keeps the cookie past the browser sessio
 _.max_age, _.no_cache, _.public, _.immutable  # response.cache_control: werkzeug sends them
 _.isolation_level  # sqlite3 connection attribute (BEGIN IMMEDIATE by hand)
 _.may_be_fragment  # flask.g flag read by views/kit.py's after_request hook
-limiting.SweptMemoryStorage.STORAGE_SCHEME  # the limits library picks the storage by it
-limiting.SweptMemoryStorage.incr, limiting.SweptMemoryStorage.reset  # the limits Storage interface
 _.must_play  # read from the variant files (les-huit); the referee's use of it: issue 26
 _.title_parts, _.played_at, _.last_x, _.last_y, _.target_y, _.earlier, _.average, _.more  # read by templates
 _.name_inputs  # read by templates/games/new.html

@@ -32,7 +32,7 @@ from sqlalchemy import func, insert, select, text  # noqa: E402
 
 from bench import tiny  # noqa: E402
 from bench.inprocess import ask, cpu_per_request  # noqa: E402
-from bench.run import PHONE  # noqa: E402
+from bench.phone import PHONE  # noqa: E402
 from bench.serve import SECRET_KEY, database_url  # noqa: E402
 from models.core.cards import format_cards  # noqa: E402
 from models.core.rules import catalog  # noqa: E402

@@ -39,7 +39,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.live import PHONE, PORT, serve  # noqa: E402
+from bench.live import PORT, serve  # noqa: E402
+from bench.phone import PHONE  # noqa: E402
 from bench.serve import database_url  # noqa: E402
 
 PLAYERS = ["Ana", "Bob", "Chloé", "Dan", "Eve", "Fred", "Gus", "Hugo"]

@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench import tiny  # noqa: E402
-from bench.run import ADMIN, PHONE, owner_cookie  # noqa: E402
+from bench.phone import ADMIN, PHONE, owner_cookie  # noqa: E402
 from bench.seed import seed  # noqa: E402
 from bench.serve import SECRET_KEY  # noqa: E402
 

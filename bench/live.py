@@ -41,13 +41,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.phone import PHONE  # noqa: E402
 from bench.serve import database_url  # noqa: E402
 
 STREAMS = int(os.environ.get("BENCH_STREAMS", "1000"))
 ONLY = os.environ.get("BENCH_ONLY", "")  # "writers": the writers' rows alone (PostgreSQL)
 DURATION = os.environ.get("BENCH_SECONDS", "8")
 PORT = 8790
-PHONE = {"Accept-Encoding": "br", "Accept-Language": "fr-FR,fr;q=0.9"}
 HAND = {"winner": "Ana", "hands": {"Bob": ["3C", "KD"], "Chloé": ["8H"]}}
 P95 = """
 done = function(summary, latency, requests)

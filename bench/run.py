@@ -32,6 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench import tiny  # noqa: E402
+from bench.group import seed_group  # noqa: E402
+from bench.phone import ADMIN, PHONE, owner_cookie  # noqa: E402
 from bench.seed import seed  # noqa: E402
 from bench.serve import SECRET_KEY, cpu_seconds, database_url, gunicorn  # noqa: E402
 
@@ -41,12 +43,10 @@ ROUNDS = int(os.environ.get("BENCH_ROUNDS", "1"))
 ONLY = os.environ.get("BENCH_ONLY", "")  # "writes": the manche writes' row alone; "group": the group's page
 GROUP_GAMES = int(os.environ.get("BENCH_GROUP_GAMES", "5000"))  # the finished games of the group a member asks
 WRITE_SECONDS = 4  # 8 games hold 8,000 manches: 2,000 writes a second at most in a round
-ADMIN = "bench-admin-token"
 # Requests asked of a page before it is measured, each on a connection of its own: every worker
 # must have served it once (with 2 workers, 4 left one worker cold one run in eight; 16, one in
 # 16,000), or the run's CPU figure holds one worker's rendering of the page.
 WARM_UP = 16
-PHONE = {"Accept-Encoding": "br", "Accept-Language": "fr-FR,fr;q=0.9"}
 
 
 def wrk(url: str, script: str | None = None, headers: dict | None = None, seconds: str = DURATION) -> dict:
@@ -137,16 +137,6 @@ def cookie_of(url: str, headers: dict | None = None) -> str | None:
     except urllib.error.HTTPError as answer:  # the invite's 303
         cookie = answer.headers.get("Set-Cookie")
     return cookie.split(";", 1)[0] if cookie else None
-
-
-def owner_cookie(url: str, game_id: str, token: str) -> str:
-    """The cookie of the phone that created the game: its edit token in its signed session."""
-    from app import create_app
-
-    app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET_KEY, "AUTO_MIGRATE": False})
-    value = app.session_interface.get_signing_serializer(app).dumps({"tokens": [[game_id, token]]})
-    app.extensions["database"].dispose()
-    return f"session={value}"
 
 
 def database_urls(workdir: Path) -> tuple[str, str, str]:
@@ -336,8 +326,6 @@ def main():
     workdir = Path(tempfile.mkdtemp(prefix="carte-bench-"))
     url, tiny_url, database_name = database_urls(workdir)
     started = time.monotonic()
-    from bench.group import seed_group  # it measures in process with bench.inprocess, which reads this module
-
     data = seed(url)
     data["group"] = seed_group(url, GROUP_GAMES)
     tiny.prepare(tiny_url)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from flask import jsonify, render_template, request
 from flask_babel import gettext
+from flask_limiter import RateLimitExceeded
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import BadHost, HTTPException
 
 from models.core.errors import DomainError
+from models.services.faults import is_busy, is_unavailable
 
-from .kit import database
-from .limiting import refusal_message
+from .limiting import reached
 from .texts import error_json, error_message
 
 # Seconds a client is asked to wait before trying again when the database was busy or out of reach.
@@ -93,9 +94,9 @@ def init_app(app):
         (refused, cut, too many clients, no pooled connection free in time): 503 with Retry-After,
         never a 500; the transaction was rolled back, so nothing is half-written, and a retry
         with the same key writes once. Other database errors stay errors."""
-        if database().is_busy(error):
+        if is_busy(error):
             code, message = "busy", gettext("The server is busy: try again in a moment.")
-        elif database().is_unavailable(error):
+        elif is_unavailable(error):
             code, message = "unavailable", server_message(503)
         else:
             raise error
@@ -115,11 +116,13 @@ def http_error(error: HTTPException):
         if wants_json():
             return jsonify(error_body(SERVER_CODES.get(status, "server_error"), message)), status
         return server_page(status, message)
-    message = refusal_message(error) if status == 429 else http_message(status)
+    message, headers = http_message(status), {}
+    if isinstance(error, RateLimitExceeded):  # which limit was reached, and when to come back
+        message, headers = error.description, {"Retry-After": str(reached()["seconds"])}
     if status == 400 and isinstance(error, BadHost):
         message = gettext("The address this request was sent to (its Host) is not a valid host name.")
     if wants_json():
-        return jsonify(error_body(HTTP_CODES.get(status, "validation_error"), message)), status
+        return jsonify(error_body(HTTP_CODES.get(status, "validation_error"), message)), status, headers
     if not can_build_urls():
-        return message, status, {"Content-Type": "text/plain; charset=utf-8"}
-    return render_template("parts/error.html", status=status, message=message), status
+        return message, status, {**headers, "Content-Type": "text/plain; charset=utf-8"}
+    return render_template("parts/error.html", status=status, message=message), status, headers

@@ -20,7 +20,7 @@ from sqlalchemy import bindparam, exists, func, or_, select, update
 from sqlmodel import Session
 
 from ..core.errors import N_, NotFound
-from .db import Database, Game, GroupMember, HouseVariant, Invite, Lookup, Manche, token_hash, utcnow
+from .db import Database, Game, GroupMember, HouseVariant, Invite, Manche, token_hash, utcnow
 from .ids import checked_house_id, checked_id
 from .lru import LRU
 from .unit_of_work import along
@@ -57,8 +57,8 @@ LAST_NUMBER = (
 GAME_LEVEL = select(Game.edit_token_hash, INVITED, MEMBER).where(Game.id == bindparam("game_id"))
 # The game page's question: the revision and last manche its cache key holds, and what the token
 # allows, in one statement.
-PAGE_LEVEL = Lookup(
-    select(Game.revision, LAST_NUMBER, Game.edit_token_hash, INVITED, MEMBER).where(Game.id == bindparam("game_id"))
+PAGE_LEVEL = select(Game.revision, LAST_NUMBER, Game.edit_token_hash, INVITED, MEMBER).where(
+    Game.id == bindparam("game_id")
 )
 
 
@@ -129,7 +129,7 @@ class AccessService:
         when there is no such game."""
         digest = token_hash(token) if _usable(token) else ""
         params = {"digest": digest, "game_id": checked_id(game_id), **member_params(members)}
-        row = self.db.lookup(PAGE_LEVEL, params)
+        row = self.db.first(PAGE_LEVEL, params)
         if row is None:
             return None
         return row.revision, row.last, _level_of(row.edit_token_hash, digest, row.invited, row.member)

@@ -10,18 +10,17 @@ points, totals, ranking and dealer are derived from them on reading.
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 import time
-from collections import namedtuple
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from sqlalchemy import Index, event, false, text
-from sqlalchemy.engine import Connection, Dialect, Engine
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
-from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Column, Field, SQLModel, Text, UniqueConstraint, create_engine
+
+from .faults import is_busy
 
 
 def token_hash(token: str) -> str:
@@ -332,49 +331,6 @@ CONNECTIONS_PER_PROCESS = WRITER_POOL + READER_POOL + LISTEN_CONNECTIONS
 POOL_TIMEOUT = 3.0
 POOL_RECYCLE = 300
 
-# The errors that mean "the lock could not be had in time, try again": SQLite's SQLITE_BUSY and
-# SQLITE_LOCKED ("database is locked"); PostgreSQL's lock_not_available (lock_timeout),
-# serialization_failure and deadlock_detected.
-SQLITE_BUSY_CODES = (5, 6)
-PG_BUSY_SQLSTATES = ("55P03", "40001", "40P01")
-# The errors that mean "the database cannot be reached right now": PostgreSQL's connection
-# exceptions (08…), insufficient resources ("too many clients", 53…) and operator intervention
-# (a backend terminated, the server shutting down, 57P…); SQLite's file that cannot be opened
-# (SQLITE_CANTOPEN) or read (SQLITE_IOERR).
-PG_UNAVAILABLE_SQLSTATES = ("08", "53", "57P")
-SQLITE_UNAVAILABLE_CODES = (10, 14)
-
-
-def is_busy(error: BaseException) -> bool:
-    """Whether a database error says the database was busy (a lock not had in time), not broken."""
-    cause = getattr(error, "orig", None) or error
-    if getattr(cause, "sqlstate", None) in PG_BUSY_SQLSTATES:
-        return True
-    code = getattr(cause, "sqlite_errorcode", None)
-    if isinstance(code, int):
-        return code & 0xFF in SQLITE_BUSY_CODES  # extended codes (SQLITE_BUSY_SNAPSHOT …) included
-    return isinstance(cause, sqlite3.OperationalError) and "database is locked" in str(cause)
-
-
-def is_unavailable(error: BaseException) -> bool:
-    """Whether an error says the database could not be reached (refused, cut, too many clients,
-    no pooled connection free in time): the request did nothing and may be tried again."""
-    if isinstance(error, PoolTimeout):
-        return True
-    if not isinstance(error, DBAPIError):
-        return False
-    if error.connection_invalidated:
-        return True
-    cause = error.orig
-    state = getattr(cause, "sqlstate", None)
-    if state:
-        return state.startswith(PG_UNAVAILABLE_SQLSTATES)
-    code = getattr(cause, "sqlite_errorcode", None)
-    if isinstance(code, int):
-        return code & 0xFF in SQLITE_UNAVAILABLE_CODES
-    # psycopg's errors without a state come from the connection itself (refused, closed).
-    return isinstance(error, OperationalError | InterfaceError) and type(cause).__module__.startswith("psycopg")
-
 
 def _sqlite_pragmas(lock_timeout: float):
     def set_pragmas(dbapi_connection, _record):
@@ -439,42 +395,6 @@ def database_url(url: str) -> str:
     return url
 
 
-FAILED = object()  # a lookup the driver refused
-
-
-class Lookup:
-    """A small read that every page asks first (its rights and revision, a list's state): a Core
-    ``select()`` built once, compiled once per dialect through ``compile()`` and run by
-    ``Database.lookup`` on a pooled DBAPI connection — SQLAlchemy's execution around the
-    statement (a ``Connection``, its transaction, the result) cost more than the statement itself.
-
-    Each column's value goes through its type's own ``result_processor`` for the dialect, as
-    SQLAlchemy's results do (SQLite's 0 and 1 become booleans). Its parameters are named, plain
-    text or numbers (no type converts them, no expanding ``IN``). Statement events
-    (``before_cursor_execute``) do not see it."""
-
-    def __init__(self, statement):
-        self.statement = statement
-        self.row = namedtuple("LookupRow", statement.selected_columns.keys())
-        self.compiled: dict = {}  # dialect name -> (SQL text, compiled statement, result processors)
-
-    def compile(self, dialect: Dialect) -> tuple:
-        found = self.compiled.get(dialect.name)
-        if found is None:
-            compiled = self.statement.compile(dialect=dialect)
-            processors = tuple(
-                column.type.result_processor(dialect, None) for column in self.statement.selected_columns
-            )
-            found = self.compiled[dialect.name] = (str(compiled), compiled, processors)
-        return found
-
-    def made(self, values, processors):
-        """The named row of the driver's ``values``, each converted as its type says."""
-        return self.row(
-            *(value if process is None else process(value) for value, process in zip(values, processors, strict=True))
-        )
-
-
 def make_engine(url: str, lock_timeout: float = LOCK_TIMEOUT, pool_size: int = WRITER_POOL, **kwargs) -> Engine:
     """An engine for ``url`` with a pool of ``pool_size`` connections and no overflow; SQLite gets
     WAL, synchronous FULL, foreign keys and a busy timeout, PostgreSQL a lock timeout
@@ -496,8 +416,8 @@ def make_engine(url: str, lock_timeout: float = LOCK_TIMEOUT, pool_size: int = W
 class Database:
     """The engines of one database: ``writer`` for the writes (each one transaction:
     ``models/services/unit_of_work.py``), ``reader`` for the reads. A small read is one statement
-    (``first``, ``all``, ``lookup``); a read of several statements that must agree is one
-    ``snapshot``."""
+    (``first``, ``all``: a Core ``select()``, compiled once and kept in SQLAlchemy's own cache); a
+    read of several statements that must agree is one ``snapshot``."""
 
     def __init__(self, url: str, lock_timeout: float = LOCK_TIMEOUT, **kwargs):
         self.url = url
@@ -506,8 +426,7 @@ class Database:
         self.is_sqlite = self.writer.dialect.name == "sqlite"
         if self.is_sqlite:
             _sqlite_begins_immediate(self.writer, lock_timeout)
-            # Named parameters, as psycopg's: a lookup's parameters go to the driver as a dict.
-            self.reader = make_engine(url, lock_timeout, READER_POOL, paramstyle="named", **kwargs)
+            self.reader = make_engine(url, lock_timeout, READER_POOL, **kwargs)
         else:
             self.reader = make_engine(url, lock_timeout, READER_POOL, isolation_level="AUTOCOMMIT", **kwargs)
 
@@ -530,44 +449,10 @@ class Database:
         with self.reader.connect() as connection:
             return connection.execute(statement, params or {}).first()
 
-    def lookup(self, lookup: Lookup, params: dict):
-        """The first row of ``lookup`` (a named tuple), or None: its SQL, compiled once, run on a
-        pooled DBAPI connection. Should the driver fail (no connection to be had, one cut), the
-        statement is asked again through SQLAlchemy, whose errors the app knows (busy, out of reach)."""
-        sql, compiled, processors = lookup.compile(self.reader.dialect)
-        row = self._driver_row(sql, compiled.construct_params(params))
-        if row is FAILED:
-            row = self.first(lookup.statement, params)
-            return None if row is None else lookup.row(*row)
-        return None if row is None else lookup.made(row, processors)
-
-    def _driver_row(self, sql: str, params: dict):
-        """The first row the driver answers on a pooled connection, or ``FAILED`` (a connection
-        the driver refused is let go, not pooled again)."""
-        failure = self.reader.dialect.loaded_dbapi.Error
-        try:
-            connection = self.reader.raw_connection()
-        except failure:
-            return FAILED
-        try:
-            cursor = connection.cursor()
-            cursor.execute(sql, params)
-            row = cursor.fetchone()
-            cursor.close()
-        except failure:
-            connection.invalidate()
-            return FAILED
-        finally:
-            connection.close()
-        return row
-
     def all(self, statement, params=None) -> list:
         """Every row of a small read (a Core ``select()``): one statement, one consistent state."""
         with self.reader.connect() as connection:
             return connection.execute(statement, params or {}).all()
-
-    is_busy = staticmethod(is_busy)  # for the web layer, which never imports this module
-    is_unavailable = staticmethod(is_unavailable)
 
     @property
     def engines(self) -> list[Engine]:

@@ -18,7 +18,16 @@ from sqlmodel import Session
 
 from ..core import scoring
 from ..core.cards import format_cards
-from ..core.errors import N_, AlreadyRecorded, Conflict, DomainError, GameFinished, NotFound, ValidationError
+from ..core.errors import (
+    N_,
+    AlreadyRecorded,
+    Conflict,
+    DomainError,
+    EditCollision,
+    GameFinished,
+    NotFound,
+    ValidationError,
+)
 from ..core.names import InvalidName, clean_name
 from ..core.scoring import MancheEntry, score_entry
 from ..core.seating import check_count
@@ -180,6 +189,29 @@ class PlannedManche:
     totals: dict
 
 
+class Save(NamedTuple):
+    """How a manche is saved: the number the phone says it records (None: the next, whatever it
+    is), its idempotency key, its parts as sent (``stored.MANCHE_PARTS``), the open entry's version
+    it counted with and the seats it saves without (None, (): it counted alone)."""
+
+    number: int | None
+    key: str | None
+    sent: dict
+    entry_version: int | None
+    absent: tuple
+
+
+def with_absent(entry: MancheEntry, absent, game: GameView) -> MancheEntry:
+    """``entry`` with the hands of the ``absent`` seats (phones away) recorded at 0 for now: their
+    phones are offered the correction when they come back."""
+    if not absent:
+        return entry
+    names = [game.players[seat] for seat in absent if 0 <= seat < len(game.players)]
+    hands = {name: cards for name, cards in entry.hands.items() if name not in names}
+    typed = {**entry.typed, **dict.fromkeys(names, 0)}
+    return replace(entry, hands=hands, typed=typed)
+
+
 def check_next(current: GameView, number) -> None:
     """``number``, the manche a phone or a client says it records, must be the next one: a manche
     recorded meanwhile by another phone is ``AlreadyRecorded`` (carrying it, as recorded, and who
@@ -212,12 +244,13 @@ def check_next(current: GameView, number) -> None:
     )
 
 
-def plan_manche(
-    current: GameView, entry: MancheEntry, number, now, sent: Mapping = MappingProxyType({})
-) -> PlannedManche:
-    """The manche ``entry`` (and its parts ``sent``) as the next one of ``current`` (``number``,
-    when given, must be its number: ``check_next``), scored by the core; refused on a finished
-    game or past the most manches a game holds."""
+def plan_manche(current: GameView, entry: MancheEntry, save: Save, now) -> PlannedManche:
+    """The manche ``entry`` as the next one of ``current``, saved as ``save`` says (its number,
+    when given, must be the next: ``check_next``; its parts sent; the hands of its absent seats at
+    0 for now: ``with_absent``), scored by the core; refused on a finished game or past the most
+    manches a game holds."""
+    number, sent = save.number, save.sent
+    entry = with_absent(entry, save.absent, current)
     expected = current.next_number
     if current.standing.finished:
         raise GameFinished(N_("The game is over: no more rounds can be added."))
@@ -231,29 +264,6 @@ def plan_manche(
     finished_at = (current.finished_at or now) if scoring.is_over(current.ruleset, totals, expected) else None
     moved = {"finished_at": finished_at} if finished_at != current.finished_at else {}
     return PlannedManche(expected, columns, hands, finished_at, moved, score.points, totals)
-
-
-class Save(NamedTuple):
-    """How a manche is saved: the number the phone says it records (None: the next, whatever it
-    is), its idempotency key, its parts as sent (``stored.MANCHE_PARTS``), the open entry's version
-    it counted with and the seats it saves without (None, (): it counted alone)."""
-
-    number: int | None
-    key: str | None
-    sent: dict
-    entry_version: int | None
-    absent: tuple
-
-
-def with_absent(entry: MancheEntry, absent, game: GameView) -> MancheEntry:
-    """``entry`` with the hands of the ``absent`` seats (phones away) recorded at 0 for now: their
-    phones are offered the correction when they come back."""
-    if not absent:
-        return entry
-    names = [game.players[seat] for seat in absent if 0 <= seat < len(game.players)]
-    hands = {name: cards for name, cards in entry.hands.items() if name not in names}
-    typed = {**entry.typed, **dict.fromkeys(names, 0)}
-    return replace(entry, hands=hands, typed=typed)
 
 
 def scored_in_file(ruleset: Ruleset, seated: list, teams, entry: MancheEntry, index: int) -> scoring.MancheScore:
@@ -283,10 +293,39 @@ def check_no_change_after(game: GameView, number: int) -> None:
             )
 
 
-def keep_for_undo(session: Session, game: GameView, kind: str, stored: StoredManche) -> None:
-    """Keep the manche an edit or a deletion replaces, for its "Undo" (one record per game)."""
-    manche = {**parts_json(stored), "hands": [list(hand) for hand in game.rows.hands.get(stored.id, ())]}
-    keep_undo(session, game, kind, stored.number, manche)
+def check_version(current: GameView, number: int, version: str | None) -> None:
+    """A correction made from a form that read manche ``number`` at ``version`` (None: not said):
+    another phone's correction since is an ``EditCollision``, carrying the manche as it now stands."""
+    now = current.rows.manche_version(number)
+    if version is not None and version != now:
+        theirs = next(m for m in current.manches + current.after_end if m.number == number)
+        raise EditCollision(
+            N_("Round %(number)s was corrected on another phone while you were correcting it."),
+            field="number",
+            number=number,
+            theirs=theirs,
+            version=now,
+        )
+
+
+def check_end_kept(current: GameView, view: GameView) -> None:
+    """A correction that would end the game before manches already played is refused, naming them
+    (they would have been played after the end)."""
+    if len(view.after_end) > len(current.after_end):
+        raise GameFinished(
+            N_(
+                "With this change the game ends after round %(end)s, and these rounds would come after "
+                "the end: %(later)s. Delete them first (from the last one), then make this change."
+            ),
+            field="number",
+            end=len(view.manches),
+            later=", ".join(str(m.number) for m in view.after_end),
+        )
+
+
+def undo_kept(game: GameView, stored: StoredManche) -> dict:
+    """What an edit or a deletion of manche ``stored`` keeps for its "Undo": the manche as it was."""
+    return {**parts_json(stored), "hands": [list(hand) for hand in game.rows.hands.get(stored.id, ())]}
 
 
 def keep_undo(session: Session, game: GameView, kind: str, number: int, kept: dict) -> None:

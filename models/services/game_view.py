@@ -59,23 +59,22 @@ class GameRows:
     players: tuple[StoredPlayer, ...]
     manches: tuple[StoredManche, ...]
     hands: dict[int, tuple[StoredHand, ...]]
+    carried_weight: tuple[int, int] | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def weight(self) -> tuple[int, int]:
         """(how many hands, how many characters their cards take as stored): what the memo of
         views weighs (``latest.view_bytes``). Worked out once for rows read whole; rows made from
-        other rows by a write get it from theirs, at the cost of the hands changed."""
-        return hands_weight(self.hands.values())
+        other rows by a write carry it from theirs (``carried_weight``), at the cost of the hands
+        changed."""
+        return self.carried_weight or hands_weight(self.hands.values())
 
     def _weighed(self, rows: GameRows, added=(), removed=()) -> GameRows:
-        """``rows`` (made from these), their weight carried over from these rows' when known."""
-        if "weight" in self.__dict__:
-            plus, minus = hands_weight(added), hands_weight(removed)
-            rows.__dict__["weight"] = (
-                self.weight[0] + plus[0] - minus[0],
-                self.weight[1] + plus[1] - minus[1],
-            )
-        return rows
+        """``rows`` (made from these, with ``added`` and without ``removed`` hands), carrying
+        their weight from these rows' weight."""
+        plus, minus = hands_weight(added), hands_weight(removed)
+        weight = (self.weight[0] + plus[0] - minus[0], self.weight[1] + plus[1] - minus[1])
+        return replace(rows, carried_weight=weight)
 
     def with_manche(self, manche: StoredManche, hands: list) -> GameRows:
         """These rows with one manche added or replaced (the same number): a manche added after

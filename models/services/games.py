@@ -2,11 +2,11 @@
 scorekeepers — one transaction each.
 
 A write reads the game once (its caller usually has it already: the view it checked the form
-against), checks and scores the manche in memory with the pure core, then writes in one short
-transaction (``unit_of_work``): the game's revision is compared and bumped in one statement
-(``UPDATE … WHERE revision = ?``: a write in between means "read again and retry" — a manche
-recorded reads what was added and plans again within its transaction), the rows are inserted in
-batches, and the write lock is held for those statements alone.
+against), checks and scores the manche in memory with the pure core — its plan, a
+``game_work.Change`` — then ``game_work.run`` writes it in one short transaction that owns the
+revision's check and bump, the idempotency key and the undo record (a write in between: the
+whole unit again, from the game read anew); the rows are inserted in batches, and the write lock
+is held for those statements alone.
 It answers with what its caller needs — the recorded manche, the new totals and standing, the
 game as it now stands — built from what it has just written (``GameRows.with_manche``), never by
 reading it back.
@@ -24,37 +24,37 @@ import secrets
 import time
 from dataclasses import replace
 
-from sqlalchemy import bindparam, delete, select, update
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.sql.dml import Update
+from sqlalchemy import delete, select
 from sqlmodel import Session
 
 from ..core import scoring
-from ..core.errors import N_, Conflict, EditCollision, GameFinished, NotFound, ValidationError
+from ..core.errors import N_, Conflict, NotFound, ValidationError
 from ..core.names import clean_name
 from ..core.scoring import MancheEntry, score_entry
 from ..core.variant import resolve
-from . import game_import, keys, open_entry
+from . import game_import, game_work, keys, open_entry
 from .db import Database, Game, Hand, Invite, Manche, UndoRecord, token_hash, utcnow
 from .game_file import export_document, read_order
 from .game_input import (
     MAX_NAME,
     NewGame,
     Save,
+    check_end_kept,
     check_no_change_after,
+    check_version,
     checked_key,
     choose_first_dealer,
     clean_players,
     existing_number,
     hand_rows,
-    keep_for_undo,
     plan_manche,
     stored_manche,
     stored_row,
-    with_absent,
+    undo_kept,
     write_new_game,
 )
 from .game_view import GameRows, GameView, build_view, game_row, game_rows, load_rows
+from .game_work import Change, bump
 from .ids import checked_id, new_id
 from .latest import LatestViews
 from .recorded import Recorded, replayed, written
@@ -65,29 +65,6 @@ from .undo import NEW_HANDS, NEW_MANCHE, changed, plan_undo, replace_manche, und
 from .unit_of_work import unit_of_work
 
 __all__ = ["GameService", "MancheEntry", "Recorded"]
-
-MAX_ATTEMPTS = 100  # each retry of a write means another write to the same game went through
-
-
-class _Stale(Exception):
-    """The game changed since it was read: read it again and retry."""
-
-
-class _Replayed(Exception):
-    """A write found, once caught up, that its key had recorded it already (``args[0]``)."""
-
-
-@functools.cache
-def _bump_statement(compared: bool, reshaped: bool, columns: tuple) -> Update:
-    """The revision bump, built once per shape (the columns it also sets): a write builds no SQL."""
-    query = update(Game).where(Game.id == bindparam("game_id"))
-    if compared:
-        query = query.where(Game.revision == bindparam("read_revision"))
-    values = {name: bindparam("new_" + name) for name in columns}
-    if reshaped:
-        values["reshaped"] = Game.reshaped + 1
-    return query.values(revision=Game.revision + 1, **values)
-
 
 # --- the service ----------------------------------------------------------------------------------
 
@@ -246,7 +223,7 @@ class GameService:
         token = secrets.token_urlsafe(24)
         invite_id = new_id()
         with unit_of_work(self.db) as session:
-            self._bump(session, game_id)  # the game page lists the invites: a new version of it
+            bump(session, game_id)  # the game page lists the invites: a new version of it
             session.add(Invite(id=invite_id, game_id=game_id, token_hash=token_hash(token)))
         return invite_id, token
 
@@ -264,9 +241,9 @@ class GameService:
                 raise NotFound(N_("No such invite."), field="invite")
             if invite.revoked_at is None:
                 invite.revoked_at = utcnow()
-                self._bump(session, game_id)
+                bump(session, game_id)
 
-    # writing
+    # writing: every write of a game is a Change made by game_work.run, one transaction each
 
     def record_manche(
         self,
@@ -288,65 +265,31 @@ class GameService:
         (a manche queued offline lands as the next, in order). ``key`` (an Idempotency-Key or a
         form nonce) makes a retry answer as the first time. ``entry_version``: the phone counted
         with the open entry, at that version; the entry must still be it, every hand in but the
-        ``absent`` seats', recorded at 0 for now (``open_entry.check_counted``). In one
-        transaction: the revision compared and bumped, the manche, its key, the open entry closed
-        (whichever way the manche was saved) and what rode along. The writes of one game in this
-        process take their turn (``LatestViews.turn``)."""
-        key = checked_key(key)
-        request = Save(number if not as_next else None, key, dict(sent or {}), entry_version, tuple(absent))
+        ``absent`` seats', recorded at 0 for now (``open_entry.check_counted``). With the manche,
+        in its transaction: the open entry closed, whichever way the manche was saved. The writes
+        of one game in this process take their turn (``LatestViews.turn``)."""
+        request = Save(
+            number if not as_next else None, checked_key(key), dict(sent or {}), entry_version, tuple(absent)
+        )
+
+        def plan(current: GameView) -> Change:
+            planned = plan_manche(current, entry, request, utcnow())
+
+            def write(session: Session) -> int:
+                if request.entry_version is not None:
+                    open_entry.check_counted(session, current, planned.number, request.entry_version, request.absent)
+                self.purge.maybe(session)
+                row = {**planned.columns, "game_id": current.id, "number": planned.number, "created_at": utcnow()}
+                manche_id = session.execute(NEW_MANCHE, [row]).scalar_one()
+                session.execute(NEW_HANDS, hand_rows(manche_id, planned.hands))
+                open_entry.close(session, current, planned.number, time.time())
+                return manche_id
+
+            done = functools.partial(written, self.latest, current, planned)
+            return Change(write, done, planned.game_columns, appended=True, number=planned.number)
+
         with self.latest.turn(game.id if isinstance(game, GameView) else checked_id(game)):
-            return self._record(game, entry, request)
-
-    def _record(self, game, entry: MancheEntry, request: Save) -> Recorded:
-        current = self._loaded(game)
-        entry = with_absent(entry, request.absent, current)
-        key = request.key
-        if key and (done := keys.found(self.db, current.id, key)) is not None:
-            return self._replay(current, done)
-        state = [current, plan_manche(current, entry, request.number, utcnow(), request.sent)]
-
-        def write(session: Session) -> int:
-            current, planned = state
-            for _attempt in range(MAX_ATTEMPTS):
-                try:
-                    self._bump(session, current.id, current.revision, appended=True, **planned.game_columns)
-                    break
-                except _Stale:
-                    # Another write went through while this one waited for the lock, now held:
-                    # catch up (one statement) and plan again here rather than wait for it again.
-                    current = state[0] = self._loaded(current.id)
-                    if key and (done := keys.found(self.db, current.id, key)) is not None:
-                        raise _Replayed(done) from None
-                    planned = state[1] = plan_manche(current, entry, request.number, utcnow(), request.sent)
-            else:
-                raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now."))
-            return self._store(session, current, planned, request)
-
-        try:
-            with unit_of_work(self.db) as session:
-                manche_id = write(session)
-        except _Replayed as replayed:
-            return self._replay(state[0], replayed.args[0])
-        except IntegrityError:
-            if key and (done := keys.found(self.db, state[0].id, key)) is not None:
-                return self._replay(self.get(state[0].id), done)
-            raise Conflict(N_("Another phone recorded this round at the same moment; it is shown now.")) from None
-        return written(self.latest, state[0], state[1], manche_id)
-
-    def _store(self, session: Session, current: GameView, planned, request: Save) -> int:
-        """The rows of a manche recorded, once its revision is bumped: the open entry's check (a
-        phone that counted with it), its idempotency key, the manche and its hands, the open entry
-        closed; its id."""
-        if request.entry_version is not None:
-            open_entry.check_counted(session, current, planned.number, request.entry_version, request.absent)
-        self.purge.maybe(session)
-        if request.key:
-            keys.keep(session, current.id, request.key, planned.number)
-        row = {**planned.columns, "game_id": current.id, "number": planned.number, "created_at": utcnow()}
-        manche_id = session.execute(NEW_MANCHE, [row]).scalar_one()
-        session.execute(NEW_HANDS, hand_rows(manche_id, planned.hands))
-        open_entry.close(session, current, planned.number, time.time())
-        return manche_id
+            return game_work.run(self.db, self._loaded(game), plan, request.key, self._replay, self._loaded)
 
     def edit_manche(
         self, game, number, entry: MancheEntry, version: str | None = None, key=None, sent=None
@@ -362,98 +305,64 @@ class GameService:
         """
         number = existing_number(number)
 
-        def plan(current: GameView):
+        def plan(current: GameView) -> Change:
             stored = stored_row(current, number)
-            now = current.rows.manche_version(number)
-            if version is not None and version != now:
-                theirs = next(m for m in current.manches + current.after_end if m.number == number)
-                raise EditCollision(
-                    N_("Round %(number)s was corrected on another phone while you were correcting it."),
-                    field="number",
-                    number=number,
-                    theirs=theirs,
-                    version=now,
-                )
+            check_version(current, number, version)
             score = score_entry(current.ruleset, current.seated_at(number), current.teams, entry)
             columns, hands = stored_manche(current.players, score, {**kept_parts(stored), **(sent or {})})
-            manche = manche_record(stored.id, number, columns)
-            view = build_view(current.rows.with_manche(manche, hands), current.ruleset)
-            if len(view.after_end) > len(current.after_end):  # the change moves the end earlier
-                raise GameFinished(
-                    N_(
-                        "With this change the game ends after round %(end)s, and these rounds would come after "
-                        "the end: %(later)s. Delete them first (from the last one), then make this change."
-                    ),
-                    field="number",
-                    end=len(view.manches),
-                    later=", ".join(str(m.number) for m in view.after_end),
-                )
+            view = build_view(
+                current.rows.with_manche(manche_record(stored.id, number, columns), hands), current.ruleset
+            )
+            check_end_kept(current, view)
 
             def write(session: Session) -> None:
-                keep_for_undo(session, current, "edited", stored)
                 replace_manche(session, stored.id, columns, hands)
 
-            return view, write
+            return self._rewrite(current, view, write, number, ("edited", number, undo_kept(current, stored)))
 
-        return self._rewrite(game, plan, key, number)
+        return self._write(game, plan, key)
 
     def delete_manche(self, game, number, key=None) -> GameView:
         """Delete the last manche (only the last: the numbers stay a sequence). ``key`` (a form
         nonce): a retry is answered as done, never a second deletion."""
         number = existing_number(number)
 
-        def plan(current: GameView):
+        def plan(current: GameView) -> Change:
             stored = stored_row(current, number)
             if number != current.rows.manches[-1].number:
                 raise Conflict(N_("Only the last round can be deleted."), field="number")
             check_no_change_after(current, number)
 
             def write(session: Session) -> None:
-                keep_for_undo(session, current, "deleted", stored)
                 keys.mark_gone(session, current.id, number, current.revision + 1)  # its keys stay, marked
                 session.execute(delete(Hand).where(Hand.manche_id == stored.id))
                 session.execute(delete(Manche).where(Manche.id == stored.id))
 
-            return build_view(current.rows.without_manche(number), current.ruleset), write
+            view = build_view(current.rows.without_manche(number), current.ruleset)
+            return self._rewrite(current, view, write, number, ("deleted", number, undo_kept(current, stored)))
 
-        return self._rewrite(game, plan, key, number)
+        return self._write(game, plan, key)
 
-    def _rewrite(self, game, plan, key=None, number=None) -> GameView:
-        """Change a recorded game: ``plan(current)`` checks the change and answers the game as it
-        will stand and the statements that make it so; they run in one transaction with the
-        revision compared and bumped (another write in between: read again, plan again). With
-        ``key``, the change is made once: the key is kept in that transaction, a retry answered
-        with the game as it stands."""
-        key = checked_key(key)
-        current = self._loaded(game)
-        for _attempt in range(MAX_ATTEMPTS):
-            if key and keys.found(self.db, current.id, key) is not None:
-                return current
-            view, write = plan(current)
-            finished_at = (current.finished_at or utcnow()) if view.finished else None
-            try:
-                with unit_of_work(self.db) as session:
-                    self._bump(session, current.id, current.revision, finished_at=finished_at)
-                    write(session)
-                    if key:
-                        keys.keep(session, current.id, key, number)
-            except _Stale:
-                current = self.get(current.id)
-                continue
-            except IntegrityError:  # the same key, at the same moment
-                if key and keys.found(self.db, current.id, key) is not None:
-                    return self.get(current.id)
-                raise
-            done = build_view(
-                view.rows.with_game(
-                    revision=current.revision + 1,
-                    reshaped=current.rows.game["reshaped"] + 1,
-                    finished_at=finished_at,
-                ),
-                view.ruleset,
+    def _write(self, game, plan, key=None):
+        """A change of a recorded game (``plan(current) -> Change``), made once with ``key``: a
+        retry is answered with the game as it stands."""
+        return game_work.run(
+            self.db, self._loaded(game), plan, checked_key(key), lambda current, _kept: current, self.get
+        )
+
+    def _rewrite(self, current: GameView, view: GameView, write, number=None, undo=None) -> Change:
+        """The change that makes ``current`` stand as ``view`` (``write``: its statements, which may
+        answer the rows as written): the game's end set as ``view`` says, its answer the game as it
+        then stands."""
+        finished_at = (current.finished_at or utcnow()) if view.finished else None
+
+        def done(written) -> GameView:
+            rows = (written if isinstance(written, GameRows) else view.rows).with_game(
+                revision=current.revision + 1, reshaped=current.rows.game["reshaped"] + 1, finished_at=finished_at
             )
-            return self.latest.remember(done)
-        raise Conflict(N_("Another phone changed this game at the same moment; it is shown now."))
+            return self.latest.remember(build_view(rows, view.ruleset))
+
+        return Change(write, done, {"finished_at": finished_at}, number=number, undo=undo)
 
     # undo
 
@@ -467,30 +376,25 @@ class GameService:
         in between, and undoing now would undo something else). One transaction: the revision
         compared and bumped, the change taken back, the undo recorded so that a replay is known."""
         number = undo_target(kind, number, revision)
-        current = self._loaded(game)
-        key = f"undo:{revision}"
-        if keys.found(self.db, current.id, key) is not None:
-            return (current if current.revision > revision else self.get(current.id)), True
-        if current.revision != revision:
-            raise changed()
-        plan = plan_undo(current, kind, number, self._undo_record(current.id) if kind != "saved" else None)
-        finished_at = (current.finished_at or utcnow()) if build_view(plan.probe, current.ruleset).finished else None
-        try:
-            with unit_of_work(self.db) as session:
-                self._bump(session, current.id, revision, finished_at=finished_at)
-                keys.keep(session, current.id, key, number)
-                rows = plan.put_back(session)
+
+        def plan(current: GameView) -> Change:
+            if current.revision != revision:
+                raise changed()
+            undone = plan_undo(current, kind, number, self._undo_record(current.id) if kind != "saved" else None)
+            view = build_view(undone.probe, current.ruleset)
+
+            def write(session: Session) -> GameRows:
+                rows = undone.put_back(session)
                 session.execute(delete(UndoRecord).where(UndoRecord.game_id == current.id))
-        except _Stale:
-            raise changed() from None
-        except IntegrityError:
-            if keys.found(self.db, current.id, key) is not None:
-                return self.get(current.id), True
-            raise changed() from None
-        done = rows.with_game(
-            revision=revision + 1, reshaped=current.rows.game["reshaped"] + 1, finished_at=finished_at
-        )
-        return self.latest.remember(build_view(done, current.ruleset)), False
+                return rows
+
+            change = self._rewrite(current, view, write, number)
+            return change._replace(done=lambda rows: (change.done(rows), False))
+
+        def replay(current: GameView, _kept) -> tuple[GameView, bool]:
+            return (current if current.revision > revision else self.get(current.id)), True
+
+        return game_work.run(self.db, self._loaded(game), plan, f"undo:{revision}", replay, self.get)
 
     def _undo_record(self, game_id: str) -> UndoRecord | None:
         """What the game's last edit, deletion, join or leave replaced, if it kept anything."""
@@ -506,11 +410,21 @@ class GameService:
         """A newcomer sits down right after the player ``after`` (None: after the last at the
         table), from the total the group chose (``start``: "average", "zero" or "highest"); they
         are dealt from the next manche on, in the table's order."""
-        return self._rewrite(game, join_plan(clean_name(name, MAX_NAME, field="name"), start, after))
+        return self._seated(game, join_plan(clean_name(name, MAX_NAME, field="name"), start, after))
 
     def leave_player(self, game, name) -> GameView:
         """A player leaves the table: their history and total stay, they are no more dealt to."""
-        return self._rewrite(game, leave_plan(name))
+        return self._seated(game, leave_plan(name))
+
+    def _seated(self, game, seat_plan) -> GameView:
+        """A player joining or leaving (``seats.py``'s plan: the game as it will stand, the
+        statements, what its "Undo" needs)."""
+
+        def plan(current: GameView) -> Change:
+            view, write, undo = seat_plan(current)
+            return self._rewrite(current, view, write, undo=undo)
+
+        return self._write(game, plan)
 
     def check_leave(self, game, name) -> None:
         """Refuse now what ``leave_player`` would refuse (nothing is written): the question "does
@@ -518,23 +432,6 @@ class GameService:
         leave_plan(name)(self._loaded(game))
 
     # internals
-
-    def _bump(
-        self, session: Session, game_id: str, revision: int | None = None, appended: bool = False, **columns
-    ) -> None:
-        """Bump the game's revision (the shared view's ETag) in one statement; with ``revision``,
-        only if it is still the one read (else ``_Stale``: another write went through), and its
-        count of reshapes too unless the write only ``appended`` a manche (``Game.reshaped``)."""
-        if revision is not None:
-            columns["updated_at"] = utcnow()
-        params = {"game_id": checked_id(game_id), "read_revision": revision}
-        params.update({"new_" + name: value for name, value in columns.items()})
-        reshaped = revision is not None and not appended
-        statement = _bump_statement(revision is not None, reshaped, tuple(sorted(columns)))
-        if session.execute(statement, params).rowcount != 1:
-            if revision is None:
-                raise NotFound(N_("No game with this id."), field="id")
-            raise _Stale
 
     def _replay(self, game: GameView, record: keys.KeptKey) -> Recorded:
         """The answer to a retried write: the manche its key recorded, as it stands now (a

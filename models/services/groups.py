@@ -24,7 +24,7 @@ from ..core.errors import N_, NotFound, ValidationError
 from ..core.names import InvalidName, clean_name
 from . import history
 from .access import MEMBER_PARAMS, member_digests, member_params
-from .db import Database, Game, GroupAlias, GroupInvite, GroupMember, Lookup, PlayGroup, token_hash, utcnow
+from .db import Database, Game, GroupAlias, GroupInvite, GroupMember, PlayGroup, token_hash, utcnow
 from .ids import checked_id, new_id
 from .lru import LRU
 from .stored import columns_of
@@ -77,8 +77,8 @@ MEMBER_COLUMNS = columns_of(StoredMember, GroupMember)
 INVITE_COLUMNS = columns_of(StoredGroupInvite, GroupInvite)
 ALIAS_COLUMNS = columns_of(StoredAlias, GroupAlias)
 LIVE = GroupMember.removed_at.is_(None)
-# The group page's first question: compiled once, one parameter per member token a phone may show.
-MEMBERSHIP = Lookup(
+# The group page's first question: one parameter per member token a phone may show.
+MEMBERSHIP = (
     select(GroupMember.id, GroupMember.owner, PlayGroup.revision)
     .join(PlayGroup, PlayGroup.id == GroupMember.group_id)
     .where(
@@ -116,7 +116,7 @@ class GroupService:
         """The member one of ``tokens`` is in the group (not removed), or None: one statement."""
         if not member_digests(tokens):
             return None
-        row = self.db.lookup(MEMBERSHIP, {"group_id": checked_id(group_id), **member_params(tokens)})
+        row = self.db.first(MEMBERSHIP, {"group_id": checked_id(group_id), **member_params(tokens)})
         return None if row is None else Membership(row.id, row.owner, row.revision)
 
     def member_of(self, group_id: str, tokens) -> Membership:

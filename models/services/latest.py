@@ -7,7 +7,7 @@ up to date with those manches alone (read in the same one statement, ``CATCH_UP`
 
 Correct with several worker processes and PostgreSQL: the revision is read from the database
 before the memo is trusted, and the write itself still compares and bumps it in one statement
-(``GameService._bump``), so a view another process has made stale is never written over. Every
+(``game_work.bump``), so a view another process has made stale is never written over. Every
 change to a game bumps its revision (the shared view's ETag and the page cache rely on it too).
 """
 

@@ -1,7 +1,7 @@
-"""Players joining or leaving mid-game, as plans for the game service's
-``_rewrite``: each checks the change against the game as it stands and answers the game as it
-will stand and the statements that make it so (run in one transaction with the revision compared
-and bumped, an "Undo" kept for the notice that follows).
+"""Players joining or leaving mid-game, as plans for the game service: each checks the change
+against the game as it stands and answers the game as it will stand, the statements that make it
+so and what its "Undo" keeps (``game_work.run`` makes them in one transaction, the revision
+compared and bumped).
 
 A newcomer sits where they really sit: right after the player they name (by default after the
 last one at the table, in table order). Their seat is the next one (a seat never changes: hands
@@ -18,7 +18,6 @@ from sqlmodel import Session
 from ..core import scoring, seating
 from ..core.errors import N_, GameFinished, UnknownPlayer, ValidationError
 from .db import Player
-from .game_input import keep_undo
 from .game_view import GameView, build_view
 from .stored import StoredPlayer
 from .undo import move_places
@@ -66,9 +65,8 @@ def join_plan(name: str, start: str, after):
         def write(session: Session) -> None:
             move_places(session, current, rows)
             session.execute(insert(Player.__table__), [row])
-            keep_undo(session, current, "joined", seat, {"name": name})
 
-        return build_view(rows, current.ruleset), write
+        return build_view(rows, current.ruleset), write, ("joined", seat, {"name": name})
 
     return plan
 
@@ -91,9 +89,8 @@ def leave_plan(name):
             session.execute(
                 update(Player).where(Player.game_id == current.id, Player.seat == seat).values(left_after=played)
             )
-            keep_undo(session, current, "left", seat, {"name": name})
 
         rows = current.rows.with_player(seat, row._replace(left_after=played))
-        return build_view(rows, current.ruleset), write
+        return build_view(rows, current.ruleset), write, ("left", seat, {"name": name})
 
     return plan

@@ -101,7 +101,10 @@ class StoredManche(namedtuple("StoredManche", KEY + tuple(part.name for part in 
 AS_SENT = tuple(part for part in MANCHE_PARTS if not part.scored)
 # The parts a phone or an API client sends with a manche (its form's and its JSON's fields).
 TYPED = tuple(part for part in AS_SENT if part.typed)
-VERSIONED = tuple(part.name for part in MANCHE_PARTS if part.version)
+# What a manche's version is made of: the scored parts always, the parts stored as sent by name
+# when they hold something (so that a part added later leaves the versions of older manches be).
+VERSIONED = tuple(part.name for part in MANCHE_PARTS if part.version and part.scored)
+VERSIONED_AS_SENT = tuple(part.name for part in AS_SENT if part.version)
 
 
 class StoredHand(NamedTuple):
@@ -165,4 +168,5 @@ def read_sent(data: Mapping, where: str = "", parts=TYPED) -> dict:
 
 def version_of(manche: StoredManche, hands) -> tuple:
     """What a manche's version digest is made of: its versioned parts and its hands."""
-    return (*(getattr(manche, name) for name in VERSIONED), tuple(tuple(hand) for hand in hands))
+    held = tuple((name, value) for name in VERSIONED_AS_SENT if (value := getattr(manche, name)) is not None)
+    return (*(getattr(manche, name) for name in VERSIONED), tuple(tuple(hand) for hand in hands), *held)

@@ -17,7 +17,7 @@ live feed hears it from the database (PostgreSQL's ``NOTIFY`` triggers fire at c
 ``data_version`` moves), in every process alike (``models/services/notifications.py``).
 
 A write whose connection fails before its commit has written nothing: the request answers 503
-(``db.is_unavailable``) and its retry, with the same idempotency key, writes it once.
+(``faults.is_unavailable``) and its retry, with the same idempotency key, writes it once.
 """
 
 from __future__ import annotations

@@ -1,19 +1,16 @@
 """Pages whose cost does not grow with the history (issue 17): the game page lists its last 20
 manches and links to a paged history; the list of games is paged in SQL; a player's page lists
 their last 20 games and adds up per-game summaries kept per revision; reads cost the rate
-limiter nothing and a write starts no timer thread."""
+limiter nothing."""
 
 from __future__ import annotations
 
 import re
-import threading
-import time
 
 import pytest
 
 from app import create_app
 from models.services.games import MancheEntry
-from views.limiting import SweptMemoryStorage
 
 # Classique (SPEC §2, the penalty table): a 3 counts 3 points, a King 10, a 2 is a special card
 # worth 20. Ana goes out; Bob keeps 3C (3 points), Chloé KD 2S (10 + 20 = 30).
@@ -118,13 +115,3 @@ def test_reads_are_never_counted_by_the_rate_limits(limited):
     check = {"variant": "huit-americain", "top": "AH", "card": "8C", "pending": True}
     statuses = [client.post("/api/v1/referee/check", json=check).status_code for _ in range(3)]
     assert statuses == [200, 200, 429]
-
-
-def test_the_counters_start_no_thread_per_write_and_a_window_starts_from_zero():
-    storage = SweptMemoryStorage()
-    before = threading.active_count()
-    for _ in range(200):
-        storage.incr("k", 0.05)
-    assert threading.active_count() <= before and storage.get("k") == 200
-    time.sleep(0.06)
-    assert storage.incr("k", 0.05) == 1  # the window is over: counted from zero again

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from models.services.db import Database
 from models.services.schema import migrate
 from tests.e2e.test_reliability import NEW_GAME_FORM, PLAYERS, new_game
 
+from .test_limits import in_another_process
 from .test_server import redis_reachable
 
 # --- numbers from requests: ASCII digits only, one helper (issue 12, A) ---------------------------
@@ -424,20 +426,26 @@ def test_migration_0006_from_0005_with_data(tmp_path):
     database.dispose()
 
 
+def score_three_times(config: dict, address: str) -> list[int]:
+    """Three writes from ``address`` to an app made with ``config``: their statuses."""
+    app = create_app(config)
+    client, body = app.test_client(), {"variant": "classique", "cards": ["8H"]}
+    codes = [
+        client.post("/api/v1/score", json=body, environ_base={"REMOTE_ADDR": address}).status_code for _ in range(3)
+    ]
+    app.extensions["database"].dispose()
+    return codes
+
+
 @pytest.mark.skipif(not redis_reachable() and os.environ.get("CI") != "true", reason="no Redis on 127.0.0.1:6379")
 def test_two_app_servers_share_their_counters_in_redis(app_config):
-    import uuid
-
-    # A fresh key prefix so that runs do not see each other's counters.
+    """One client's writes to two app servers (this process, then another) count once, in Redis."""
+    address = f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"  # this run's own counts
     config = {**app_config, "RATELIMIT_ENABLED": True, "WRITE_LIMIT": "5 per minute",
-              "RATELIMIT_STORAGE_URI": "redis://127.0.0.1:6379/0", "RATELIMIT_KEY_PREFIX": uuid.uuid4().hex}  # fmt: skip
-    first, second = create_app(config), create_app(config)
-    body = {"variant": "classique", "cards": ["8H"]}
-    codes = [first.test_client().post("/api/v1/score", json=body).status_code for _ in range(3)]
-    codes += [second.test_client().post("/api/v1/score", json=body).status_code for _ in range(3)]
+              "RATELIMIT_STORAGE_URI": "redis://127.0.0.1:6379/0"}  # fmt: skip
+    codes = score_three_times(config, address)
+    codes += in_another_process(score_three_times, config, address)[0]
     assert codes == [200] * 5 + [429]
-    for app in (first, second):
-        app.extensions["database"].dispose()
 
 
 def test_a_generated_secret_key_is_made_once_and_kept_private(tmp_path):

@@ -8,20 +8,23 @@ from __future__ import annotations
 
 import io
 import json
-import logging
+import os
 import socket
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from app import create_app
 from views import limiting
-from views.limiting import SweptMemoryStorage
 
 PLAYERS = ["Ana", "Bob", "Chloé"]
 NEW_GAME_FORM = {"variant": "classique", "shown_variant": "classique", "players": PLAYERS, "end": "target",
                  "first_dealer": "0"}  # fmt: skip
 SETUP = {"REMOTE_ADDR": "198.51.100.1"}  # the address that prepares a test's games
 PHONE = {"REMOTE_ADDR": "203.0.113.7"}  # the phone whose writes are counted
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def limited_app(app_config, **config):
@@ -166,8 +169,22 @@ def test_limits_turned_off_count_nothing_at_the_doors(app_config):
     for _ in range(3):
         created = client.post("/api/v1/games", json={"variant": "classique", "players": PLAYERS}, environ_base=PHONE)
         assert created.status_code == 201 and "X-RateLimit-Limit" not in created.headers
-    assert "rate_limits" not in app.extensions
+    assert "limiter" not in app.extensions
     app.extensions["database"].dispose()
+
+
+def test_an_app_with_limits_off_beside_one_with_limits_on_counts_nothing(app_config):
+    """The limiter is one per process (Flask-Limiter's extension object): an app made with the
+    limits off after one with them on counts nothing, and leaves the other one's limits on."""
+    on = limited_app(app_config, CREATE_LIMIT="1 per hour", WRITE_LIMIT="1000 per minute")
+    off = create_app({**app_config, "RATELIMIT_ENABLED": False, "CREATE_LIMIT": "1 per hour"})
+    body = {"variant": "classique", "players": PLAYERS}
+    answers = [off.test_client().post("/api/v1/games", json=body, environ_base=PHONE) for _ in range(3)]
+    assert [a.status_code for a in answers] == [201] * 3 and "X-RateLimit-Limit" not in answers[0].headers
+    client = on.test_client()
+    assert [client.post("/api/v1/games", json=body, environ_base=PHONE).status_code for _ in range(2)] == [201, 429]
+    for app in (on, off):
+        app.extensions["database"].dispose()
 
 
 def test_house_rules_have_their_own_creation_count(app_config):
@@ -197,56 +214,62 @@ def closed_port():
     sock.close()
 
 
-@pytest.fixture
-def redis_down(app_config, closed_port):
-    config = {
-        **app_config,
-        "RATELIMIT_STORAGE_URI": f"redis://127.0.0.1:{closed_port}/0",
-        "PROPAGATE_EXCEPTIONS": False,
-    }
-    app = limited_app(config, CREATE_LIMIT="3 per hour", WRITE_LIMIT="1000 per minute")
-    yield app
-    app.extensions["database"].dispose()
+def in_another_process(function, *args):
+    """``function(*args)`` (a function of a test module, its arguments and answer JSON) run by a
+    Python process of its own: the limiter is one per process (Flask-Limiter's extension object),
+    and it keeps what it learnt there (that Redis went away)."""
+    code = (f"import json, sys; from {function.__module__} import {function.__name__} as run; "
+            "print(json.dumps(run(*json.loads(sys.argv[1]))))")  # fmt: skip
+    path = os.pathsep.join([str(ROOT), str(ROOT / "tests")])  # the module as pytest named it (e2e.…, tests.e2e.…)
+    done = subprocess.run([sys.executable, "-c", code, json.dumps(args)], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": path}, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1]), done.stderr
 
 
-def test_redis_out_of_reach_refuses_no_write_and_says_so_in_the_log(redis_down, caplog):
-    """The limits fail open onto each process's memory: the manche is recorded, the log says why
-    the counts are local now (once, not at every write); never a 500."""
-    client = redis_down.test_client()
-    with caplog.at_level(logging.WARNING):
-        made = client.post("/api/v1/games", json={"variant": "classique", "players": ["Ana", "Bob"]})
-        assert made.status_code == 201, made.get_data(as_text=True)
-        game = made.get_json()
-        auth = {"Authorization": f"Bearer {game['edit_token']}"}
-        manche = {"winner": "Ana", "hands": {"Bob": ["KS", "3C"]}}
-        for number in (1, 2):
-            recorded = client.post(f"/api/v1/games/{game['id']}/manches", json=manche, headers=auth)
-            assert (recorded.status_code, recorded.get_json()["number"]) == (201, number)
-        assert client.post("/games", data=NEW_GAME_FORM).status_code == 303
-        assert client.get(f"/games/{game['id']}").status_code == 200
-    unreachable = [r for r in caplog.records if "unreachable" in r.getMessage()]
-    assert len(unreachable) == 1 and unreachable[0].levelno == logging.WARNING
+def out_of_reach(config: dict) -> dict:
+    """What a phone meets with the counters' Redis out of reach."""
+    client = create_app(config).test_client()
+    made = client.post("/api/v1/games", json={"variant": "classique", "players": ["Ana", "Bob"]})
+    game = made.get_json()
+    auth = {"Authorization": f"Bearer {game['edit_token']}"}
+    manche = {"winner": "Ana", "hands": {"Bob": ["KS", "3C"]}}
+    recorded = [client.post(f"/api/v1/games/{game['id']}/manches", json=manche, headers=auth) for _ in range(2)]
+    form = client.post("/games", data=NEW_GAME_FORM)
+    page = client.get(f"/games/{game['id']}")
+    third = client.post("/api/v1/games", json={"variant": "classique", "players": ["Ana", "Bob"]})
+    refused = client.post("/api/v1/games", json={"variant": "classique", "players": ["Ana", "Bob"]})
+    return {
+        "statuses": [made.status_code, *[(r.status_code, r.get_json()["number"]) for r in recorded],
+                     form.status_code, page.status_code, third.status_code],
+        "refused": [refused.status_code, refused.get_json()["error"]["code"]],
+    }  # fmt: skip
 
 
-def test_redis_out_of_reach_still_limits_in_memory(redis_down):
-    client = redis_down.test_client()
-    body = {"variant": "classique", "players": ["Ana", "Bob"]}
-    statuses = [client.post("/api/v1/games", json=body).status_code for _ in range(3)]
-    refused = client.post("/api/v1/games", json=body)
-    assert statuses == [201, 201, 201] and refused.status_code == 429
-    assert refused.get_json()["error"]["code"] == "rate_limited"
+def test_redis_out_of_reach_refuses_no_write_limits_in_memory_and_says_so_once(app_config, closed_port):
+    """The limits fail open onto this process's memory: the manches are recorded, the pages
+    answer, never a 500; CREATE_LIMIT still holds (in memory); the log says once, not at every
+    write, why the counts are local now."""
+    config = {**app_config, "RATELIMIT_ENABLED": True, "CREATE_LIMIT": "3 per hour", "WRITE_LIMIT": "1000 per minute",
+              "RATELIMIT_STORAGE_URI": f"redis://127.0.0.1:{closed_port}/0", "PROPAGATE_EXCEPTIONS": False}  # fmt: skip
+    seen, log = in_another_process(out_of_reach, config)
+    assert seen == {"statuses": [201, [201, 1], [201, 2], 303, 200, 201], "refused": [429, "rate_limited"]}, seen
+    assert log.count("Rate limit storage unreachable - falling back to in-memory storage") == 1, log
+    assert "Traceback" not in log, log
 
 
-def test_a_server_error_under_the_api_is_json(redis_down, monkeypatch):
+def test_a_server_error_under_the_api_is_json(app_config, monkeypatch):
     """Whatever goes wrong, an API client reads JSON (it used to get werkzeug's HTML page)."""
 
     def broken(*_args, **_kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(redis_down.extensions["games"], "get", broken)
-    answer = redis_down.test_client().get("/api/v1/games/abc")
+    app = limited_app(app_config, PROPAGATE_EXCEPTIONS=False)
+    monkeypatch.setattr(app.extensions["games"], "get", broken)
+    answer = app.test_client().get("/api/v1/games/abc")
     assert answer.status_code == 500 and answer.is_json
     assert answer.get_json()["error"]["code"] == "internal_error"
+    app.extensions["database"].dispose()
 
 
 def test_a_busy_write_keeps_its_own_retry_after(app_config, monkeypatch):
@@ -274,45 +297,3 @@ def test_a_busy_write_keeps_its_own_retry_after(app_config, monkeypatch):
 def test_a_limit_that_is_no_rate_stops_the_app(app_config):
     with pytest.raises(RuntimeError, match="WRITE_LIMIT"):
         limited_app(app_config, WRITE_LIMIT="300 a minute")
-
-
-class Flaky:
-    """Counters in memory that are out of reach while ``down`` (as Redis would be)."""
-
-    def __init__(self):
-        self.down = False
-        self.kept = SweptMemoryStorage()
-
-    def incr(self, key, expiry, amount=1):
-        if self.down:
-            raise ConnectionError("refused")
-        return self.kept.incr(key, expiry, amount)
-
-    def get_expiry(self, key):
-        return self.kept.get_expiry(key)
-
-    def check(self):
-        return not self.down
-
-
-def test_counters_out_of_reach_are_kept_in_memory_and_asked_again_until_they_answer(monkeypatch, caplog):
-    """While the storage is out of reach the counts go on in memory (one warning); it is asked
-    again after 1 s, then 2, 4…; once it answers, the counts are its own again."""
-    clock = [1000.0]
-    monkeypatch.setattr(limiting.time, "monotonic", lambda: clock[0])
-    redis, memory = Flaky(), SweptMemoryStorage()
-    counters = limiting.Counters(redis, memory, logging.getLogger("test"))
-    assert counters.count("k", 60)[0] == 1
-    redis.down = True
-    with caplog.at_level(logging.INFO):
-        assert [counters.count("k", 60)[0] for _ in range(3)] == [1, 2, 3]  # in memory now
-        clock[0] += 1.5  # asked again: still away, next time in 2 s
-        assert counters.count("k", 60)[0] == 4
-        clock[0] += 1.0
-        redis.down = False  # back, but not asked before its 2 s are over
-        assert counters.count("k", 60)[0] == 5
-        clock[0] += 1.5
-        assert counters.count("k", 60)[0] == 2  # its own count again
-    said = [r.getMessage() for r in caplog.records]
-    assert said.count("Rate limit storage unreachable - falling back to in-memory storage") == 1
-    assert "Rate limit storage recovered" in said

@@ -63,7 +63,7 @@ def page_of(client, url: str) -> str:
 
 @contextmanager
 def statements(app):
-    """The SQL statements run meanwhile (reads and writes, compiled lookups included)."""
+    """The SQL statements run meanwhile, reads and writes (every one through SQLAlchemy)."""
     with StatementCounter(app.extensions["database"]) as counter:
         yield counter.run
 

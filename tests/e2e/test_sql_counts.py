@@ -9,10 +9,10 @@ from models.services.games import MancheEntry
 
 
 class StatementCounter:
-    """The statements a database runs meanwhile: those SQLAlchemy executes (its
-    ``before_cursor_execute`` event) and the compiled lookups ``Database.lookup`` runs on the
-    DBAPI connection, which no event sees. A transaction's ``BEGIN`` is not counted: SQLite's is a
-    statement of its own (``Database.snapshot``), PostgreSQL's goes from its driver unseen."""
+    """The statements a database runs meanwhile, as SQLAlchemy's ``before_cursor_execute`` event
+    sees them (every statement of the app goes through SQLAlchemy). A transaction's ``BEGIN`` is not
+    counted: SQLite's is a statement of its own (``Database.snapshot``), PostgreSQL's goes from its
+    driver unseen."""
 
     def __init__(self, database):
         self.database = database
@@ -29,17 +29,9 @@ class StatementCounter:
     def __enter__(self):
         for engine in self.engines:
             event.listen(engine, "before_cursor_execute", self._count)
-        lookup = type(self.database).lookup
-
-        def counted(lookup_asked, params):
-            self._count(None, None, str(lookup_asked.statement))
-            return lookup(self.database, lookup_asked, params)
-
-        self.database.lookup = counted  # this database only, until the block ends
         return self
 
     def __exit__(self, *exc):
-        del self.database.lookup
         for engine in self.engines:
             event.remove(engine, "before_cursor_execute", self._count)
 

@@ -18,7 +18,8 @@ from sqlmodel import Session
 
 from app import create_app
 from models.core.variant import MAX_MANCHES
-from models.services.db import Game, Manche, is_busy
+from models.services.db import Game, Manche
+from models.services.faults import is_busy
 
 USE_PG = os.environ.get("DATABASE_URL", "").startswith("postgres")
 THREE = ["Ana", "Bob", "Chloé"]

@@ -43,7 +43,7 @@ def workers(database_url):
 
 
 def selects_while(service: GameService, do) -> list[str]:
-    """The SELECT statements ``service`` runs while ``do()`` does (lookups included)."""
+    """The SELECT statements ``service`` runs while ``do()`` does."""
     seen: list[str] = []
 
     def record(_conn, _cursor, statement, *_args):
@@ -185,12 +185,12 @@ def test_a_view_answered_by_create_game_can_be_written_from(workers):
     assert service.record_manche(game.id, BOB_3).totals == {"Ana": 0, "Bob": 6, "Chloé": 20}
 
 
-def test_a_write_overtaken_while_it_waited_for_the_lock_catches_up_under_it(workers):
+def test_a_write_overtaken_while_it_waited_for_the_lock_is_made_again_whole(workers):
     """Another worker's manche committed between this write's look at the game and its lock: the
-    revision compared in the bump fails, and the write — holding the lock, so nothing else can move
-    — catches up and plans again inside the same transaction, instead of letting go of
-    the lock and waiting for it again. One BEGIN, no ROLLBACK; the overtaken entry becomes the
-    next manche, scored on the game as it now stands."""
+    revision compared in the bump fails, the unit of work rolls back and runs again whole from the
+    game as it now stands (``game_work.run``: a conflict retries the whole unit; nothing is read
+    through another connection while the lock is held). The overtaken entry becomes the next
+    manche, scored on the game as it now stands."""
     first, second = workers(), workers()
     game, _ = first.create_game("classique", ["Ana", "Bob", "Chloé"], rounds=1000, first_dealer=0)
     first.record_manche(game.id, BOB_3)  # the first keeps its view at revision 1
@@ -211,8 +211,7 @@ def test_a_write_overtaken_while_it_waited_for_the_lock_catches_up_under_it(work
         event.remove(first.db.writer, "before_cursor_execute", overtaker)
     assert done and third.number == 3
     assert sum(s.startswith("UPDATE game SET") for s in seen) == 2  # compared (stale), then bumped
-    assert seen.count("BEGIN IMMEDIATE") == (1 if first.db.is_sqlite else 0)
-    assert not any(s.startswith("ROLLBACK") for s in seen)
+    assert seen.count("BEGIN IMMEDIATE") == (2 if first.db.is_sqlite else 0)  # the unit, twice
     # Ana out each time (SPEC §2): Bob 3 + 30 + 3, Chloé 10 + 3 + 10
     assert third.totals == {"Ana": 0, "Bob": 36, "Chloé": 23} == second.get(game.id).totals
     assert [m.number for m in second.get(game.id).manches] == [1, 2, 3]

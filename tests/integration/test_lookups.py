@@ -1,5 +1,5 @@
 """What the cached pages are kept under: a game's revision and, for the pages across games, the
-count and revisions of the reader's games, read as lookups (one indexed Core statement), and exact with
+count and revisions of the reader's games, each read in one indexed Core statement, and exact with
 several worker processes — here two apps on one database, as two gunicorn workers."""
 
 from __future__ import annotations
@@ -145,42 +145,15 @@ def test_a_pooled_lookup_connection_found_dropped_is_replaced(database_url):
         database.dispose()
 
 
-def test_a_compiled_lookup_answers_as_sqlalchemy_does(app, games):
-    """``Database.lookup`` runs the compiled statement on the DBAPI connection: its row has the
-    statement's column names and the values SQLAlchemy's own execution gives (a boolean is one
-    on SQLite too), and a game that is not there is None."""
+def test_the_shared_views_state_answers_a_boolean_on_both_databases(app, games):
+    """The shared view's one question (``history.shared_state``) reads its row by name, a boolean
+    one on SQLite too, and a game that is not there is None."""
     database = app.extensions["database"]
     game, _token = games.create_game("classique", THREE, rounds=3, first_dealer=0)
     games.record_manche(game.id, ANA_OUT)
-    ids = {"share_id": game.share_id}
-    statement = history.SHARED_STATE.statement
-    assert database.lookup(history.SHARED_STATE, ids) == tuple(database.first(statement, ids))
-    state = database.lookup(history.SHARED_STATE, ids)
-    assert (state.id, state.revision, state.finished) == (game.id, 1, False)
+    state = history.shared_state(database, game.share_id)
+    assert (state.game_id, state.revision, state.finished) == (game.id, 1, False)
     for _ in range(2):
         games.record_manche(game.id, BOB_OUT)  # the third manche of three: the game is over
-    assert database.lookup(history.SHARED_STATE, ids).finished is True
-    assert database.lookup(history.SHARED_STATE, {"share_id": "no-such-share"}) is None
-
-
-@pytest.mark.skipif(not USE_PG, reason="a dropped connection is PostgreSQL's (a server restart)")
-def test_a_compiled_lookup_whose_connection_was_cut_is_asked_again(database_url, games):
-    """The driver refuses a lookup on a connection the server cut after it was pinged: that
-    connection is let go and the statement asked again through SQLAlchemy, on a new one."""
-    database = Database(database_url)
-    game, _token = games.create_game("classique", THREE, rounds=3, first_dealer=0)
-    cut = []
-
-    def cut_it(dbapi_connection, _record, _proxy):
-        if not cut:  # after the pool's ping: the lookup's own statement finds the connection dead
-            cut.append(dbapi_connection.info.backend_pid)
-            with database.writer.begin() as conn:
-                conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": cut[0]})
-
-    event.listen(database.reader, "checkout", cut_it)
-    try:
-        state = database.lookup(history.SHARED_STATE, {"share_id": game.share_id})
-        assert (state.id, state.revision) == (game.id, 0)
-        assert cut and database.first(PID)[0] != cut[0]
-    finally:
-        database.dispose()
+    assert history.shared_state(database, game.share_id).finished is True
+    assert history.shared_state(database, "no-such-share") is None

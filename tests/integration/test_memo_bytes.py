@@ -73,3 +73,18 @@ def test_the_latest_views_stay_under_their_bound(games):
     assert memo.views.bytes <= VIEWS_BYTES
     assert 3 <= len(memo.views) < 66  # the most recent ones, as many as the bound holds
     assert memo.views.get("g65") is not None and memo.views.get("g0") is None
+
+
+def test_a_weight_carried_from_write_to_write_is_the_weight_of_the_rows(games):
+    """The rows a write makes carry their weight from the rows before it (what the memo of views
+    weighs): after manches recorded, one replaced and one deleted, it is what the rows hold."""
+    from models.services.game_view import hands_weight
+    from models.services.games import MancheEntry
+
+    game, _ = games.create_game("classique", ["Ana", "Bob", "Chloé"], first_dealer=0)
+    games.record_manche(game.id, MancheEntry("Ana", {"Bob": ["3C", "KD"], "Chloé": ["8H"]}))
+    games.record_manche(game.id, MancheEntry("Bob", {"Ana": ["10S"], "Chloé": ["2C", "2D", "QH"]}))
+    games.edit_manche(game.id, 1, MancheEntry("Chloé", {"Ana": ["AS"], "Bob": ["JC", "9D"]}))
+    rows = games.delete_manche(game.id, 2).rows
+    assert rows.carried_weight is not None  # carried, not worked out again
+    assert rows.weight == hands_weight(rows.hands.values()) == (2, 7)  # "AS" and "JC 9D": 2 hands, 2 + 5 characters

@@ -16,7 +16,8 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session
 
 from models.core.errors import NotFound
-from models.services.db import Database, Game, Manche, is_busy
+from models.services.db import Database, Game, Manche
+from models.services.faults import is_busy
 from models.services.games import MancheEntry
 from models.services.undo import NEW_MANCHE
 from models.services.unit_of_work import unit_of_work
