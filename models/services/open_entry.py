@@ -274,7 +274,12 @@ class OpenEntries:
         if key and keys.found(self.db, game.id, key) is not None:  # a retry: answered as the first time
             return games.record_manche(game, MancheEntry(None, {}), number, key)
         for _attempt in range(MAX_SAVES):
-            state = self.read(game)
+            stored = self.stored(game.id)
+            if stored is not None and stored.number > game.next_number:
+                # the entry moved on since the game was read: a manche was recorded meanwhile, and
+                # the game as it now stands says which (``check_next``: saved by another phone)
+                game = games.current(game.id)
+            state = self._current(game, stored)
             if state.number == number:
                 check_in(game, state.missing())
             entry = manche_of(state, game.players, last_card)

@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import event
 
 from app import create_app
-from models.core.errors import Conflict, MissingHand, ValidationError
+from models.core.errors import AlreadyRecorded, Conflict, MissingHand, ValidationError
 from models.core.scoring import MancheEntry
 from models.services.feed import Change, EntryChange
 from models.services.open_entry import LAPSE_SECONDS, HandChange, entry_fields
@@ -225,6 +225,22 @@ def test_a_save_overtaken_while_it_reads_the_entry_is_told_so(app, other_app, en
     finally:
         event.remove(reader, "after_cursor_execute", ana_saves)
     assert overtaken == [1]
+    assert games.get(game.id).totals == {"Ana": 50, "Bob": 0, "Chloé": 12}
+
+
+def test_a_save_reaching_the_next_entry_is_told_whose_phone_saved_it(entries, games, game):
+    """Chloé's phone reads the game, then Ana's save records manche 1 and closes the entry before
+    Chloé's save reads it: Chloé's finds the next manche's entry, empty. It is told manche 1 was
+    saved (the hands were the same, shared), never that nobody went out in an empty manche 2 — her
+    page then leaves for the game page (seen under a loaded CI: a 422 left her phone on the entry).
+    Penalty mode: Bob went out, 0; Ana 8: 50; Chloé typed 12."""
+    entries.choose_winner(game, 1, str(BOB))
+    entries.change_hand(game, 1, ANA, HandChange(["8"], None, True), "phone-a", "Ana")
+    entries.change_hand(game, 1, CHLOE, HandChange([], 12, True), "phone-c", "Chloé")
+    assert entries.save(games, games.get(game.id), 1, "form:ana").number == 1
+    with pytest.raises(AlreadyRecorded) as told:
+        entries.save(games, game, 1, "form:chloe")  # the game as Chloé's request read it
+    assert told.value.params["number"] == 1
     assert games.get(game.id).totals == {"Ana": 50, "Bob": 0, "Chloé": 12}
 
 
