@@ -24,7 +24,7 @@ from models.services.db import LOCK_TIMEOUT, Database
 from models.services.feed import ChangeFeed
 from models.services.games import GameService
 from models.services.groups import GroupService
-from models.services.history import revisions
+from models.services.history import Summaries, revisions
 from models.services.house import HouseService
 from models.services.nights import NightService
 from models.services.open_entry import OpenEntries
@@ -255,6 +255,8 @@ def _services(app: Flask) -> None:
         groups=GroupService(database),
         nights=NightService(database, game_service),
         games=game_service,
+        # the games summed up, per game and revision (game lists, groups, nights, a player's record)
+        summaries=Summaries(database, game_service.views),
         presence=presence,
         open_entries=entries,
         # The live table: one subscription to the database's changes per process.

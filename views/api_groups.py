@@ -12,7 +12,7 @@ from models.services import group_file
 from models.services import groups as group_service
 
 from .groups import member
-from .kit import games, groups
+from .kit import groups, summaries
 
 
 def game_line(summary) -> dict:
@@ -43,12 +43,12 @@ def group_document(group_id: str) -> dict:
     """The group, its games (newest first) and its merges, for a member."""
     member(group_id)
     group = groups().group(group_id)
-    summaries = groups().summaries(games().views, group_id)
+    played = groups().summaries(summaries(), group_id)
     return {
         "id": group.id,
         "name": group.name,
         "revision": group.revision,
-        "games": [game_line(s) for s in reversed(summaries)],
+        "games": [game_line(s) for s in reversed(played)],
         "merges": group_file.merge_pairs(groups().aliases(group_id)),
     }
 
@@ -56,7 +56,7 @@ def group_document(group_id: str) -> dict:
 def standings_document(group_id: str, args) -> dict:
     """The group's standings (``period``: all, year or month; ``variant``), for a member."""
     member(group_id)
-    apart = groups().games(games().views, group_id, 0).finished
+    apart = groups().games(summaries(), group_id, 0).finished
     finished = standings.merged(apart, group_service.merges_of(groups().aliases(group_id)))
     period = args.get("period") if args.get("period") in standings.PERIODS else "all"
     variant = args.get("variant") or None

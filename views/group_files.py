@@ -32,7 +32,7 @@ from .api import bp as api
 from .api import json_body
 from .groups import member, private
 from .jsontext import refuse_unencodable
-from .kit import database, games, groups, lang
+from .kit import database, games, groups, lang, summaries
 from .limiting import new_game_limit
 from .rights import member_tokens, phone_id, remember_token
 from .share import attachment, spreadsheet_safe
@@ -78,7 +78,7 @@ def export_csv(group_id):
     spreadsheets read the accents."""
     member(group_id)
     group = groups().group(group_id)
-    rows = group_file.score_sheet(groups().summaries(games().views, group_id), groups().aliases(group_id))
+    rows = group_file.score_sheet(groups().summaries(summaries(), group_id), groups().aliases(group_id))
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(sheet_header())

@@ -23,7 +23,7 @@ from models.services.groups import Membership
 
 from . import links
 from .group_charts import season_chart
-from .kit import database, fragment_or_page, games, groups, lang, registry
+from .kit import database, fragment_or_page, games, groups, lang, registry, summaries
 from .pagecache import cached_page
 from .rights import is_owner, known_games, member_tokens, remember_token, stored_tokens
 
@@ -142,7 +142,7 @@ def standings_context(apart, args, aliases=()) -> dict:
 
 def group_context(group_id: str, membership: Membership, new_invite: str | None = None, addable=None) -> dict:
     group = groups().group(group_id)
-    played = groups().games(games().views, group_id, GAMES_SHOWN)
+    played = groups().games(summaries(), group_id, GAMES_SHOWN)
     own = group_service.addable(database(), stored_tokens()) if addable is None else addable
     context = {
         "group": group,
@@ -154,7 +154,7 @@ def group_context(group_id: str, membership: Membership, new_invite: str | None 
         "watch_url": watch_url(group),
         "games": played.newest,
         "game_count": played.count,
-        "addable": history.summaries(database(), games().views, own),
+        "addable": summaries().of(own),
         "read_only": False,
     }
     context.update(standings_context(played.finished, asked(request.args), groups().aliases(group_id)))
@@ -252,7 +252,7 @@ def merge_preview(group_id: str, args) -> standings.MergePreview:
     """What merging ``b`` into ``a`` (two persons of the group's standings, neither merged
     already) would do; anything else is a clear 422."""
     aliases = groups().aliases(group_id)
-    apart = groups().games(games().views, group_id, 0).finished
+    apart = groups().games(summaries(), group_id, 0).finished
     finished = standings.merged(apart, group_service.merges_of(aliases))
     persons = {line.person for line in standings.table(finished)}
     first, second = standings.person(args.get("a", "")), standings.person(args.get("b", ""))
@@ -321,7 +321,7 @@ def watch(watch_id):
     group = groups().watched(watch_id)
 
     def render(here):
-        played = groups().games(games().views, group.id, GAMES_SHOWN)
+        played = groups().games(summaries(), group.id, GAMES_SHOWN)
         context = {"group": group, "games": played.newest, "game_count": played.count, "watch_url": watch_url(group)}
         context.update(standings_context(played.finished, asked(request.args), groups().aliases(group.id)))
         return render_template("groups/watch.html", read_only=True, here=here, **context)

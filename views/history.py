@@ -20,8 +20,7 @@ from models.core.errors import N_, NotFound
 from models.services import history
 from models.services.game_input import MAX_NAME
 
-from .kit import database, groups, lang
-from .kit import games as game_service
+from .kit import database, groups, lang, summaries
 from .numbers import page_number
 from .pagecache import cached_page
 from .rights import is_admin, known_games, member_tokens
@@ -70,7 +69,7 @@ def game_list():
         listed = history.list_page(database(), scope, player or None, page)
         if listed.page > 1 and not listed.rows:
             raise NotFound(N_("No such page."), field="page")
-        games = history.summaries(database(), game_service().views, listed.rows)
+        games = summaries().of(listed.rows)
         return render_template(
             "history/games.html",
             games=games,
@@ -104,7 +103,7 @@ def player_page(name):
         names = history.player_spellings(database(), scope, name)
         if not names:
             raise _Nobody
-        record = history.player_record(database(), game_service().views, scope, names)
+        record = history.player_record(summaries(), scope, names)
         return render_template(
             "history/player.html",
             record=record,

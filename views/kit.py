@@ -71,6 +71,10 @@ def groups():
     return services()["groups"]
 
 
+def summaries():
+    return services()["summaries"]
+
+
 def nights():
     return services()["nights"]
 

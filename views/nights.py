@@ -28,7 +28,7 @@ from models.services.history import Scope
 from models.services.nights import NightState
 
 from .groups import member, private
-from .kit import database, games, groups, lang, nights, registry
+from .kit import database, groups, lang, nights, registry, summaries
 from .live import conditional
 from .numbers import whole_number
 from .pagecache import cached_page
@@ -211,9 +211,9 @@ class Numbers(NamedTuple):
 
 
 def night_numbers(state: NightState) -> Numbers:
-    summaries = nights().summaries(games().views, state)
+    summed = nights().summaries(summaries(), state)
     low = nights().lower_is_better(state.night)
-    return Numbers(summaries, low, nights().ranking(state, summaries, groups().aliases(state.night.group_id), low))
+    return Numbers(summed, low, nights().ranking(state, summed, groups().aliases(state.night.group_id), low))
 
 
 def night_context(state: NightState, read_only: bool, live_url: str) -> dict:

@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 
 import brotli
 from flask import current_app, request
 from werkzeug.http import parse_accept_header
+
+from models.services.lru import LRU
 
 DEFAULT_BYTES = 32 * 1024 * 1024
 # Once per page, revision, rights and language — at every change, for each kind of phone watching:
@@ -78,41 +78,17 @@ class StoredPage:
         )
 
 
-class PageCache:
-    """Least recently used pages, at most ``max_bytes`` of them (their stored bodies)."""
-
-    def __init__(self, max_bytes: int = DEFAULT_BYTES):
-        self.max_bytes = max_bytes
-        self.pages: OrderedDict = OrderedDict()
-        self.bytes = 0
-        self.lock = threading.Lock()
-
-    def get(self, key) -> StoredPage | None:
-        with self.lock:
-            page = self.pages.get(key)
-            if page is not None:
-                self.pages.move_to_end(key)
-            return page
-
-    def put(self, key, page: StoredPage) -> None:
-        with self.lock:
-            old = self.pages.pop(key, None)
-            if old is not None:
-                self.bytes -= old.size
-            if page.size > self.max_bytes:
-                return
-            self.pages[key] = page
-            self.bytes += page.size
-            while self.bytes > self.max_bytes:
-                _, dropped = self.pages.popitem(last=False)
-                self.bytes -= dropped.size
+def page_size(page: StoredPage) -> int:
+    return page.size
 
 
-def cache(app=None) -> PageCache:
+def cache(app=None) -> LRU:
+    """The app's pages, the least recently used let go first, at most ``PAGE_CACHE_BYTES`` of
+    their stored bodies (however many pages that is)."""
     app = app or current_app
     extensions = app.extensions
     if "page_cache" not in extensions:
-        extensions["page_cache"] = PageCache(int(app.config.get("PAGE_CACHE_BYTES", DEFAULT_BYTES)))
+        extensions["page_cache"] = LRU(None, int(app.config.get("PAGE_CACHE_BYTES", DEFAULT_BYTES)), page_size)
     return extensions["page_cache"]
 
 

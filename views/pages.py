@@ -12,7 +12,7 @@ from models.core.errors import DomainError
 from models.services import history
 
 from .keypad import read_keypad
-from .kit import database, games, groups, registry, services
+from .kit import groups, registry, services, summaries
 from .rights import member_tokens, stored_tokens
 from .texts import error_message
 
@@ -46,7 +46,7 @@ def games_in_play() -> list:
     """The games in progress this browser plays — those it holds rights to (created here, or joined
     as a scorekeeper) — the newest first: "Resume" on the home page is one tap back into them."""
     scope = history.Scope(ids=tuple(stored_tokens()))
-    in_play = history.game_list(database(), games().views, scope, size=RESUMED_GAMES)  # in progress first
+    in_play = history.game_list(summaries(), scope, size=RESUMED_GAMES)  # in progress first
     return [game for game in in_play if not game.standing.finished]
 
 

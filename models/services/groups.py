@@ -109,6 +109,8 @@ def phone_name(name) -> str | None:
 class GroupService:
     def __init__(self, database: Database):
         self.db = database
+        # (game id, revision) -> the game's ``standings.GameResult``, or None while it is not finished
+        self.results = LRU(100_000, 32 * 1024 * 1024, result_bytes)
 
     # --- questions ---------------------------------------------------------------------------
 
@@ -330,23 +332,23 @@ class GroupService:
         )
         return [tuple(row) for row in self.db.all(query)]
 
-    def summaries(self, views, group_id: str) -> list:
-        """The group's games summed up (``history.SUMMARIES``: each game played through once per
+    def summaries(self, summaries: history.Summaries, group_id: str) -> list:
+        """The group's games summed up (``summaries``: each game played through once per
         revision), oldest first: a constant number of statements whatever their number."""
-        return history.summaries(self.db, views, self.game_rows(group_id))
+        return summaries.of(self.game_rows(group_id))
 
-    def games(self, views, group_id: str, newest: int) -> GroupGames:
+    def games(self, summaries: history.Summaries, group_id: str, newest: int) -> GroupGames:
         """The group's games as its page reads them: their number, the ``newest`` summed up, and
         the finished ones as the standings read them. Those are kept per game and revision
-        (``RESULTS``, far smaller than a summary): after a change only the games it touched are
+        (``results``, far smaller than a summary): after a change only the games it touched are
         played through again. A constant number of statements whatever the number of games."""
         rows = self.game_rows(group_id)
-        known = {row: RESULTS.get(row, MISSING) for row in rows}
+        known = {row: self.results.get(row, MISSING) for row in rows}
         missing = [row for row, result in known.items() if result is MISSING]
-        for summary in history.summaries(self.db, views, missing) if missing else ():
+        for summary in summaries.of(missing) if missing else ():
             key = (summary.id, summary.revision)
-            known[key] = RESULTS.put(key, result_of(summary) if summary.finished else None)
-        latest = history.summaries(self.db, views, rows[::-1][:newest])
+            known[key] = self.results.put(key, result_of(summary) if summary.finished else None)
+        latest = summaries.of(rows[::-1][:newest])
         finished = [result for result in known.values() if result is not None and result is not MISSING]
         return GroupGames(len(rows), latest, finished)
 
@@ -365,10 +367,6 @@ MISSING = object()  # not known at this revision yet
 def result_bytes(result) -> int:
     """An upper estimate of the memory a game's result holds: its names and points per manche."""
     return 512 if result is None else 1024 + 64 * sum(len(points) for points in result.points.values())
-
-
-# (game id, revision) -> the game's ``standings.GameResult``, or None while it is not finished
-RESULTS = LRU(100_000, 32 * 1024 * 1024, result_bytes)
 
 
 def merges_of(aliases) -> dict[str, str]:

@@ -5,7 +5,7 @@ Every page here costs a constant number of SQL statements whatever the number of
 bounded amount of work: the list of games is ordered, counted and paged in SQL; a
 game's points, totals and standing are computed by the pure scoring module from the stored hand
 values (the same derivation as ``GameService``: nothing derived is stored) once per revision of
-the game and kept, summed up, in a per-process memo (``SUMMARIES``) that every request checks
+the game and kept, summed up, in a per-process memo (``Summaries``, one per app) that every request checks
 against the revisions it has just read. A player's page adds those summaries up.
 
 Across games, a reader sees only the games of a ``Scope``: a browser's own games (those it holds
@@ -188,14 +188,22 @@ def summary_bytes(summary: GameSummary) -> int:
 
 class Summaries:
     """Game summaries by (game id, revision), the most recently used ``size`` of them and at most
-    ``max_bytes``, per process. The revision is read from the database by every request that
-    asks, so an entry is never stale: a write bumps the revision and the next request computes the
-    game again, whichever worker it lands on."""
+    ``max_bytes``, per process (the app keeps one: ``app.extensions["summaries"]``). The revision
+    is read from the database by every request that asks, so an entry is never stale: a write
+    bumps the revision and the next request computes the game again, whichever worker it lands
+    on. ``views`` reads games' views from their rows (``GameService.views``)."""
 
-    def __init__(self, size: int = 20_000, max_bytes: int = SUMMARIES_BYTES):
+    def __init__(self, database: Database, views, size: int = 20_000, max_bytes: int = SUMMARIES_BYTES):
+        self.db = database
+        self.views = views
         self.entries = LRU(size, max_bytes, summary_bytes)
 
-    def get(self, session: Connection, views, rows: list) -> list[GameSummary]:
+    def of(self, rows) -> list[GameSummary]:
+        """The summaries of the games ``rows`` names as ``(id, revision)`` (see ``get``)."""
+        with self.db.snapshot() as session:  # plain rows: no ORM session
+            return self.get(session, list(rows))
+
+    def get(self, session: Connection, rows: list) -> list[GameSummary]:
         """The summaries of the games ``rows`` names, in that order: each row is ``(id, revision)``
         (the games not known at that revision are then read in bulk: four statements) or the
         game's row as a dict of ``GAME_COLUMNS`` (three statements for the ones not known). A game
@@ -205,16 +213,13 @@ class Summaries:
         missing = [row for row, key in zip(rows, keys, strict=True) if known[key] is None]
         if missing:
             if isinstance(missing[0], dict):
-                games = views(session, missing)
+                games = self.views(session, missing)
             else:
-                games = views(session, game_rows(session, Game.id.in_([game_id for game_id, _ in missing])))
+                games = self.views(session, game_rows(session, Game.id.in_([game_id for game_id, _ in missing])))
             asked = {game_id: (game_id, revision) for game_id, revision in keys}
             for game in games:
                 known[asked[game.id]] = self.entries.put((game.id, game.revision), GameSummary.of(game))
         return [summary for summary in (known.get(key) for key in keys) if summary is not None]
-
-
-SUMMARIES = Summaries()
 
 
 def _names_matching(session: Connection, scope: Scope, name: str) -> list[str]:
@@ -267,15 +272,9 @@ def list_page(
     return GameListPage(rows[:size], page, len(rows) > size, total)
 
 
-def summaries(database: Database, views, rows) -> list[GameSummary]:
-    """The summaries of the games ``rows`` names as ``(id, revision)`` (see ``Summaries.get``)."""
-    with database.snapshot() as session:  # plain rows: no ORM session
-        return SUMMARIES.get(session, views, list(rows))
-
-
-def game_list(database: Database, views, scope: Scope, size: int = GAMES_PER_PAGE) -> list[GameSummary]:
+def game_list(summaries: Summaries, scope: Scope, size: int = GAMES_PER_PAGE) -> list[GameSummary]:
     """The first page of the scope's games, summed up (the home page's games in progress)."""
-    return summaries(database, views, list_page(database, scope, size=size).rows)
+    return summaries.of(list_page(summaries.db, scope, size=size).rows)
 
 
 def player_names(database: Database, scope: Scope, limit: int = SUGGESTED_NAMES) -> list[str]:
@@ -352,16 +351,16 @@ def player_spellings(database: Database, scope: Scope, name: str) -> tuple[str, 
         return tuple(_names_matching(session, scope, name))
 
 
-def player_record(database: Database, views, scope: Scope, names: tuple) -> PlayerRecord:
+def player_record(summaries: Summaries, scope: Scope, names: tuple) -> PlayerRecord:
     """A player's games, wins, manches and the cards left in their hands, across the scope's games
     (any of the spellings ``names``): their games' rows are read by one statement, each game is
-    summed up once per revision (``SUMMARIES``; three statements for those not known yet), and the
+    summed up once per revision (``summaries``; three statements for those not known yet), and the
     record adds the summaries up."""
     columns = [getattr(Game, name) for name in GAME_COLUMNS]
-    with database.snapshot() as session:  # plain rows: no ORM session
+    with summaries.db.snapshot() as session:  # plain rows: no ORM session
         query = _of_player(scope.restrict(select(*columns)), list(names)).order_by(Game.created_at.desc(), Game.id)
         rows = [dict(zip(GAME_COLUMNS, row, strict=True)) for row in session.execute(query)]
-        games = SUMMARIES.get(session, views, rows)
+        games = summaries.get(session, rows)
     record = PlayerRecord(name=next(p for p in games[0].players if p in names), games=games[:PLAYER_GAMES])
     record.played = len(games)
     costs: dict = {}

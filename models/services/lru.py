@@ -1,7 +1,6 @@
 """A per-process memo bounded by count and by bytes, the least recently used let go first, safe to
 share between threads: the one kind of bounded memo the app keeps (a game's latest view, game
-summaries, session cookies verified lately). The page cache is bounded in bytes too
-(``views/pagecache.py``).
+summaries, session cookies verified lately, the pages kept compressed: ``views/pagecache.py``).
 
 A count alone does not bound memory (a few games of 8 players and 990 manches weigh hundreds of
 megabytes): each memo gives ``weigh``, an estimate of what an entry holds in
@@ -17,7 +16,9 @@ from collections.abc import Callable
 
 
 class LRU:
-    def __init__(self, size: int, max_bytes: int | None = None, weigh: Callable[[object], int] | None = None):
+    """At most ``size`` entries (None: as many as ``max_bytes`` holds) and ``max_bytes`` of them."""
+
+    def __init__(self, size: int | None, max_bytes: int | None = None, weigh: Callable[[object], int] | None = None):
         self.size = size
         self.max_bytes = max_bytes
         self.weigh = weigh
@@ -43,7 +44,9 @@ class LRU:
                 return value  # heavier than the whole bound: answered, not kept
             self.entries[key] = (value, weight)
             self.bytes += weight
-            while len(self.entries) > self.size or (self.max_bytes is not None and self.bytes > self.max_bytes):
+            while (self.size is not None and len(self.entries) > self.size) or (
+                self.max_bytes is not None and self.bytes > self.max_bytes
+            ):
                 _, (_, dropped) = self.entries.popitem(last=False)
                 self.bytes -= dropped
         return value

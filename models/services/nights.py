@@ -9,7 +9,7 @@ by its number (the round moves on only from the one before it; a unique index ho
 table of a round).
 
 The ranking and the seatings are the core's (``models/core/club_night.py``); a night's page reads
-the night and its games in one statement and their summaries through ``history.SUMMARIES`` (a
+the night and its games in one statement and their summaries through the app's ``history.Summaries`` (a
 constant number of statements whatever the number of tables).
 """
 
@@ -121,10 +121,10 @@ class NightService:
         query = select(*NIGHT_COLUMNS).where(ClubNight.group_id == checked_id(group_id))
         return [StoredNight._make(row) for row in self.db.all(query.order_by(ClubNight.created_at.desc()))]
 
-    def summaries(self, views, state: NightState) -> dict:
-        """The night's games summed up, by id (``history.SUMMARIES``)."""
+    def summaries(self, summaries: history.Summaries, state: NightState) -> dict:
+        """The night's games summed up, by id (``summaries``: once per game and revision)."""
         rows = [(t.game_id, t.revision) for t in state.tables]
-        return {s.id: s for s in history.summaries(self.db, views, rows)}
+        return {s.id: s for s in summaries.of(rows)}
 
     def limits(self, variant) -> tuple[int, int]:
         """How many players a table of ``variant`` seats: (fewest, most)."""

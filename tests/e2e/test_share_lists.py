@@ -179,18 +179,18 @@ def test_made_up_query_strings_and_languages_do_not_grow_the_page_cache(app, cli
         response = client.get(f"/games/{game.id}?x={n}&saved={n}", headers={"Accept-Language": f"x{n}, en;q=0.1"})
         assert response.status_code == 200
     cache = app.extensions["page_cache"]
-    assert len(cache.pages) == 1  # one page: a read-only viewer, in English (the lang cookie)
+    assert len(cache) == 1  # one page: a read-only viewer, in English (the lang cookie)
     for n in range(50):
         client.get(f"/s/{game.share_id}?v={n}")
-    assert len(cache.pages) == 2  # and the shared view
+    assert len(cache) == 2  # and the shared view
     owner = other_client(app)
     own(owner, game.id, token)
     for n in range(100):  # the notices after a write: only real manche numbers make a page of their own
         owner.get(f"/games/{game.id}?saved={n + 29}&junk={n}")
-    assert len(cache.pages) == 2 + 3  # without notice, "Round 29 recorded.", "Round 30 recorded."
+    assert len(cache) == 2 + 3  # without notice, "Round 29 recorded.", "Round 30 recorded."
     assert "Round 30 recorded." in text(owner.get(f"/games/{game.id}?saved=30"))
     assert "recorded" not in text(client.get(f"/games/{game.id}?saved=30"))  # a notice is for the writer
-    assert cache.bytes == sum(page.size for page in cache.pages.values())
+    assert cache.bytes == sum(page.size for page, _ in cache.entries.values())
 
 
 def test_the_page_cache_never_exceeds_its_byte_bound(app_config):
@@ -206,8 +206,8 @@ def test_the_page_cache_never_exceeds_its_byte_bound(app_config):
             assert other_client(app).get(f"/s/{game.share_id}").status_code == 200  # read-only, compressed
             cache = app.extensions["page_cache"]
             cache_sizes.append(cache.bytes)
-            page_sizes += [page.size for page in cache.pages.values()]
-            assert cache.bytes == sum(page.size for page in cache.pages.values()) <= 40_000
+            page_sizes += [page.size for page, _ in cache.entries.values()]
+            assert cache.bytes == sum(page.size for page, _ in cache.entries.values()) <= 40_000
         assert max(cache_sizes) > 40_000 - max(page_sizes)  # it filled up, then let the oldest pages go
         huge, _ = big_game(games, manches=25)
         page = client.get(f"/games/{huge.id}")
@@ -234,7 +234,7 @@ def test_a_cached_page_sets_no_cookie_and_holds_nothing_of_one_phone(app, client
         pages.append(answer.data)
         html = brotli.decompress(answer.data).decode()
         assert "csrf" not in html.lower() and token not in html and "/manches/new" in html
-    assert pages[0] == pages[1] and len(app.extensions["page_cache"].pages) == 3
+    assert pages[0] == pages[1] and len(app.extensions["page_cache"]) == 3
 
 
 def test_a_phone_holding_the_page_gets_304(app, client, games):

@@ -62,7 +62,7 @@ def test_a_game_read_while_a_manche_is_recorded_is_one_state(games, game, writte
 
 def test_a_summary_read_while_a_manche_is_recorded_is_one_state(database, games, game, written_amid):
     # asked by id and revision: the games' rows, then their manches (the home page's list)
-    (summary,) = history.summaries(database, games.views, [(game.id, game.revision)])
+    (summary,) = history.Summaries(database, games.views).of([(game.id, game.revision)])
     assert written_amid
     assert one_state(summary.revision, summary.manche_count)
 
@@ -78,5 +78,5 @@ def test_a_game_listed_then_written_is_summed_up_as_it_now_stands(database, game
     game written in between is shown as it now stands, not left out of the list."""
     listed = (game.id, game.revision)  # revision 1, as the list's first statement saw it
     games.record_manche(game.id, ANA_OUT)  # revision 2
-    (summary,) = history.summaries(database, games.views, [listed])
+    (summary,) = history.Summaries(database, games.views).of([listed])
     assert (summary.revision, summary.manche_count) == (2, 2)

@@ -83,7 +83,7 @@ def test_the_ranking_from_the_games_and_the_next_turn_started_once(app, nights, 
     games.record_manche(table_one, MancheEntry("Ana", {"Bob": ["3C"]}))  # Ana 0, Bob 3: Ana wins
     games.record_manche(table_two, MancheEntry("Chloé", {"Dan": ["KD", "2S"]}))  # Chloé 0, Dan 30
     state = nights.state(night_id)
-    summaries = nights.summaries(games.views, state)
+    summaries = nights.summaries(app.extensions["summaries"], state)
     lines = nights.ranking(state, summaries, (), nights.lower_is_better(state.night))
     # Ana and Chloé: one table won each, 0 points: tied first; Bob 3 points, Dan 30.
     assert [(p.place, p.name, p.wins, p.points, p.tied) for p in lines] == [
