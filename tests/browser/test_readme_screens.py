@@ -209,5 +209,10 @@ def test_a_group_s_standings(browser, live_server):
         page.fill("#join-phone", "Bob")
         page.get_by_role("button", name="Rejoindre la tablée").click()
         expect(page.locator("[data-standings] tbody tr")).to_have_count(4)
+        # every column of « Manches de chacun » in its box, at 360 px and at 320 px
+        for width in (320, 360):
+            page.set_viewport_size({"width": width, "height": 800})
+            overflow = page.locator("[data-rounds]").evaluate("(t) => t.scrollWidth - t.parentElement.clientWidth")
+            assert overflow <= 0, f"the rounds table is {overflow} px too wide at {width} px"
         page.locator("#standings").evaluate("(el) => el.scrollIntoView({block: 'start'})")
         pictured(page, "standings")
