@@ -43,6 +43,11 @@ def name_labels(names, where: str) -> dict[str, Label]:
     return {name: Label(wide[name], narrow[name]) for name in names}
 
 
+def span(low: int, high: int) -> str:
+    """A range of counts as read: "3–4", or "2" when its ends are one."""
+    return str(low) if low == high else f"{low}–{high}"
+
+
 FILTERS = {
     "card_name": texts.card_name,
     "card_face": texts.card_face,
@@ -59,6 +64,7 @@ FILTERS = {
 GLOBALS = {
     "tr": lambda text: localized(text, lang()),  # a text of the variant files, in the user's language
     "option_value": option_value_label,
+    "span": span,
     "name_labels": name_labels,  # each name of a list told apart from the others, to fit the phone  # how a house option's value is shown ("yes", a labelled choice)
 }
 

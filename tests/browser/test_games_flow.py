@@ -216,7 +216,7 @@ def test_classique_three_players_to_500(live_server, page, shot, request):
     expect(page.locator("#final-title")).to_have_text("Partie terminée")
     expect(page.locator("#scoreboard-title")).to_have_text("Classement final")
     assert ranking(page) == [("1", "Ana", 49), ("2", "Chloé", 199), ("3", "Bob", 553)]
-    expect(page.locator('#scoreboard tr[data-side="Ana"] .badge')).to_have_text("gagnant")
+    expect(page.locator('#scoreboard tr[data-side="Ana"] .badge')).to_have_text("a gagné")
     expect(page.get_by_role("link", name=re.compile("Saisir la manche"))).to_have_count(0)
     replay = page.get_by_role("button", name="Rejouer")
     expect(replay).to_be_visible()
@@ -283,7 +283,7 @@ def test_les_huit_partners_winner_collects(live_server, page, shot):
     save_manche(page, 4)
     expect(page.locator("#final-title")).to_be_visible()
     assert ranking(page) == [("1", "Ana & Chloé", 196), ("2", "Bob & Dan", 74)]
-    expect(page.locator('#scoreboard tr[data-side="Ana & Chloé"] .badge')).to_have_text("gagnants")
+    expect(page.locator('#scoreboard tr[data-side="Ana & Chloé"] .badge')).to_have_text("ont gagné")
     assert history_totals(page) == [196, 74]
     shot("finished")
 

@@ -82,7 +82,7 @@ def check_every_phone(base, group_url, game_id, phones, shot):
     """Every member phone shows the game and the standings worked out by hand."""
     # Totals: Ana 0 + 5 = 5, Bob 30 + 0 = 30, Chloé 12 + 20 = 32: Ana wins the only game.
     # Ana: 1 played, 1 won, 100 %; manches 0 and 5: average 2.5, best 0, worst 5, run 1.
-    # Bob: 1 played, 0 won; 30 and 0: average 15, best 0, worst 30. Chloé: 12 and 20: average 16.
+    # Bob: 1 played, 0 won; 30 and 0: average 15, best 0, worst 30. Chloé: 12 and 20: average 16 (shown « 16,0 », one decimal as the others).
     for name, member in phones.items():
         member.goto(group_url)
         standings = member.locator("[data-standings] tbody tr")
@@ -92,7 +92,7 @@ def check_every_phone(base, group_url, game_id, phones, shot):
         expect(ana_row.locator("[data-average]")).to_have_text("2,5")
         expect(ana_row.locator("[data-worst]")).to_have_text("5")
         expect(member.locator('[data-standings] tr[data-person="Bob"] [data-won]')).to_have_text("0")
-        expect(member.locator('[data-rounds] tr[data-person="Chloé"] [data-average]')).to_have_text("16")
+        expect(member.locator('[data-rounds] tr[data-person="Chloé"] [data-average]')).to_have_text("16,0")
         expect(member.locator("[data-group-games]")).to_contain_text("Ana, Bob, Chloé")
         no_sideways_scroll(member)
         shot(f"group-{name}", member)

@@ -109,11 +109,24 @@ def test_a_group_is_played_from_every_member_phone(phones):
     assert rounds["Ana"] == {"average": "8.8", "best": "0", "worst": "40", "run": "1"}
     # Bob: 30, 0, 10, 6, 7, 3 = 56 over 6 = 9.3; best 0, worst 30; no win.
     assert rounds["Bob"] == {"average": "9.3", "best": "0", "worst": "30", "run": "0"}
-    # Chloé: 12, 20, 0, 0, 9, 1 = 42 over 6 = 7 (shown "7"); best 0, worst 20; one win.
-    assert rounds["Chloé"] == {"average": "7", "best": "0", "worst": "20", "run": "1"}
+    # Chloé: 12, 20, 0, 0, 9, 1 = 42 over 6 = 7 (shown "7.0", one decimal as the others); best 0,
+    # worst 20; one win.
+    assert rounds["Chloé"] == {"average": "7.0", "best": "0", "worst": "20", "run": "1"}
     versus = page(bob, f"/groups/{group_id}?a=ana&b=Chlo%C3%A9")
     # Both played the three games: Ana won 1 and 3, Chloé 2.
     assert "3 games together: Ana won 2, Chloé won 1, someone else 0." in html.unescape(versus)
+
+
+def test_head_to_head_says_one_game_in_the_singular(phones):
+    ana, bob, _ = phones
+    group_id = make_group(ana)
+    join(bob, join_link(ana, group_id), "Bob's phone")
+    game = new_group_game(ana, group_id)
+    # A game of two manches (new_group_game), Ana out in both: Ana 0, Bob 10 + 5, Chloé 3 + 4.
+    post_manche(ana, game, {"winner": "0", "p1-typed": "10", "p2-typed": "3"})
+    post_manche(ana, game, {"winner": "0", "p1-typed": "5", "p2-typed": "4"})
+    versus = html.unescape(page(bob, f"/groups/{group_id}?a=Ana&b=Bob"))
+    assert "1 game together: Ana won 1, Bob won 0, someone else 0." in versus
 
 
 def test_a_removed_phone_is_locked_out_at_once(phones):
