@@ -6,6 +6,7 @@ They only word and shape for display (``views/texts.py``); no rule of the game l
 from __future__ import annotations
 
 from typing import NamedTuple
+from urllib.parse import unquote
 
 from models.core.cards import SUIT_SYMBOLS, Card
 from models.core.names import tell_apart
@@ -59,6 +60,7 @@ FILTERS = {
     "suit_symbol": lambda suit: SUIT_SYMBOLS[suit],
     "suit_label": texts.suit_name,
     "rank_card": rank_card,
+    "as_read": unquote,  # a link shown as people read it (« name=Chloé », not « name=Chlo%C3%A9 »)
 }
 
 GLOBALS = {
