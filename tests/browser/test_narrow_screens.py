@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from models.services.games import MancheEntry
 
 from .conftest import ARTIFACTS
-from .test_games_flow import create_game
+from .test_games_flow import choose_winner, create_game, enter_manche, tap
 
 NAMES = ["Marie-Éléonore", "Bob", "Chloé", "Dan", "Éloïse", "Fred", "Gaëlle", "Maximilien-Alexandre"]
 WORDS_BROKEN = """() => {
@@ -132,3 +132,26 @@ def test_no_page_scrolls_sideways_at_320_px(live_server, browser, request, schem
         assert len(paths) >= 30
     finally:
         context.close()
+
+
+def test_a_key_s_count_never_covers_its_face_at_320_px(live_server, phone):
+    """At 320 px a key is about 45 px wide: the « ×1 » of the 10 key (the widest face) stays clear
+    of its « 10 », and of the points under it."""
+    page = phone(320, 640)
+    create_game(page, live_server.url, ["Ana", "Bob", "Chloé"], "classique")
+    enter_manche(page, 1)
+    choose_winner(page, 0)
+    tap(page, 1, "10")
+    key = page.locator('#keypad [data-token="10"] button[data-step="1"]')
+    expect(key.locator("[data-count]")).to_have_text("1")
+    page.locator("#keypad").screenshot(path=ARTIFACTS / "keypad-320-count.png")
+    badge = key.locator(".in-hand").bounding_box()
+    for part in (key.locator(".face"), key.locator("small")):
+        box = part.bounding_box()
+        apart = (
+            badge["x"] >= box["x"] + box["width"]
+            or box["x"] >= badge["x"] + badge["width"]
+            or badge["y"] >= box["y"] + box["height"]
+            or box["y"] >= badge["y"] + badge["height"]
+        )
+        assert apart, f"the count {badge} covers {box}"
