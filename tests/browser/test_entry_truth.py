@@ -9,13 +9,15 @@ hands and the one who went out scores 0.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
 from .conftest import open_listening
-from .test_games_flow import select_hand, tap
-from .test_live_table import SECOND, phones
-from .test_many_hands import FIVE, table_of
+from .test_games_flow import choose_winner, select_hand, tap, type_total
+from .test_live_table import SECOND, THREE, phones
+from .test_many_hands import FIVE, NAVIGATION, table_of
 
 pytestmark = pytest.mark.on_postgresql  # the entry's changes reach the other phones by NOTIFY there
 
@@ -27,6 +29,9 @@ KEEPS_STREAMS = """(() => {
     constructor(url, init) { super(url, init); window.streams.push(this); }
   };
 })();"""
+
+
+NO_DRAFT = "() => !Object.keys(localStorage).some((key) => key.startsWith('carte-draft|'))"
 
 
 def refused(route):
@@ -85,3 +90,42 @@ def test_counted_follows_the_hand_on_the_keypad_of_a_phone_counting_for_the_tabl
         expect(counted).to_have_attribute("aria-pressed", "true")
         select_hand(keeper, 4)
         expect(counted).to_have_attribute("aria-pressed", "false")
+
+
+def test_a_correction_saved_leaves_no_draft_for_the_next_manche(browser, live_server):
+    """Bob's phone, cut while counting his hand (K + 7 = 17), misses manche 1's save; back, it saves
+    the correction with its hand, then opens manche 2's entry: empty, nothing of manche 1 back."""
+    table = table_of(live_server, THREE)
+    game = table.game
+    with phones(browser, "light") as phone:
+        bob_phone = phone_of(phone)
+        bob = table.on_entry(bob_phone, "Bob")
+        keeper = table.on_entry(phone(), "Chloé", name="Chloé")
+        choose_winner(bob, 0)
+        expect(keeper.locator("#winner-0")).to_be_checked(timeout=SECOND)
+
+        cut(bob_phone)
+        tap(bob, 1, "K 7")
+        type_total(keeper, 1, "5")
+        tap(keeper, 2, "3")
+        keeper.get_by_role("button", name="Enregistrer la manche 1").click()
+        expect(keeper).to_have_url(re.compile(rf"/games/{game.id}\?saved=1$"), timeout=NAVIGATION)
+
+        back(bob_phone)
+        expect(bob.locator("#hand-late")).to_contain_text("enregistrée sans votre main", timeout=5 * SECOND)
+        bob.get_by_role("link", name="La corriger avec votre main").click()
+        expect(bob.locator("#hand-1 [data-hand-total]")).to_have_text("17")
+        bob.get_by_role("button", name="Enregistrer les modifications").click()
+        expect(bob).to_have_url(re.compile(rf"/games/{game.id}\?edited=1"), timeout=NAVIGATION)
+        (manche,) = table.manches()
+        assert manche.points == {"Ana": 0, "Bob": 17, "Chloé": 3}  # Ana went out; K + 7; a 3
+        bob.wait_for_function(NO_DRAFT)  # the manche saved took its drafts with it
+
+        bob.get_by_role("link", name="Saisir la manche 2").click()
+        expect(bob).to_have_url(re.compile(rf"/games/{game.id}/manches/new$"), timeout=NAVIGATION)
+        expect(bob.locator("h1")).to_have_text("Manche 2")
+        bob.wait_for_function("() => window.CarteOffline && window.CarteOffline.settled === true")
+        expect(bob.locator(".draft-note")).to_have_count(0)
+        expect(bob.locator("input[name=winner]:checked")).to_have_count(0)
+        expect(bob.locator("[data-hand-total]").filter(has_not_text=re.compile("^0$"))).to_have_count(0)
+        assert table.games.get(game.id).next_number == 2
