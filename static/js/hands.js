@@ -31,7 +31,7 @@
       method: method, credentials: "same-origin",
       headers: { "Content-Type": "application/json", "Accept": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body)
-    }).then(function (response) {
+    }).catch(function (error) { dispatchEvent(new Event("carte:unreached")); throw error; }).then(function (response) {
       return response.json().then(function (data) { return { status: response.status, data: data }; });
     });
   }

@@ -160,6 +160,24 @@
     }
   });
 
+  // --- no network -------------------------------------------------------------------------------
+
+  // While this phone has no network (the browser says so, or a request found none: an htmx part,
+  // hands.js or replay.js saying "carte:unreached"), its line (#no-network) says so, since when
+  // where its words hold a {time}; it goes once the network answers (online, the stream open).
+  var away = null;
+  function network(up) {
+    var line = document.getElementById("no-network");
+    away = up && navigator.onLine ? null : away || Date.now();
+    if (!line) return;
+    line.dataset.words = line.dataset.words || line.textContent;
+    line.textContent = line.dataset.words.replace("{time}", new Date(away).toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" }));
+    line.hidden = !away;
+  }
+  network(true);
+  ["online", "htmx:sseOpen"].forEach(function (type) { addEventListener(type, function () { network(true); }); });
+  ["offline", "htmx:sendError", "carte:unreached"].forEach(function (type) { addEventListener(type, function () { network(false); }); });
+
   // --- the manche entry --------------------------------------------------------------------------
 
   if (!entry) return;

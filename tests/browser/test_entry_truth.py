@@ -14,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import open_listening
+from .conftest import ARTIFACTS, open_listening
 from .test_games_flow import choose_winner, select_hand, tap, type_total
 from .test_live_table import SECOND, THREE, phones
 from .test_many_hands import FIVE, NAVIGATION, table_of
@@ -31,6 +31,7 @@ KEEPS_STREAMS = """(() => {
 })();"""
 
 
+NO_NETWORK = "Pas de réseau\u00a0: ce téléphone garde la saisie et l'enverra."
 NO_DRAFT = "() => !Object.keys(localStorage).some((key) => key.startsWith('carte-draft|'))"
 
 
@@ -38,10 +39,11 @@ def refused(route):
     route.abort("internetdisconnected")
 
 
-def cut(context) -> None:
+def cut(context, *, offline: bool = True) -> None:
     """``context``'s network cut for real: offline, every request refused, and each page's open
-    event stream ended as a lost network ends it (htmx-ext-sse then tries again, and fails)."""
-    context.set_offline(True)
+    event stream ended as a lost network ends it (htmx-ext-sse then tries again, and fails). Not
+    ``offline``: the table's server out of reach while the browser still says it is online."""
+    context.set_offline(offline)
     context.route("**/*", refused)
     for page in context.pages:
         page.evaluate("() => window.streams.forEach((s) => { s.close(); s.dispatchEvent(new Event('error')); })")
@@ -129,3 +131,44 @@ def test_a_correction_saved_leaves_no_draft_for_the_next_manche(browser, live_se
         expect(bob.locator("input[name=winner]:checked")).to_have_count(0)
         expect(bob.locator("[data-hand-total]").filter(has_not_text=re.compile("^0$"))).to_have_count(0)
         assert table.games.get(game.id).next_number == 2
+
+
+def test_a_phone_without_network_says_so_on_the_entry_and_the_game_page(browser, live_server):
+    """Bob's phone counting its hand: its network cut, the entry says « Pas de réseau : … » while
+    the hand stays on the phone; back, the line goes and the hand reaches the table. The table's
+    server out of reach while the browser says it is online: the hand's request fails, and the line
+    says so until the stream is open again. The game page says it too."""
+    table = table_of(live_server, THREE)
+    with phones(browser, "light") as phone:
+        bob_phone = phone_of(phone)
+        bob = table.on_entry(bob_phone, "Bob")
+        keeper = table.on_entry(phone(), "Chloé", name="Chloé")
+        line = bob.get_by_text(NO_NETWORK)
+        expect(line).to_be_hidden()
+
+        cut(bob_phone)
+        expect(line).to_be_visible(timeout=SECOND)
+        tap(bob, 1, "K")
+        bob.get_by_role("button", name="Cette main est comptée ✓").click()
+        ARTIFACTS.mkdir(exist_ok=True)
+        bob.screenshot(path=str(ARTIFACTS / "entry-no-network-360.png"), full_page=True)
+        back(bob_phone)
+        expect(line).to_be_hidden(timeout=SECOND)
+        expect(keeper.locator("#hands-status")).to_contain_text("Bob\u00a0: 10 pts ✓", timeout=5 * SECOND)
+
+        cut(bob_phone, offline=False)
+        tap(bob, 1, "7")
+        expect(line).to_be_visible(timeout=SECOND)
+        back(bob_phone)
+        expect(line).to_be_hidden(timeout=10 * SECOND)  # htmx-ext-sse's next try opens the stream
+
+        bob.goto(f"{table.base}/games/{table.game.id}")
+        bob.wait_for_function("() => window.listening === true")
+        expect(line).to_be_hidden()
+        cut(bob_phone)
+        expect(line).to_be_visible(timeout=SECOND)
+        bob.set_viewport_size({"width": 320, "height": 640})
+        bob.screenshot(path=str(ARTIFACTS / "game-no-network-320.png"), full_page=True)
+        assert bob.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        back(bob_phone)
+        expect(line).to_be_hidden(timeout=SECOND)
