@@ -3,8 +3,9 @@
 // queued, and comes back after a reload, a Back or a failed save. Loaded after offline.js, before
 // waiting.js (which calls it once the entry has its number).
 // A draft is kept in localStorage under "carte-draft|<game>|new|<number>|" (the next manche: one
-// per game, brought back whatever number the entry took meanwhile) or "carte-draft|<game>|edit|<n>|"
-// (a correction of manche n).
+// per game, brought back only into the entry of that number, and renumbered with it) or
+// "carte-draft|<game>|edit|<n>|" (a correction of manche n). A manche saved, whichever way, takes
+// its drafts with it.
 (function () {
   "use strict";
   var O = window.CarteOffline;
@@ -66,18 +67,16 @@
     return any ? pairs : null;
   }
 
-  // This entry's draft brought back (the newest), said so, with "clear" (and its undo); from then
+  // This entry's draft brought back (of its number), said so, with "clear" (and its undo); from then
   // on each tap keeps it (after app.js counted it: its document listeners come first).
   function drafts(form) {
-    var name = entryDraft(form), found = kept(function (store) {
-      return Object.keys(store).filter(function (key) { return key.indexOf(name) === 0; })
-        .map(function (key) { return JSON.parse(store.getItem(key)); })
-        .sort(function (a, b) { return b.saved - a.saved; })[0];
-    });
+    var name = entryDraft(form), number = form.elements.number;
+    function here() { return name + (number ? number.value + "|" : ""); }
+    var found = kept(function (store) { return JSON.parse(store.getItem(here())); });
     function keep() {
-      var pairs = typed(form), number = form.elements.number;
+      var pairs = typed(form);
       forget(name);
-      if (pairs) kept(function (store) { store.setItem(name + (number ? number.value + "|" : ""), JSON.stringify({ pairs: pairs, saved: Date.now() })); });
+      if (pairs) kept(function (store) { store.setItem(here(), JSON.stringify({ pairs: pairs })); });
     }
     ["click", "input", "change"].forEach(function (type) {
       document.addEventListener(type, function (event) {
@@ -103,7 +102,7 @@
     var said = new URLSearchParams(location.search);
     if (said.get("saved") || said.get("queued")) forget(draftName(game, "new"));
     ["edited", "queued_edit"].forEach(function (name) {
-      if (said.get(name)) forget(draftName(game, "edit", said.get(name)));
+      if (said.get(name)) ["edit", "new"].forEach(function (what) { forget(draftName(game, what, said.get(name))); });
     });
   }
 

@@ -31,7 +31,7 @@
       method: method, credentials: "same-origin",
       headers: { "Content-Type": "application/json", "Accept": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body)
-    }).then(function (response) {
+    }).catch(function (error) { dispatchEvent(new Event("carte:unreached")); throw error; }).then(function (response) {
       return response.json().then(function (data) { return { status: response.status, data: data }; });
     });
   }
@@ -47,11 +47,16 @@
     form.querySelectorAll("input[type=hidden][name^='p" + seat + "-n_']").forEach(function (input) {
       for (var i = parseInt(input.value, 10) || 0; i > 0; i--) cards.push(input.name.slice(("p" + seat + "-n_").length));
     });
-    var hand = handAt(state, seat);
-    var done = pending[seat] && "done" in pending[seat] ? pending[seat].done : !!(hand && hand.done);
     var mine = me();
-    return { number: number, cards: typed ? [] : cards, typed: typed || null, done: done, me: mine ? nameOf(mine) : null };
+    return { number: number, cards: typed ? [] : cards, typed: typed || null, done: isDone(seat), me: mine ? nameOf(mine) : null };
   }
+  // counted or not: as last said here (waiting, or on its way), else as the server says
+  function isDone(seat) {
+    var hand = handAt(state, seat), said = [pending[seat], inflight[seat]].find(function (p) { return p && "done" in p; });
+    return said ? said.done : !!(hand && hand.done);
+  }
+  // « comptée » says it of the hand on the keypad, whichever was just put there
+  function showDone() { box.querySelector("[data-done]").setAttribute("aria-pressed", String(isDone(form.elements.selected.value))); }
   function changed(seat, extra) {
     if (!joined()) return;
     if (String(seat) === me()) counted = true;
@@ -70,7 +75,7 @@
     if (!pending[seat]) return;
     var body = handBody(seat);
     delete pending[seat];
-    inflight[seat] = true;
+    inflight[seat] = body;
     return send("PUT", "/hands/" + seat, body).then(function (answer) {
       delete inflight[seat];
       if (answer.status === 200 && !(answered && answered.version > answer.data.version)) answered = answer.data;
@@ -196,8 +201,7 @@
       });
       line.dataset.seat = replaced.seat;
     }
-    var selected = form.elements.selected.value, hand = handAt(data, selected);
-    box.querySelector("[data-done]").setAttribute("aria-pressed", hand && hand.done ? "true" : "false");
+    showDone();
   }
 
   // who this phone is
@@ -222,9 +226,8 @@
     if (chosen) { stored(function (s) { s.setItem(meKey, chosen.dataset.me); }); showMe(); load(); }
     if (again) { stored(function (s) { s.removeItem(meKey); }); showMe(); }
     if (event.target.closest("[data-done]")) {
-      var seat = form.elements.selected.value, on = event.target.closest("[data-done]").getAttribute("aria-pressed") !== "true";
-      event.target.closest("[data-done]").setAttribute("aria-pressed", String(on));
-      changed(seat, { done: on });
+      var seat = form.elements.selected.value;
+      changed(seat, { done: !isDone(seat) });
       flush(seat);
     }
     var back = event.target.closest("[data-put-back]");
@@ -239,9 +242,10 @@
 
   // the form's own changes
 
-  // after app.js's: the counts are in the form
+  // after app.js's: the counts are in the form, the hand picked on the keypad
   document.addEventListener("click", function (event) {
     if (event.target.closest("[data-entry] [data-keypad] button")) changed(form.elements.selected.value);
+    if (joined()) showDone();
   });
   form.addEventListener("input", function (event) {
     if (event.target.matches("[data-typed]")) changed(event.target.name.split("-")[0].slice(1));
@@ -258,6 +262,7 @@
     var mine = me();
     // this phone stays on its hand
     if (mine && mine !== seat) pick(mine);
+    showDone();
   });
 
   form.addEventListener("submit", function (event) {

@@ -160,6 +160,24 @@
     }
   });
 
+  // --- no network -------------------------------------------------------------------------------
+
+  // While this phone has no network (the browser says so, or a request found none: an htmx part,
+  // hands.js or replay.js saying "carte:unreached"), its line (#no-network) says so, since when
+  // where its words hold a {time}; it goes once the network answers (online, the stream open).
+  var away = null;
+  function network(up) {
+    var line = document.getElementById("no-network");
+    away = up && navigator.onLine ? null : away || Date.now();
+    if (!line) return;
+    line.dataset.words = line.dataset.words || line.textContent;
+    line.textContent = line.dataset.words.replace("{time}", new Date(away).toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" }));
+    line.hidden = !away;
+  }
+  network(true);
+  ["online", "htmx:sseOpen"].forEach(function (type) { addEventListener(type, function () { network(true); }); });
+  ["offline", "htmx:sendError", "carte:unreached"].forEach(function (type) { addEventListener(type, function () { network(false); }); });
+
   // --- the manche entry --------------------------------------------------------------------------
 
   if (!entry) return;
@@ -185,24 +203,29 @@
   // The shared entry (hands.js) saves without the form's own submission.
   document.addEventListener("carte:saving", function (event) { saving = event.detail.saving; });
 
-  // The entry emptied for the next manche once the page queued this one itself (waiting.js).
+  // The entry's number (its field, heading, save button, title and presence) becomes `to`.
+  function number(to) {
+    var pattern = new RegExp("\\b" + form.elements.number.value + "\\b");
+    form.elements.number.value = entry.dataset.presenceNumber = to;
+    [document.querySelector(".page-head h1"), form.querySelector(".save-bar button")].forEach(function (node) {
+      if (node) node.textContent = node.textContent.replace(pattern, to);
+    });
+    document.title = document.title.replace(pattern, to);
+    form.elements.number.dispatchEvent(new Event("input", { bubbles: true }));  // its draft follows (drafts.js)
+  }
+  // The entry numbered after the manches waiting on this phone (waiting.js), emptied for the next
+  // one once the page queued this one itself.
   document.addEventListener("carte:entry", function (event) {
     saving = false;
-    entry.dataset.presenceNumber = event.detail.number;
+    if (form && form.elements.number) number(String(event.detail.number));
   });
 
   // Another phone recorded the manche this entry was for: it becomes the next one, as typed.
   function renumber(news) {
     if (!entry || !form || !form.elements.number || saving) return;
-    var from = form.elements.number.value, to = String(news.to);
-    if (from === to) return;
-    form.elements.number.value = to;
-    entry.dataset.presenceNumber = to;
-    var pattern = new RegExp("\\b" + from + "\\b");
-    [document.querySelector(".page-head h1"), form.querySelector(".save-bar button")].forEach(function (node) {
-      if (node) node.textContent = node.textContent.replace(pattern, to);
-    });
-    document.title = document.title.replace(pattern, to);
+    var to = String(news.to);
+    if (form.elements.number.value === to) return;
+    number(to);
     var line = document.getElementById("renumbered");
     line.textContent = news.said;
     line.hidden = false;

@@ -5,7 +5,7 @@
 //   helpers, and a queued item read as the scorer reads a manche;
 // - a page the worker served from its cache says so, with the time it was fetched;
 // - a form that writes a manche makes its own key at once (a kept copy never hands out the same);
-// - the shared view says since when it is offline; "Mettre à jour" when a new worker waits.
+// - "Mettre à jour" when a new worker waits.
 (function () {
   "use strict";
   var Q = window.CarteQueue, T = {};
@@ -91,9 +91,6 @@
     gamePath: gamePath, result: result, summary: summary,
   };
 
-  // The shared view listens at once: the network may go while texts.json is on its way (on a
-  // first visit it waits behind what the new worker fetches), and its line has the page's words.
-  sharedView();
   ready.then(function () {
     if (since) {
       var line = el("p", { class: "offline-line", role: "status" }, say("since", { time: clock(+since) }));
@@ -101,36 +98,6 @@
     }
     updates();
   });
-
-  // --- the shared view: the last state, and since when ----------------------------------------
-
-  // The shared view follows its game by its event stream (live.js): when the network goes, it
-  // says since when it shows the last state; when the stream is open again (it catches up by
-  // itself), the line goes.
-  function sharedView() {
-    var offlineSince = null;
-    function sharedOffline() {
-      var shared = document.querySelector(".shared[sse-connect]");
-      if (!shared) return;
-      if (offlineSince === null) offlineSince = Date.now();
-      var line = document.querySelector(".share-offline") || document.getElementById("main").insertAdjacentElement("afterbegin", el("p", { class: "offline-line share-offline", role: "status" }));
-      // its words are in the page too: the network may have gone before texts.json came
-      var words = T.shareSince ? say("shareSince", { time: clock(offlineSince) }) : null;
-      line.textContent = words || shared.dataset.offlineLine.replace("{time}", clock(offlineSince));
-    }
-    addEventListener("offline", sharedOffline);
-    if (!navigator.onLine) sharedOffline();  // gone before this script was ready
-    document.addEventListener("htmx:sseError", function () { if (!navigator.onLine) sharedOffline(); });
-    function sharedOnline() {
-      offlineSince = null;
-      var line = document.querySelector(".share-offline");
-      if (line) line.remove();
-    }
-    // a stream cut reopened (it catches up); not while the browser says it is offline: a stream
-    // that was opening as the network went says "open" after the line came (a flaky test found it)
-    document.addEventListener("htmx:sseOpen", function () { if (navigator.onLine) sharedOnline(); });
-    addEventListener("online", sharedOnline);  // or one that was never cut
-  }
 
   // --- a new version waiting: "Mettre à jour" -------------------------------------------------
 

@@ -26,7 +26,8 @@
   }
 
   function post(item) {
-    return fetch(item.action, { method: "POST", body: new URLSearchParams(item.pairs), credentials: "same-origin" });
+    return fetch(item.action, { method: "POST", body: new URLSearchParams(item.pairs), credentials: "same-origin" })
+      .catch(function (error) { dispatchEvent(new Event("carte:unreached")); throw error; });
   }
 
   // One manche: "sent" | "kept" (retry later) | "stopped" (waits for the person); never twice:

@@ -51,18 +51,9 @@
       var waiting = items.filter(function (item) { return item.state === "waiting" && item.id !== restoring; });
       var number = rendered - waiting.filter(function (item) { return kind(item) === "delete"; }).length;
       waiting.forEach(function (item) { if (isNew(item)) number = Math.max(number, item.number + 1); });
-      var shown = parseInt(form.elements.number.value, 10);
-      if (number !== shown) renumberEntry(shown, number);
+      // live.js numbers the entry (its heading, button, title, presence) and takes it as new
+      document.dispatchEvent(new CustomEvent("carte:entry", { detail: { number: number } }));
     });
-  }
-
-  function renumberEntry(from, to) {
-    form.elements.number.value = to;
-    var pattern = new RegExp("\\b" + from + "\\b");
-    [document.querySelector(".page-head h1"), form.querySelector(".save-bar button")].forEach(function (node) {
-      if (node) node.textContent = node.textContent.replace(pattern, to);
-    });
-    document.title = document.title.replace(pattern, to);
   }
 
   function restore(item, rendered) {
@@ -96,9 +87,7 @@
       if (!form || !isNew(item) || !form.elements.number) return null;
       O.fill(form, []);
       form.elements.nonce.value = O.newKey();
-      return numberEntry(model.next).then(function () {
-        document.dispatchEvent(new CustomEvent("carte:entry", { detail: { number: form.elements.number.value } }));
-      });
+      return numberEntry(model.next);
     }).then(function () { panel.scrollIntoView({ block: "start" }); });
   };
 
@@ -252,12 +241,13 @@
   }
   O.renumber = renumber;
 
-  // An item taken out of the queue; the new manches after it take the numbers up again.
+  // An item taken out of the queue; the new manches after it take the numbers up again, and so
+  // does the entry.
   function removeWaiting(item) {
     Q.all(item.game).then(function (items) {
       var news = items.filter(isNew), first = news.length ? news[0].number : item.number;
       return Q.remove(item.id).then(function () { return renumber(item.game, first); });
-    }).then(show);
+    }).then(function () { return form && form.elements.number && numberEntry(model.next); }).then(show);
   }
 
   function serverGame(game) {

@@ -402,7 +402,7 @@ def test_the_shared_view_keeps_its_state_offline_and_resumes(live_server, phones
     page.goto(f"{live_server.url}/s/{share_id}")
     wait_js(page, "!!window.CarteScore")
     phone.offline()
-    line = page.locator(".share-offline")
+    line = page.locator("#no-network")
     expect(line).to_contain_text("Hors ligne depuis", timeout=10000)
     shot(page, "share-offline")
     headers = {"Authorization": f"Bearer {token}"}
@@ -412,7 +412,7 @@ def test_the_shared_view_keeps_its_state_offline_and_resumes(live_server, phones
         headers=headers,
     )
     phone.online()
-    expect(line).to_have_count(0, timeout=10000)
+    expect(line).to_be_hidden(timeout=10000)
     # its stream reconnected and caught up: Ana went out, Bob's 5♥ = 5, Chloé's K♠ = 10 (classique, penalty)
     expect(page.locator("tr[data-side='Bob'] .total")).to_have_text("5", timeout=10000)
     expect(page.locator("tr[data-side='Chloé'] .total")).to_have_text("10")
@@ -435,9 +435,9 @@ def test_the_shared_view_says_it_is_offline_before_its_words_came(live_server, p
         page.goto(f"{live_server.url}/s/{share_id}")
     wait_js(page, "!!window.CarteOffline")
     phone.offline()
-    expect(page.locator(".share-offline")).to_contain_text("Hors ligne depuis", timeout=10000)
+    expect(page.locator("#no-network")).to_contain_text("Hors ligne depuis", timeout=10000)
     phone.online()
-    expect(page.locator(".share-offline")).to_have_count(0, timeout=10000)
+    expect(page.locator("#no-network")).to_be_hidden(timeout=10000)
 
 
 def test_a_refused_manche_edited_then_recorded(live_server, phones):

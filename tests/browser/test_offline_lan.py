@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, open_listening, served
+from .test_entry_truth import KEEPS_STREAMS, cut
 from .test_many_hands import held_route
 from .test_offline import api_game, opened_phones, recorded, wait_js
 
@@ -306,3 +307,25 @@ def test_a_deletion_the_server_could_not_take_goes_at_the_next_answered_request(
     expect(page.locator(".history-table .manche-row")).to_have_count(1, timeout=15000)
     assert time.monotonic() - loaded < 19  # the stream's answer sent it, before the 20-second try
     assert [m["number"] for m in recorded(lan_server, game_id)] == [1]
+
+
+def test_removing_a_waiting_manche_renumbers_the_entry_at_once(lan_server, lan_phone):
+    """At the LAN address, network cut: manches 1 and 2 saved wait on the phone, the entry is for
+    manche 3; each « Retirer » renumbers the entry and its button at once (2, then 1)."""
+    game_id, token = api_game(lan_server)
+    page = lan_phone(game_id, token)
+    page.context.add_init_script(KEEPS_STREAMS)
+    page.goto(f"{lan_server.url}/games/{game_id}/manches/new")
+    ready(page)
+    cut(page.context)
+    for number, winner in ((1, 0), (2, 1)):
+        tap_manche(page, winner, typed={2: 5})
+        page.get_by_role("button", name=f"Enregistrer la manche {number}").click()
+        expect(page.locator(".waiting-list li")).to_have_count(number)
+    expect(page.locator("h1")).to_have_text("Manche 3")
+
+    for left, number in ((1, 2), (0, 1)):
+        page.locator(".waiting-list li").first.get_by_role("button", name="Retirer").click()
+        expect(page.locator(".waiting-list li")).to_have_count(left)
+        expect(page.locator("h1")).to_have_text(f"Manche {number}")
+        expect(page.locator(".save-bar button")).to_have_text(f"Enregistrer la manche {number}")
