@@ -154,6 +154,8 @@ def half_counted_entry_survives(page, server, game_id):
         expect(page.locator("#hand-1 [data-hand-total]")).to_have_text("60")
         expect(page.locator("#hand-2 [data-hand-total]")).to_have_text("12")
         expect(page.locator("#p2-typed")).to_have_value("12")
+        # its button's words inside the button (« Effacer la saisie » ran 29 px past its border)
+        assert page.locator(".draft-note button").evaluate("(b) => b.scrollWidth <= b.clientWidth")
 
     page.reload()
     ready(page)
