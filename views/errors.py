@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import jsonify, render_template, request
+from flask import jsonify, render_template, request, url_for
 from flask_babel import gettext
 from flask_limiter import RateLimitExceeded
 from sqlalchemy.exc import SQLAlchemyError
@@ -59,10 +59,38 @@ def server_page(status: int, message: str):
     headers = {"Cache-Control": "no-store"}
     if can_build_urls():
         try:
-            return render_template("parts/error.html", status=status, message=message), status, headers
+            return error_page(status, message, headers)
         except Exception:  # noqa: BLE001 — the error page must not fail in its turn
             pass
     return message, status, {**headers, "Content-Type": "text/plain; charset=utf-8"}
+
+
+def way_back(status: int) -> tuple[str, str] | None:
+    """Where the person was, for an error page: the club night, the group or the game of the
+    address they were at (unless that page is the one that failed, or what was not found), as
+    (its address, the words of the link)."""
+    args = request.view_args or {}
+    if "watch_id" in args:  # a watcher's page: the members' pages are not theirs
+        return None
+    ways = (
+        ("night_id", "nights.night_page", lambda: gettext("Back to the club night")),
+        ("group_id", "groups.group_page", lambda: gettext("Back to the group")),
+        ("game_id", "games.game_page", lambda: gettext("Back to the game")),
+    )
+    for key, endpoint, words in ways:
+        if key in args and status != 404:
+            url = url_for(endpoint, **{key: args[key]})
+            return None if url == request.path else (url, words())
+    return None
+
+
+def error_page(status: int, message: str, headers=None):
+    """The app's error page: what went wrong, the way back to where the person was, and home."""
+    return (
+        render_template("parts/error.html", status=status, message=message, back=way_back(status)),
+        status,
+        headers or {},
+    )
 
 
 def wants_json() -> bool:
@@ -86,7 +114,7 @@ def init_app(app):
     def domain_error(error: DomainError):
         if wants_json():
             return jsonify({"error": error_json(error)}), error.status
-        return render_template("parts/error.html", status=error.status, message=error_message(error)), error.status
+        return error_page(error.status, error_message(error))
 
     @app.errorhandler(SQLAlchemyError)
     def database_busy(error: SQLAlchemyError):
@@ -103,7 +131,7 @@ def init_app(app):
         headers = {"Retry-After": str(BUSY_RETRY_AFTER), "Cache-Control": "no-store"}
         if wants_json():
             return jsonify(error_body(code, message)), 503, headers
-        return render_template("parts/error.html", status=503, message=message), 503, headers
+        return error_page(503, message, headers)
 
     app.register_error_handler(HTTPException, http_error)
 
@@ -125,4 +153,4 @@ def http_error(error: HTTPException):
         return jsonify(error_body(HTTP_CODES.get(status, "validation_error"), message)), status, headers
     if not can_build_urls():
         return message, status, {**headers, "Content-Type": "text/plain; charset=utf-8"}
-    return render_template("parts/error.html", status=status, message=message), status, headers
+    return error_page(status, message, headers)

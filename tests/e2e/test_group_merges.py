@@ -69,6 +69,10 @@ def test_a_merge_refused_says_why(app):
     response = ana.get(f"/groups/{group_id}/merge?a=Ana&b=Chlo%C3%A9")
     assert response.status_code == 422
     assert "two people" in response.get_data(as_text=True)
+    # the refusal leads back to the group, not only home
+    assert f'<a class="button primary" href="/groups/{group_id}">Back to the group</a>' in response.get_data(
+        as_text=True
+    )
     assert ana.post(f"/groups/{group_id}/merges", data={"a": "Ana", "b": "Chloé"}).status_code == 422
     assert ana.get(f"/groups/{group_id}/merge?a=Ana&b=Zoé").status_code == 422  # no such player
     assert ana.get(f"/groups/{group_id}/merge?a=Ana&b=ana").status_code == 422  # one person already
