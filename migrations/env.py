@@ -9,6 +9,7 @@ from pathlib import Path
 from alembic import context
 
 from models.services.db import make_engine, metadata
+from models.services.schema import unchecked_references
 
 config = context.config
 
@@ -27,6 +28,10 @@ def run_migrations(connection) -> None:
     )
     with context.begin_transaction():
         context.run_migrations()
+        if connection.dialect.name == "sqlite":  # references unchecked meanwhile: every one still holds
+            broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                raise RuntimeError(f"the migration left rows referring to nothing: {broken[:5]}")
 
 
 connection = config.attributes.get("connection")
@@ -34,6 +39,6 @@ if connection is not None:
     run_migrations(connection)
 else:
     engine = make_engine(config.get_main_option("sqlalchemy.url") or default_url())
-    with engine.begin() as conn:
+    with engine.connect() as conn, unchecked_references(conn), conn.begin():
         run_migrations(conn)
     engine.dispose()

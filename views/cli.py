@@ -12,7 +12,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from models.services import backup
-from models.services.schema import migrate
+from models.services.schema import downgrade, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "translations"
@@ -55,9 +55,15 @@ def restore_command(path):
 
 
 @click.command("migrate")
+@click.option("--down-to", "down_to", default=None, help="Take the schema back down to this revision (0015…).")
 @with_appcontext
-def migrate_command():
-    """Bring the database schema up to date (Alembic upgrade head)."""
+def migrate_command(down_to):
+    """Bring the database schema up to date (Alembic upgrade head), or, with ``--down-to``, back
+    down to the revision an older release knows, keeping every row it does not mean to drop."""
+    if down_to:
+        downgrade(current_app.extensions["database"], down_to)
+        print(f"schema at {down_to}")
+        return
     migrate(current_app.extensions["database"])
     print("schema up to date")
 

@@ -74,3 +74,19 @@ def downgrade() -> None:
         sa.PrimaryKeyConstraint('id'),
     )
     op.execute("INSERT INTO game_changes (id, count) VALUES (1, 0)")
+    # the counting triggers of 0005 back on game_changes (its downgrade drops them)
+    if op.get_bind().dialect.name == 'sqlite':
+        for event in ("INSERT", "UPDATE", "DELETE"):
+            op.execute(
+                f"CREATE TRIGGER game_changes_{event.lower()} AFTER {event} ON game "
+                "BEGIN UPDATE game_changes SET count = count + 1 WHERE id = 1; END"
+            )
+    else:
+        op.execute(
+            "CREATE FUNCTION game_changed() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$ "
+            "BEGIN UPDATE game_changes SET count = count + 1 WHERE id = 1; RETURN NULL; END $$"
+        )
+        op.execute(
+            "CREATE CONSTRAINT TRIGGER game_changes AFTER INSERT OR UPDATE OR DELETE ON game "
+            "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION game_changed()"
+        )

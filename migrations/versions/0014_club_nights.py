@@ -48,4 +48,6 @@ def downgrade() -> None:
         batch_op.drop_column('night_table')
         batch_op.drop_column('night_round')
         batch_op.drop_column('night_id')
+    if op.get_bind().dialect.name == 'sqlite':  # the rebuilt table lost the index on an expression
+        op.execute("CREATE INDEX IF NOT EXISTS ix_game_listed ON game ((finished_at IS NOT NULL), created_at DESC, id)")
     op.drop_table('club_night')

@@ -30,17 +30,48 @@ ADVISORY_KEY = 0x6361727465
 
 
 def migrate(database: Database, revision: str = "head") -> None:
-    """Bring the schema to ``revision`` with Alembic, one process at a time."""
+    """Bring the schema up to ``revision`` with Alembic, one process at a time."""
     from alembic import command
+
+    _migrated(database, command.upgrade, revision)
+
+
+def downgrade(database: Database, revision: str) -> None:
+    """Take the schema back down to ``revision`` (a release rolled back), one process at a time:
+    every row the migrations on the way do not mean to drop is kept."""
+    from alembic import command
+
+    _migrated(database, command.downgrade, revision)
+
+
+def _migrated(database: Database, step, revision: str) -> None:
     from alembic.config import Config
 
     config = Config(str(MIGRATIONS / "alembic.ini"))
     config.set_main_option("script_location", str(MIGRATIONS))
-    with _file_lock(database), database.writer.begin() as connection:
-        if not database.is_sqlite:
-            _advisory_lock(connection)
-        config.attributes["connection"] = connection
-        command.upgrade(config, revision)
+    with _file_lock(database), database.writer.connect() as connection:
+        with unchecked_references(connection), connection.begin():
+            if not database.is_sqlite:
+                _advisory_lock(connection)
+            config.attributes["connection"] = connection
+            step(config, revision)
+
+
+@contextlib.contextmanager
+def unchecked_references(connection):
+    """On SQLite, foreign keys unchecked while the schema changes, set outside any transaction as
+    SQLite's guide to ALTER TABLE says: a batch migration rebuilds a table (a copy, then the old
+    one dropped), and dropping the old ``game`` with them on deleted every player, manche and hand
+    through ``ON DELETE CASCADE``. The migration checks them before it commits
+    (``migrations/env.py``); they are on again after. Nothing on PostgreSQL."""
+    sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        connection.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")
+    try:
+        yield
+    finally:
+        if sqlite:
+            connection.connection.driver_connection.execute("PRAGMA foreign_keys=ON")
 
 
 def _advisory_lock(connection) -> None:
