@@ -221,6 +221,8 @@ def night_context(state: NightState, read_only: bool, live_url: str) -> dict:
     numbers = night_numbers(state)
     tables = [(table, numbers.summaries.get(table.game_id)) for table in state.current]
     return {
+        # the turn being played has begun: a round recorded at one of its tables (the next is offered)
+        "turn_started": any(summary.manche_count for _table, summary in tables if summary is not None),
         "night": state.night,
         "stamp": state.stamp,
         "tables": [(table, summary) for table, summary in tables if summary is not None],

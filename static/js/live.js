@@ -145,6 +145,11 @@
   document.addEventListener("input", edited);
   document.addEventListener("htmx:afterSettle", function (event) {
     if (!event.detail.elt || event.detail.elt.id !== "night-live") return;
+    // the turn has begun: the next one may be started
+    if (document.querySelector("#night-live [data-turn-begun]")) {
+      document.querySelectorAll("[data-turn-waits]").forEach(function (line) { line.remove(); });
+      document.querySelectorAll("[data-start-round]").forEach(function (button) { button.hidden = false; });
+    }
     var ranking = document.querySelector("#night-live [data-order]"), part = document.getElementById("next-seating");
     if (ranking && part && ranking.dataset.order !== part.dataset.order) htmx.trigger(part, "refresh");
   });

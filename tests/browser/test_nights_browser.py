@@ -124,7 +124,12 @@ def test_a_club_night_of_two_tables_live_on_four_phones(live_server, phone, shot
     # Table 1 on Bob's phone: Ana goes out, Bob keeps 12, Chloé 30. Table 2 on Chloé's: Dan goes
     # out, Eve keeps 20. Ana and Dan win their tables with 0 points: « ex æquo » first; then Bob
     # (12), Eve (20), Chloé (30).
+    # turn 1 not begun: turn 2 waits, said in words, no button
+    expect(ana.locator("[data-turn-waits]")).to_be_visible()
+    expect(ana.locator("[data-start-round]")).to_be_hidden()
     record(bob, base, tables[1], app, {"Bob": 12, "Chloé": 30}, "Ana")
+    # begun: the organiser's page offers turn 2 by itself (the stream said `tables`)
+    expect(ana.locator("[data-start-round]")).to_be_visible(timeout=LIVE)
     open_listening(bob, night_url)
     record(chloe, base, tables[2], app, {"Eve": 20}, "Dan")
     expected = ["1 ex æquo Ana 1 0", "1 ex æquo Dan 1 0", "3 Bob 0 12", "4 Eve 0 20", "5 Chloé 0 30"]
