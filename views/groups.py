@@ -189,9 +189,10 @@ def group_page(group_id):
 
 @bp.post("/groups/<group_id>/invites")
 def create_invite(group_id):
-    """A new join link, shown now to the member who asked, and never again."""
+    """A new join link, shown now to the member who asked, and never again; for one phone when
+    ``uses`` is 1 (a link shown as a QR code to one phone)."""
     membership = member(group_id)
-    token = groups().create_invite(group_id)
+    token = groups().create_invite(group_id, 1 if request.form.get("uses") == "1" else None)
     url = links.absolute(url_for("groups.join", group_id=group_id, token=token))
     page = render_template("groups/group.html", **group_context(group_id, membership, new_invite=url))
     return private(make_response(page, 201))
@@ -209,8 +210,7 @@ def join(group_id, token):
     """The scanned join link: the group's name, and a button to join (a GET changes nothing)."""
     if groups().membership(group_id, member_tokens()):
         return private(redirect(url_for("groups.group_page", group_id=group_id), 303))
-    if not groups().invite_opens(group_id, token):
-        raise NotFound(N_("This invite was revoked or is not for this group: ask for a new one."), field="token")
+    groups().open_invite(group_id, token)
     page = render_template("groups/join.html", group=groups().group(group_id), token=token)
     return private(make_response(page))
 

@@ -33,8 +33,8 @@ def make_group(client, name="Dimanche") -> str:
     return response.headers["Location"].rsplit("/", 1)[1]
 
 
-def join_link(client, group_id) -> str:
-    response = client.post(f"/groups/{group_id}/invites")
+def join_link(client, group_id, **form) -> str:
+    response = client.post(f"/groups/{group_id}/invites", data=form)
     assert response.status_code == 201
     url = re.search(r"data-join-link>([^<]+)<", response.get_data(as_text=True)).group(1)
     return "/" + html.unescape(url).split("/", 3)[3]
@@ -166,6 +166,55 @@ def test_invites_revoked_and_owner_only_writes(phones):
     assert ana.post(f"/groups/{group_id}/owner", data={"member": bob_id}).status_code == 303
     assert "data-remove=" in page(bob, f"/groups/{group_id}")
     assert "data-remove=" not in page(ana, f"/groups/{group_id}")
+
+
+def member_ids(client, group_id) -> list[str]:
+    """The ids of the phones the owner may remove, in the members' list's order."""
+    return re.findall(r"/members/([^/]+)/remove", page(client, f"/groups/{group_id}"))
+
+
+def invite_lines(client, group_id) -> list[str]:
+    text = page(client, f"/groups/{group_id}").split('class="invite-list">', 1)[1].split("</ul>", 1)[0]
+    return text.split("</li>")[:-1]
+
+
+def test_a_removed_phone_cannot_come_back_through_the_link_it_used(phones, app):
+    ana, bob, chloe = phones
+    group_id = make_group(ana)
+    link = join_link(ana, group_id)
+    join(bob, link, "Bob")
+    join(chloe, link, "Chloé")
+    # The owner sees how many phones joined through the link.
+    assert re.search(r"data-uses>2 phones joined<", invite_lines(ana, group_id)[0])
+    assert ana.post(f"/groups/{group_id}/members/{member_ids(ana, group_id)[1]}/remove").status_code == 303
+    # Chloé's phone opens the same link again and taps « Join the group »: refused, and told why.
+    for response in (chloe.get(link), chloe.post(link, data={"phone": "Chloé"})):
+        assert response.status_code == 403
+        assert "A phone that joined through this link was removed from the group" in response.get_data(as_text=True)
+    assert chloe.get(f"/groups/{group_id}").status_code == 404
+    french = app.test_client()
+    french.set_cookie("lang", "fr")
+    refused = french.post(link, data={"phone": "Chloé"}).get_data(as_text=True)
+    assert "Un téléphone qui a rejoint la tablée par ce lien en a été retiré" in refused
+    # The owner's list says so, and a new link made for Chloé lets her back.
+    line = invite_lines(ana, group_id)[0]
+    assert "data-closed" in line and "<form" not in line and "2 phones joined" in line
+    join(chloe, join_link(ana, group_id), "Chloé")
+    assert chloe.get(f"/groups/{group_id}").status_code == 200
+    assert len(member_ids(ana, group_id)) == 2  # Bob and Chloé again
+
+
+def test_a_link_for_one_phone_opens_once(phones):
+    ana, bob, chloe = phones
+    group_id = make_group(ana)
+    assert join_link(ana, group_id) != (link := join_link(ana, group_id, uses="1"))
+    join(bob, link, "Bob")
+    for response in (chloe.get(link), chloe.post(link, data={"phone": "Chloé"})):
+        assert response.status_code == 403
+        assert "This link was for one phone, and it has joined" in response.get_data(as_text=True)
+    assert chloe.get(f"/groups/{group_id}").status_code == 404
+    assert re.search(r"data-uses>1 phone joined<", invite_lines(ana, group_id)[1])
+    assert bob.get(link).status_code == 303  # Bob, a member, goes to the group's page
 
 
 def test_a_game_made_before_is_added_by_its_owner(phones, games):
