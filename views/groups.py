@@ -38,8 +38,21 @@ def private(response):
     return response
 
 
+REMOVED_FROM_GROUP = N_(
+    "This phone was removed from the group: it no longer belongs to it and can change nothing in it."
+    " To come back, ask the group's owner for a new join link."
+)
+
+
 def member(group_id: str) -> Membership:
-    return groups().member_of(group_id, member_tokens())
+    """This phone's membership of the group, or not found; a write from a phone the owner removed
+    is refused and told so."""
+    found = groups().membership(group_id, member_tokens())
+    if found is not None:
+        return found
+    if request.method == "POST" and groups().removed(group_id, member_tokens()):
+        raise Forbidden(REMOVED_FROM_GROUP)
+    raise NotFound(N_("No group with this id."), field="id")
 
 
 def owner(group_id: str) -> Membership:

@@ -315,6 +315,18 @@ class GroupService:
             )
             self._bump(session, group_id)
 
+    def removed(self, group_id: str, tokens) -> bool:
+        """Whether one of ``tokens`` is a phone the owner removed from the group (asked only when
+        a write is refused, to say why): one statement."""
+        if not member_digests(tokens):
+            return False
+        query = select(GroupMember.id).where(
+            GroupMember.group_id == checked_id(group_id),
+            GroupMember.token_hash.in_(member_digests(tokens)),
+            GroupMember.removed_at.is_not(None),
+        )
+        return self.db.first(query) is not None
+
     def hand_over(self, group_id: str, owner_id: str, member_id: str) -> None:
         """The owner gives the group to another member (and stays a member)."""
         if owner_id == member_id:

@@ -144,6 +144,33 @@ def test_a_removed_phone_is_locked_out_at_once(phones):
     assert chloe.post(f"/groups/{group_id}/members/{member_id}/remove").status_code == 404
 
 
+REMOVED_EN = "This phone was removed from the group"
+REMOVED_FR = "Ce téléphone a été retiré de la tablée"
+
+
+def test_a_removed_phone_is_told_why_its_next_write_is_refused(phones):
+    """« Enter round 1 » and a round saved from a removed phone's open game page: refused as removed
+    from the group (not as « only the phone that created this game »), in the page's language;
+    what it had entered stays on screen."""
+    ana, bob, _ = phones
+    group_id = make_group(ana)
+    join(bob, join_link(ana, group_id), "Bob")
+    game = new_group_game(ana, group_id)
+    assert bob.get(f"/games/{game}/manches/new").status_code == 200
+    assert ana.post(f"/groups/{group_id}/members/{member_ids(ana, group_id)[0]}/remove").status_code == 303
+    entry = bob.get(f"/games/{game}/manches/new")
+    assert entry.status_code == 403 and REMOVED_EN in entry.get_data(as_text=True)
+    saved = bob.post(f"/games/{game}/manches", data={"number": "1", "winner": "0", "p1-typed": "30",
+                                                     "p2-typed": "12"})  # fmt: skip
+    text = saved.get_data(as_text=True)
+    assert saved.status_code == 403 and REMOVED_EN in text and "Only the phone that created" not in text
+    assert "data-revoked" in text and ">30<" in text  # what Bob had typed, kept on screen
+    bob.set_cookie("lang", "fr")
+    text = bob.get(f"/games/{game}/manches/new").get_data(as_text=True)
+    assert REMOVED_FR in html.unescape(text) and "Seul le téléphone qui a créé" not in html.unescape(text)
+    assert page(ana, f"/games/{game}").count("data-manche=") == 0  # nothing was saved
+
+
 def test_invites_revoked_and_owner_only_writes(phones):
     ana, bob, chloe = phones
     group_id = make_group(ana)
