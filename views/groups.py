@@ -24,6 +24,7 @@ from models.services.groups import Membership
 from . import links
 from .group_charts import season_chart
 from .kit import database, fragment_or_page, games, groups, lang, registry, summaries
+from .live import phone_name
 from .pagecache import cached_page
 from .rights import is_owner, known_games, member_tokens, remember_token, stored_tokens
 
@@ -220,11 +221,12 @@ def revoke_invite(group_id, invite_id):
 
 @bp.get("/groups/<group_id>/join/<token>")
 def join(group_id, token):
-    """The scanned join link: the group's name, and a button to join (a GET changes nothing)."""
+    """The scanned join link: the group's name, the phone's name (the one it gave this app
+    already, if any), and a button to join (a GET changes nothing)."""
     if groups().membership(group_id, member_tokens()):
         return private(redirect(url_for("groups.group_page", group_id=group_id), 303))
     groups().open_invite(group_id, token)
-    page = render_template("groups/join.html", group=groups().group(group_id), token=token)
+    page = render_template("groups/join.html", group=groups().group(group_id), token=token, phone_name=phone_name())
     return private(make_response(page))
 
 

@@ -16,8 +16,9 @@ import secrets
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy import and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import aliased
 
 from ..core import standings
 from ..core.errors import N_, Forbidden, NotFound, ValidationError
@@ -42,10 +43,14 @@ class StoredGroup(NamedTuple):
 
 
 class StoredMember(NamedTuple):
+    """A phone in a group: ``number`` is its place in the order of joining (1 the first, the
+    phones removed since counted), which tells apart the phones that gave no name."""
+
     id: str
     name: str | None
     owner: bool
     joined_at: datetime
+    number: int
 
 
 class StoredGroupInvite(NamedTuple):
@@ -85,7 +90,26 @@ class Membership(NamedTuple):
 
 
 GROUP_COLUMNS = columns_of(StoredGroup, PlayGroup)
-MEMBER_COLUMNS = columns_of(StoredMember, GroupMember)
+EARLIER = aliased(GroupMember)
+JOIN_ORDER = (
+    select(func.count(EARLIER.id))
+    .where(
+        EARLIER.group_id == GroupMember.group_id,
+        or_(
+            EARLIER.joined_at < GroupMember.joined_at,
+            and_(EARLIER.joined_at == GroupMember.joined_at, EARLIER.id <= GroupMember.id),
+        ),
+    )
+    .correlate(GroupMember)
+    .scalar_subquery()
+)
+MEMBER_COLUMNS = [
+    GroupMember.id,
+    GroupMember.name,
+    GroupMember.owner,
+    GroupMember.joined_at,
+    JOIN_ORDER.label("number"),
+]
 JOINED_THROUGH = GroupMember.invite_id == GroupInvite.id
 
 

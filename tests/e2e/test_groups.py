@@ -244,6 +244,37 @@ def test_a_link_for_one_phone_opens_once(phones):
     assert bob.get(link).status_code == 303  # Bob, a member, goes to the group's page
 
 
+def test_a_phone_that_gave_no_name_is_told_apart_by_its_order_and_join_date(phones, app):
+    ana, bob, chloe = phones
+    group_id = make_group(ana)
+    link = join_link(ana, group_id)
+    join(bob, link, "")
+    join(chloe, link, "  ")
+    dave = phone(app)
+    join(dave, link, "Dave")
+    text = page(ana, f"/groups/{group_id}")
+    members = text.split("data-members>", 1)[1].split("</ul>", 1)[0]
+    assert "A phone<" not in members and ">A phone" not in members
+    # Each unnamed phone by its place in the order of joining (the owner's is 1) and its join date.
+    joined = re.findall(r"<strong>(Phone \d+)</strong> <span class=\"hint\" data-joined>joined on <time", members)
+    assert joined == ["Phone 2", "Phone 3"]
+    options = re.findall(r'<option value="[^"]+">([^<]+)</option>', text)
+    assert [o.split(",")[0] for o in options] == ["Phone 2", "Phone 3", "Dave"]
+    assert all(re.search(r"joined on \d\d?/\d\d?/\d{2,4},? \d\d?:\d\d", o) for o in options[:2])
+    # Phone 2 removed, Phone 3 keeps its number.
+    assert ana.post(f"/groups/{group_id}/members/{member_ids(ana, group_id)[0]}/remove").status_code == 303
+    assert re.findall(r'<option value="[^"]+">(Phone \d+)', page(ana, f"/groups/{group_id}")) == ["Phone 3"]
+
+
+def test_the_join_form_holds_the_name_this_phone_gave_already(phones):
+    ana, bob, _ = phones
+    group_id = make_group(ana)
+    link = join_link(ana, group_id)
+    assert 'name="phone" maxlength="40" autocomplete="off">' in page(bob, link)  # no name given yet: empty
+    assert bob.post("/phone/name", data={"name": "Bob"}).status_code == 303
+    assert re.search(r'<input id="join-phone" name="phone"[^>]* value="Bob"', page(bob, link))
+
+
 def test_a_game_made_before_is_added_by_its_owner(phones, games):
     ana, bob, _ = phones
     group_id = make_group(ana)
