@@ -47,6 +47,7 @@ from .rights import (
     phone_id,
     remember_opened,
     remember_token,
+    removed_from_group,
     session_token,
     writes_game,
 )
@@ -428,18 +429,22 @@ def entry_kept(game, form: MancheForm) -> list[dict]:
 
 
 def lands_when_revoked(view):
-    """``writes_game``, except that a browser whose invite was revoked lands on the game as
-    everyone sees it, with what it had entered kept on screen (nothing typed is lost)."""
+    """``writes_game``, except that a browser whose invite was revoked, or which was removed from
+    the game's group, lands on the game as everyone sees it, told why, with what it had entered kept
+    on screen (nothing typed is lost)."""
     guarded = writes_game(view)
 
     @wraps(view)
     def landing(**kwargs):
         game_id = kwargs["game_id"]
-        if session_token(game_id) is None or can_edit(game_id):
+        if can_edit(game_id):
+            return guarded(**kwargs)
+        removed = session_token(game_id) is None and removed_from_group(game_id)
+        if session_token(game_id) is None and not removed:
             return guarded(**kwargs)
         game = games().get(game_id)
         form = read_manche(request.form, game, scoring.keypad(game.ruleset))
-        context = game_context(game, revoked_entry=entry_kept(game, form), read_only=True)
+        context = game_context(game, revoked_entry=entry_kept(game, form), removed=removed, read_only=True)
         return render_template("games/game.html", **context), 403
 
     return landing

@@ -24,6 +24,7 @@ from models.services.groups import Membership
 from . import links
 from .group_charts import season_chart
 from .kit import database, fragment_or_page, games, groups, lang, registry, summaries
+from .live import phone_name
 from .pagecache import cached_page
 from .rights import is_owner, known_games, member_tokens, remember_token, stored_tokens
 
@@ -38,8 +39,21 @@ def private(response):
     return response
 
 
+REMOVED_FROM_GROUP = N_(
+    "This phone was removed from the group: it no longer belongs to it and can change nothing in it."
+    " To come back, ask the group's owner for a new join link."
+)
+
+
 def member(group_id: str) -> Membership:
-    return groups().member_of(group_id, member_tokens())
+    """This phone's membership of the group, or not found; a write from a phone the owner removed
+    is refused and told so."""
+    found = groups().membership(group_id, member_tokens())
+    if found is not None:
+        return found
+    if request.method == "POST" and groups().removed(group_id, member_tokens()):
+        raise Forbidden(REMOVED_FROM_GROUP)
+    raise NotFound(N_("No group with this id."), field="id")
 
 
 def owner(group_id: str) -> Membership:
@@ -189,9 +203,10 @@ def group_page(group_id):
 
 @bp.post("/groups/<group_id>/invites")
 def create_invite(group_id):
-    """A new join link, shown now to the member who asked, and never again."""
+    """A new join link, shown now to the member who asked, and never again; for one phone when
+    ``uses`` is 1 (a link shown as a QR code to one phone)."""
     membership = member(group_id)
-    token = groups().create_invite(group_id)
+    token = groups().create_invite(group_id, 1 if request.form.get("uses") == "1" else None)
     url = links.absolute(url_for("groups.join", group_id=group_id, token=token))
     page = render_template("groups/group.html", **group_context(group_id, membership, new_invite=url))
     return private(make_response(page, 201))
@@ -206,12 +221,12 @@ def revoke_invite(group_id, invite_id):
 
 @bp.get("/groups/<group_id>/join/<token>")
 def join(group_id, token):
-    """The scanned join link: the group's name, and a button to join (a GET changes nothing)."""
+    """The scanned join link: the group's name, the phone's name (the one it gave this app
+    already, if any), and a button to join (a GET changes nothing)."""
     if groups().membership(group_id, member_tokens()):
         return private(redirect(url_for("groups.group_page", group_id=group_id), 303))
-    if not groups().invite_opens(group_id, token):
-        raise NotFound(N_("This invite was revoked or is not for this group: ask for a new one."), field="token")
-    page = render_template("groups/join.html", group=groups().group(group_id), token=token)
+    groups().open_invite(group_id, token)
+    page = render_template("groups/join.html", group=groups().group(group_id), token=token, phone_name=phone_name())
     return private(make_response(page))
 
 

@@ -147,7 +147,10 @@ DOCUMENT = {
         "/groups/{group_id}/members": {
             "post": {
                 "operationId": "joinGroup",
-                "description": "Join by an invite link's token: the answer's member_token is the bearer token",
+                "description": "Join by an invite link's token: the answer's member_token is the bearer token. A link"
+                " revoked or of another group: 404; a link used up (made for one phone), or one a phone that joined"
+                " through it was removed from the group: 403, no member_token (such a phone comes back only through"
+                " a new link)",
                 "parameters": [GROUP_ID],
                 "requestBody": json_body(
                     {
@@ -158,7 +161,7 @@ DOCUMENT = {
                 ),
                 "responses": {
                     **ok("The member token (shown once)", {"type": "object"}, status="201"),
-                    **errors("404", "413", "422", "429"),
+                    **errors("403", "404", "413", "422", "429"),
                 },
             }
         },

@@ -194,15 +194,29 @@ REFUSALS = {
 }
 
 
+REMOVED_FROM_GROUP = N_(
+    "This phone was removed from the group: it no longer belongs to it and can no longer record rounds here."
+)
+
+
+def removed_from_group(game_id: str) -> bool:
+    """Whether this request shows the member token of a phone removed from the game's group."""
+    members = member_tokens()
+    return bool(members) and access().removed(game_id, members)
+
+
 def require(kind: str, key: str) -> None:
-    """401 without a token, 403 with one that does not allow it (404 for an unknown game or
-    house rules, before anything else)."""
+    """401 without a token, 403 with one that does not allow it — or with the member token of a
+    phone removed from the game's group, which is told so (404 for an unknown game or house rules,
+    before anything else)."""
     level = _level("house" if kind == "house" else "game", key, must_exist=True)
     needed = Level.SCOREKEEPER if kind == "game" else Level.OWNER
     if level >= needed:
         if level == Level.SCOREKEEPER and request_token(key):
             access().note_use(key, request_token(key))  # "last used" in the owner's list of invites
         return
+    if kind != "house" and removed_from_group(key):
+        raise Forbidden(REMOVED_FROM_GROUP)
     missing, refused = REFUSALS[(kind, is_api())]
     bucket = "house_tokens" if kind == "house" else "tokens"
     if request_token(key, bucket) is None:

@@ -49,6 +49,15 @@ MEMBER = (
     )
     .label("member")
 )
+# Whether one of the member tokens is a member the owner removed from the game's group.
+REMOVED = select(Game.id).where(
+    Game.id == bindparam("game_id"),
+    exists().where(
+        GroupMember.group_id == Game.group_id,
+        GroupMember.token_hash.in_([bindparam(name) for name in MEMBER_PARAMS]),
+        GroupMember.removed_at.is_not(None),
+    ),
+)
 LAST_NUMBER = (
     select(func.coalesce(func.max(Manche.number), 0)).where(Manche.game_id == Game.id).scalar_subquery().label("last")
 )
@@ -133,6 +142,14 @@ class AccessService:
         if row is None:
             return None
         return row.revision, row.last, _level_of(row.edit_token_hash, digest, row.invited, row.member)
+
+    def removed(self, game_id: str, members) -> bool:
+        """Whether one of the member tokens ``members`` is a phone removed from the game's group
+        (asked only when a write is refused, to say why): one statement."""
+        if not member_digests(members):
+            return False
+        params = {"game_id": checked_id(game_id), **member_params(members)}
+        return self.db.first(REMOVED, params) is not None
 
     @staticmethod
     def note_use(game_id: str, token: str) -> None:

@@ -253,7 +253,8 @@ class PlayGroup(SQLModel, table=True):
 class GroupMember(SQLModel, table=True):
     """A phone in a group: its own token (stored hashed, kept in the phone's session or sent as
     the API's bearer token) gives it a scorekeeper's rights on the group's games until the owner
-    removes it (``removed_at``). One member is the owner (migration 0010)."""
+    removes it (``removed_at``). One member is the owner (migration 0010); ``invite_id`` is the link
+    it joined through (migration 0017)."""
 
     __tablename__ = "group_member"
 
@@ -264,11 +265,13 @@ class GroupMember(SQLModel, table=True):
     owner: bool = False
     joined_at: datetime = Field(default_factory=utcnow)
     removed_at: datetime | None = None
+    invite_id: str | None = Field(default=None, index=True, max_length=32)
 
 
 class GroupInvite(SQLModel, table=True):
     """A link that lets a phone join a group: its token (stored hashed) works until the owner
-    revokes it (migration 0010)."""
+    revokes it (migration 0010), ``max_uses`` phones have joined through it, or a phone that joined
+    through it is removed (migration 0017)."""
 
     __tablename__ = "group_invite"
 
@@ -277,6 +280,7 @@ class GroupInvite(SQLModel, table=True):
     token_hash: str = Field(max_length=64, unique=True)
     created_at: datetime = Field(default_factory=utcnow)
     revoked_at: datetime | None = None
+    max_uses: int | None = None
 
 
 class GroupAlias(SQLModel, table=True):

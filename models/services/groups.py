@@ -16,11 +16,12 @@ import secrets
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import aliased
 
 from ..core import standings
-from ..core.errors import N_, NotFound, ValidationError
+from ..core.errors import N_, Forbidden, NotFound, ValidationError
 from ..core.names import InvalidName, clean_name
 from . import history
 from .access import MEMBER_PARAMS, member_digests, member_params
@@ -42,16 +43,32 @@ class StoredGroup(NamedTuple):
 
 
 class StoredMember(NamedTuple):
+    """A phone in a group: ``number`` is its place in the order of joining (1 the first, the
+    phones removed since counted), which tells apart the phones that gave no name."""
+
     id: str
     name: str | None
     owner: bool
     joined_at: datetime
+    number: int
 
 
 class StoredGroupInvite(NamedTuple):
+    """A join link: ``uses`` the phones that joined through it, ``removed`` how many of them the
+    owner has removed since (the link then opens no more), ``max_uses`` its limit (None: none)."""
+
     id: str
     created_at: datetime
     revoked_at: datetime | None
+    max_uses: int | None
+    uses: int
+    removed: int
+
+    @property
+    def closed(self) -> bool:
+        """Whether the link opens no more though it was not revoked: used up, or used by a phone
+        removed since."""
+        return self.removed > 0 or (self.max_uses is not None and self.uses >= self.max_uses)
 
 
 class StoredAlias(NamedTuple):
@@ -73,8 +90,41 @@ class Membership(NamedTuple):
 
 
 GROUP_COLUMNS = columns_of(StoredGroup, PlayGroup)
-MEMBER_COLUMNS = columns_of(StoredMember, GroupMember)
-INVITE_COLUMNS = columns_of(StoredGroupInvite, GroupInvite)
+EARLIER = aliased(GroupMember)
+JOIN_ORDER = (
+    select(func.count(EARLIER.id))
+    .where(
+        EARLIER.group_id == GroupMember.group_id,
+        or_(
+            EARLIER.joined_at < GroupMember.joined_at,
+            and_(EARLIER.joined_at == GroupMember.joined_at, EARLIER.id <= GroupMember.id),
+        ),
+    )
+    .correlate(GroupMember)
+    .scalar_subquery()
+)
+MEMBER_COLUMNS = [
+    GroupMember.id,
+    GroupMember.name,
+    GroupMember.owner,
+    GroupMember.joined_at,
+    JOIN_ORDER.label("number"),
+]
+JOINED_THROUGH = GroupMember.invite_id == GroupInvite.id
+
+
+def _count_of(*where):
+    return select(func.count(GroupMember.id)).where(*where).correlate(GroupInvite).scalar_subquery()
+
+
+INVITE_COLUMNS = [
+    GroupInvite.id,
+    GroupInvite.created_at,
+    GroupInvite.revoked_at,
+    GroupInvite.max_uses,
+    _count_of(JOINED_THROUGH).label("uses"),
+    _count_of(JOINED_THROUGH, GroupMember.removed_at.is_not(None)).label("removed"),
+]
 ALIAS_COLUMNS = columns_of(StoredAlias, GroupAlias)
 LIVE = GroupMember.removed_at.is_(None)
 # The group page's first question: one parameter per member token a phone may show.
@@ -199,11 +249,16 @@ class GroupService:
                 self._move_game(session, group_id, game_id)
         return group_id, token
 
-    def create_invite(self, group_id: str) -> str:
-        """A new invite link's token (shown once, stored hashed)."""
+    def create_invite(self, group_id: str, max_uses: int | None = None) -> str:
+        """A new invite link's token (shown once, stored hashed), for one phone when ``max_uses``
+        is 1, else for as many as open it."""
+        if max_uses not in (None, 1):
+            raise ValidationError(N_("A join link is for one phone or for any number."), field="uses")
         token = secrets.token_urlsafe(24)
         with unit_of_work(self.db) as session:
-            session.add(GroupInvite(id=new_id(), group_id=checked_id(group_id), token_hash=token_hash(token)))
+            session.add(
+                GroupInvite(id=new_id(), group_id=checked_id(group_id), token_hash=token_hash(token), max_uses=max_uses)
+            )
             self._bump(session, group_id)
         return token
 
@@ -219,26 +274,48 @@ class GroupService:
                 raise NotFound(N_("No such invite."), field="invite")
             self._bump(session, group_id)
 
-    def invite_opens(self, group_id: str, token) -> bool:
-        """Whether ``token`` is a live invite of the group."""
-        if not member_digests([token]):
-            return False
-        query = select(GroupInvite.id).where(
-            GroupInvite.group_id == checked_id(group_id),
-            GroupInvite.token_hash == token_hash(token),
-            GroupInvite.revoked_at.is_(None),
-        )
-        return self.db.first(query) is not None
+    def open_invite(self, group_id: str, token, session=None) -> StoredGroupInvite:
+        """The invite ``token`` opens in the group, or why it opens nothing: not found when it is
+        revoked or not of this group, refused when it is used up or a phone that joined through it
+        was removed (such a phone comes back only through a new link)."""
+        row = None
+        if member_digests([token]):
+            query = select(*INVITE_COLUMNS).where(
+                GroupInvite.group_id == checked_id(group_id), GroupInvite.token_hash == token_hash(token)
+            )
+            row = self.db.first(query) if session is None else session.execute(query).first()
+        if row is None or row.revoked_at is not None:
+            raise NotFound(N_("This invite was revoked or is not for this group: ask for a new one."), field="token")
+        invite = StoredGroupInvite._make(row)
+        if invite.removed:
+            raise Forbidden(
+                N_(
+                    "A phone that joined through this link was removed from the group: the link opens no more."
+                    " Ask the group's owner for a new one."
+                ),
+                field="token",
+            )
+        if invite.closed:
+            raise Forbidden(N_("This link was for one phone, and it has joined: ask the group's owner for a new one."))
+        return invite
 
     def join(self, group_id: str, invite_token, name=None) -> str:
-        """A phone joins by a live invite: returns its own member token. An invite revoked or not
-        of this group: not found."""
-        if not self.invite_opens(group_id, invite_token):
-            raise NotFound(N_("This invite was revoked or is not for this group: ask for a new one."), field="token")
+        """A phone joins by an invite that opens (``open_invite``, asked again inside the write,
+        the invite's row locked): returns its own member token."""
+        self.open_invite(group_id, invite_token)
         token = secrets.token_urlsafe(24)
         with unit_of_work(self.db) as session:
+            digest = token_hash(invite_token)
+            session.execute(select(GroupInvite.id).where(GroupInvite.token_hash == digest).with_for_update())
+            invite = self.open_invite(group_id, invite_token, session)
             session.add(
-                GroupMember(id=new_id(), group_id=group_id, token_hash=token_hash(token), name=phone_name(name))
+                GroupMember(
+                    id=new_id(),
+                    group_id=group_id,
+                    token_hash=token_hash(token),
+                    name=phone_name(name),
+                    invite_id=invite.id,
+                )
             )
             self._bump(session, group_id)
         return token
@@ -261,6 +338,18 @@ class GroupService:
                 .values(revision=Game.revision + 1)
             )
             self._bump(session, group_id)
+
+    def removed(self, group_id: str, tokens) -> bool:
+        """Whether one of ``tokens`` is a phone the owner removed from the group (asked only when
+        a write is refused, to say why): one statement."""
+        if not member_digests(tokens):
+            return False
+        query = select(GroupMember.id).where(
+            GroupMember.group_id == checked_id(group_id),
+            GroupMember.token_hash.in_(member_digests(tokens)),
+            GroupMember.removed_at.is_not(None),
+        )
+        return self.db.first(query) is not None
 
     def hand_over(self, group_id: str, owner_id: str, member_id: str) -> None:
         """The owner gives the group to another member (and stays a member)."""

@@ -165,6 +165,38 @@ def test_a_removed_phone_reads_why_its_game_page_went_quiet(live_server, phone, 
     bob.locator("#rights-lost").screenshot(path=str(shot("removed-dark", bob)).replace(".png", "-panel.png"))
 
 
+@pytest.mark.parametrize(("width", "height"), [(360, 780), (320, 640)])
+def test_the_owner_tells_unnamed_phones_apart_and_a_removed_one_cannot_come_back(
+    live_server, phone, shot, width, height
+):
+    """Two phones join by one link without a name: the owner's list shows « Téléphone 2 » and
+    « Téléphone 3 » with their join dates, the link's uses; « Téléphone 3 » removed, its phone opens
+    the same link again and is told why it cannot join."""
+    base = live_server.url
+    ana, bob, chloe = phone(width, height), phone(width, height), phone(width, height)
+    group_url = make_group(ana, base)
+    ana.get_by_role("button", name="Créer un lien d'invitation").click()
+    link = base + path_of(ana.locator("[data-join-link]").inner_text())
+    for member in (bob, chloe):
+        member.goto(link)
+        expect(member.locator("#join-phone")).to_have_value("")
+        member.get_by_role("button", name="Rejoindre la tablée").click()
+        expect(member.get_by_role("heading", level=1)).to_have_text("Dimanche")
+    ana.goto(group_url)
+    members = ana.locator("[data-members]")
+    expect(members).to_contain_text("Téléphone 2")
+    expect(members).to_contain_text("Téléphone 3")
+    expect(members.locator("[data-joined]")).to_have_count(3)
+    expect(ana.locator("[data-uses]")).to_have_text("2 téléphones sont entrés par elle")
+    looks_right(ana, shot, f"phones-{width}", "#members")
+    ana.get_by_role("button", name="Retirer Téléphone 3 de la tablée").click()
+    expect(ana.locator("[data-closed]")).to_be_visible()
+    looks_right(ana, shot, f"link-closed-{width}", "#invites")
+    chloe.goto(link)
+    expect(chloe.locator("main")).to_contain_text("Un téléphone qui a rejoint la tablée par ce lien en a été retiré")
+    looks_right(chloe, shot, f"refused-{width}")
+
+
 @pytest.mark.skipif(not (shutil.which("zbarimg") and shutil.which("rsvg-convert")), reason="zbar-tools needed")
 def test_every_member_phone_shows_the_watch_qr_and_a_watcher_never_a_join_link(live_server, phone, tmp_path, shot):
     base = live_server.url

@@ -49,6 +49,37 @@ def test_a_group_is_a_404_to_anyone_else(app):
     assert client.get("/api/v1/groups/nosuchgroup0000000000/standings").status_code == 404
 
 
+def test_a_link_gives_no_member_token_again_after_a_phone_that_used_it_is_removed(app):
+    ana, client = phone(app), app.test_client()
+    group_id = make_group(ana)
+    invite = join_link(ana, group_id).rsplit("/", 1)[1]
+    joined = client.post(f"/api/v1/groups/{group_id}/members", json={"invite": invite, "name": "Tablet"})
+    assert joined.status_code == 201
+    text = ana.get(f"/groups/{group_id}").get_data(as_text=True)
+    member_id = text.split("/members/", 1)[1].split("/remove", 1)[0]
+    assert ana.post(f"/groups/{group_id}/members/{member_id}/remove").status_code == 303
+    again = client.post(f"/api/v1/groups/{group_id}/members", json={"invite": invite, "name": "Tablet"})
+    assert again.status_code == 403 and "member_token" not in again.get_json()
+    assert again.get_json()["error"]["code"] == "forbidden"
+    assert "par ce lien en a été retiré" in again.get_json()["error"]["message"]  # French first
+
+
+def test_a_removed_member_token_is_told_it_was_removed(app):
+    ana, client = phone(app), app.test_client()
+    group_id = make_group(ana)
+    game = new_group_game(ana, group_id)
+    invite = join_link(ana, group_id).rsplit("/", 1)[1]
+    token = client.post(f"/api/v1/groups/{group_id}/members", json={"invite": invite}).get_json()["member_token"]
+    text = ana.get(f"/groups/{group_id}").get_data(as_text=True)
+    member_id = text.split("/members/", 1)[1].split("/remove", 1)[0]
+    assert ana.post(f"/groups/{group_id}/members/{member_id}/remove").status_code == 303
+    headers = {"Authorization": f"Bearer {token}", "Accept-Language": "en"}
+    hand = {"winner": "Ana", "hands": {"Bob": {"typed": 30}, "Chloé": {"typed": 12}}}
+    refused = client.post(f"/api/v1/games/{game}/manches", json=hand, headers=headers)
+    assert refused.status_code == 403
+    assert refused.get_json()["error"]["message"].startswith("This phone was removed from the group")
+
+
 def sheet(response) -> list[list[str]]:
     """The rows of a score sheet answer: UTF-8 text that opens with a byte-order mark."""
     text = response.get_data(as_text=True)

@@ -33,8 +33,8 @@ def make_group(client, name="Dimanche") -> str:
     return response.headers["Location"].rsplit("/", 1)[1]
 
 
-def join_link(client, group_id) -> str:
-    response = client.post(f"/groups/{group_id}/invites")
+def join_link(client, group_id, **form) -> str:
+    response = client.post(f"/groups/{group_id}/invites", data=form)
     assert response.status_code == 201
     url = re.search(r"data-join-link>([^<]+)<", response.get_data(as_text=True)).group(1)
     return "/" + html.unescape(url).split("/", 3)[3]
@@ -144,6 +144,33 @@ def test_a_removed_phone_is_locked_out_at_once(phones):
     assert chloe.post(f"/groups/{group_id}/members/{member_id}/remove").status_code == 404
 
 
+REMOVED_EN = "This phone was removed from the group"
+REMOVED_FR = "Ce téléphone a été retiré de la tablée"
+
+
+def test_a_removed_phone_is_told_why_its_next_write_is_refused(phones):
+    """« Enter round 1 » and a round saved from a removed phone's open game page: refused as removed
+    from the group (not as « only the phone that created this game »), in the page's language;
+    what it had entered stays on screen."""
+    ana, bob, _ = phones
+    group_id = make_group(ana)
+    join(bob, join_link(ana, group_id), "Bob")
+    game = new_group_game(ana, group_id)
+    assert bob.get(f"/games/{game}/manches/new").status_code == 200
+    assert ana.post(f"/groups/{group_id}/members/{member_ids(ana, group_id)[0]}/remove").status_code == 303
+    entry = bob.get(f"/games/{game}/manches/new")
+    assert entry.status_code == 403 and REMOVED_EN in entry.get_data(as_text=True)
+    saved = bob.post(f"/games/{game}/manches", data={"number": "1", "winner": "0", "p1-typed": "30",
+                                                     "p2-typed": "12"})  # fmt: skip
+    text = saved.get_data(as_text=True)
+    assert saved.status_code == 403 and REMOVED_EN in text and "Only the phone that created" not in text
+    assert "data-revoked" in text and ">30<" in text  # what Bob had typed, kept on screen
+    bob.set_cookie("lang", "fr")
+    text = bob.get(f"/games/{game}/manches/new").get_data(as_text=True)
+    assert REMOVED_FR in html.unescape(text) and "Seul le téléphone qui a créé" not in html.unescape(text)
+    assert page(ana, f"/games/{game}").count("data-manche=") == 0  # nothing was saved
+
+
 def test_invites_revoked_and_owner_only_writes(phones):
     ana, bob, chloe = phones
     group_id = make_group(ana)
@@ -166,6 +193,86 @@ def test_invites_revoked_and_owner_only_writes(phones):
     assert ana.post(f"/groups/{group_id}/owner", data={"member": bob_id}).status_code == 303
     assert "data-remove=" in page(bob, f"/groups/{group_id}")
     assert "data-remove=" not in page(ana, f"/groups/{group_id}")
+
+
+def member_ids(client, group_id) -> list[str]:
+    """The ids of the phones the owner may remove, in the members' list's order."""
+    return re.findall(r"/members/([^/]+)/remove", page(client, f"/groups/{group_id}"))
+
+
+def invite_lines(client, group_id) -> list[str]:
+    text = page(client, f"/groups/{group_id}").split('class="invite-list">', 1)[1].split("</ul>", 1)[0]
+    return text.split("</li>")[:-1]
+
+
+def test_a_removed_phone_cannot_come_back_through_the_link_it_used(phones, app):
+    ana, bob, chloe = phones
+    group_id = make_group(ana)
+    link = join_link(ana, group_id)
+    join(bob, link, "Bob")
+    join(chloe, link, "Chloé")
+    # The owner sees how many phones joined through the link.
+    assert re.search(r"data-uses>2 phones joined<", invite_lines(ana, group_id)[0])
+    assert ana.post(f"/groups/{group_id}/members/{member_ids(ana, group_id)[1]}/remove").status_code == 303
+    # Chloé's phone opens the same link again and taps « Join the group »: refused, and told why.
+    for response in (chloe.get(link), chloe.post(link, data={"phone": "Chloé"})):
+        assert response.status_code == 403
+        assert "A phone that joined through this link was removed from the group" in response.get_data(as_text=True)
+    assert chloe.get(f"/groups/{group_id}").status_code == 404
+    french = app.test_client()
+    french.set_cookie("lang", "fr")
+    refused = french.post(link, data={"phone": "Chloé"}).get_data(as_text=True)
+    assert "Un téléphone qui a rejoint la tablée par ce lien en a été retiré" in refused
+    # The owner's list says so, and a new link made for Chloé lets her back.
+    line = invite_lines(ana, group_id)[0]
+    assert "data-closed" in line and "<form" not in line and "2 phones joined" in line
+    join(chloe, join_link(ana, group_id), "Chloé")
+    assert chloe.get(f"/groups/{group_id}").status_code == 200
+    assert len(member_ids(ana, group_id)) == 2  # Bob and Chloé again
+
+
+def test_a_link_for_one_phone_opens_once(phones):
+    ana, bob, chloe = phones
+    group_id = make_group(ana)
+    assert join_link(ana, group_id) != (link := join_link(ana, group_id, uses="1"))
+    join(bob, link, "Bob")
+    for response in (chloe.get(link), chloe.post(link, data={"phone": "Chloé"})):
+        assert response.status_code == 403
+        assert "This link was for one phone, and it has joined" in response.get_data(as_text=True)
+    assert chloe.get(f"/groups/{group_id}").status_code == 404
+    assert re.search(r"data-uses>1 phone joined<", invite_lines(ana, group_id)[1])
+    assert bob.get(link).status_code == 303  # Bob, a member, goes to the group's page
+
+
+def test_a_phone_that_gave_no_name_is_told_apart_by_its_order_and_join_date(phones, app):
+    ana, bob, chloe = phones
+    group_id = make_group(ana)
+    link = join_link(ana, group_id)
+    join(bob, link, "")
+    join(chloe, link, "  ")
+    dave = phone(app)
+    join(dave, link, "Dave")
+    text = page(ana, f"/groups/{group_id}")
+    members = text.split("data-members>", 1)[1].split("</ul>", 1)[0]
+    assert "A phone<" not in members and ">A phone" not in members
+    # Each unnamed phone by its place in the order of joining (the owner's is 1) and its join date.
+    joined = re.findall(r"<strong>(Phone \d+)</strong> <span class=\"hint\" data-joined>joined on <time", members)
+    assert joined == ["Phone 2", "Phone 3"]
+    options = re.findall(r'<option value="[^"]+">([^<]+)</option>', text)
+    assert [o.split(",")[0] for o in options] == ["Phone 2", "Phone 3", "Dave"]
+    assert all(re.search(r"joined on \d\d?/\d\d?/\d{2,4},? \d\d?:\d\d", o) for o in options[:2])
+    # Phone 2 removed, Phone 3 keeps its number.
+    assert ana.post(f"/groups/{group_id}/members/{member_ids(ana, group_id)[0]}/remove").status_code == 303
+    assert re.findall(r'<option value="[^"]+">(Phone \d+)', page(ana, f"/groups/{group_id}")) == ["Phone 3"]
+
+
+def test_the_join_form_holds_the_name_this_phone_gave_already(phones):
+    ana, bob, _ = phones
+    group_id = make_group(ana)
+    link = join_link(ana, group_id)
+    assert 'name="phone" maxlength="40" autocomplete="off">' in page(bob, link)  # no name given yet: empty
+    assert bob.post("/phone/name", data={"name": "Bob"}).status_code == 303
+    assert re.search(r'<input id="join-phone" name="phone"[^>]* value="Bob"', page(bob, link))
 
 
 def test_a_game_made_before_is_added_by_its_owner(phones, games):

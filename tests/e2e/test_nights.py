@@ -142,6 +142,22 @@ def test_a_phone_not_in_the_group_gets_404_everywhere(app, night):
     assert stranger.get("/nights/not-a-night").status_code == 404
 
 
+def test_a_removed_phone_starting_a_turn_is_told_it_was_removed(app, night):
+    client, group_id, night_id, _data = night
+    bob = phone(app)
+    join(bob, join_link(client, group_id), "Bob's phone")
+    form = seating_form(page(bob, f"/nights/{night_id}"))
+    member_id = re.search(r"/members/([^/]+)/remove", page(client, f"/groups/{group_id}")).group(1)
+    assert client.post(f"/groups/{group_id}/members/{member_id}/remove").status_code == 303
+    refused = bob.post(f"/nights/{night_id}/rounds", data=form)
+    assert refused.status_code == 403
+    assert "This phone was removed from the group" in refused.get_data(as_text=True)
+    bob.set_cookie("lang", "fr")
+    refused = bob.post(f"/nights/{night_id}/rounds", data=form)
+    assert "Ce téléphone a été retiré de la tablée" in html.unescape(refused.get_data(as_text=True))
+    assert sorted(table_games(app, night_id)) == [(1, 1), (1, 2)]  # no turn 2
+
+
 def test_a_member_starts_a_turn_and_a_watcher_only_sees(app, night):
     client, group_id, night_id, _data = night
     bob = phone(app)
