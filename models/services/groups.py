@@ -20,7 +20,7 @@ from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..core import standings
-from ..core.errors import N_, NotFound, ValidationError
+from ..core.errors import N_, Forbidden, NotFound, ValidationError
 from ..core.names import InvalidName, clean_name
 from . import history
 from .access import MEMBER_PARAMS, member_digests, member_params
@@ -261,18 +261,28 @@ class GroupService:
             self._bump(session, group_id)
 
     def hand_over(self, group_id: str, owner_id: str, member_id: str) -> None:
-        """The owner gives the group to another member (and stays a member)."""
+        """The owner gives the group to another member (and stays a member). Inside the
+        transaction, the caller stops being the owner only if it still is (one statement, which
+        holds its row: a hand-over sent at the same moment waits, then finds it no longer owner
+        and is refused), then the member becomes it: the group has one owner whatever the timing."""
         if owner_id == member_id:
             raise ValidationError(N_("This phone owns the group already."), field="member")
+        group_id = checked_id(group_id)
         with unit_of_work(self.db) as session:
+            mine = session.execute(
+                update(GroupMember)
+                .where(GroupMember.group_id == group_id, GroupMember.id == owner_id, GroupMember.owner.is_(True), LIVE)
+                .values(owner=False)
+            )
+            if mine.rowcount != 1:
+                raise Forbidden(N_("Only the group's owner can do this."))
             target = session.execute(
                 update(GroupMember)
-                .where(GroupMember.group_id == checked_id(group_id), GroupMember.id == checked_id(member_id), LIVE)
+                .where(GroupMember.group_id == group_id, GroupMember.id == checked_id(member_id), LIVE)
                 .values(owner=True)
             )
             if target.rowcount != 1:
                 raise NotFound(N_("No such phone in this group."), field="member")
-            session.execute(update(GroupMember).where(GroupMember.id == owner_id).values(owner=False))
             self._bump(session, group_id)
 
     def add_game(self, group_id: str, game_id: str) -> None:
