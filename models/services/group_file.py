@@ -135,7 +135,8 @@ def _began(value, index: int) -> datetime | None:
 
 
 def _read_merges(merges) -> dict:
-    """The owner's merges: each person once, both written as the standings know them, never the same."""
+    """The owner's merges: each person once, both written as the standings know them, never the
+    same, and no loop."""
     damaged = ValidationError(N_("The file is damaged: its merged players are unreadable."), field="merges")
     if merges is None:
         return {}
@@ -149,6 +150,11 @@ def _read_merges(merges) -> dict:
         if standings.person(who) != who or standings.person(into) != into or not who or len(who) > 80 or len(into) > 80:
             raise damaged
         found[who] = into
+    for who in found:
+        if standings.counted_as(found, who) in found:  # followed to its end, it came back: a loop
+            raise ValidationError(
+                N_("The file is damaged: its merged players count as each other in a loop."), field="merges"
+            )
     return found
 
 

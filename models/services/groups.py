@@ -301,15 +301,29 @@ class GroupService:
 
     def merge(self, group_id: str, person: str, counted_as: str) -> None:
         """``person`` counts as ``counted_as`` in the group's standings from now on (the view has
-        shown the preview and checked both are persons of the group, neither merged already)."""
+        shown the preview and checked both are persons of the group, neither merged already).
+        Checked again inside the transaction, the group's row held first (two merges of one group
+        take turns): neither may be merged already, so that no merge closes a loop."""
         if standings.person(person) != person or standings.person(counted_as) != counted_as or person == counted_as:
             raise ValidationError(N_("Choose two different players of the group."), field="b")
+        group_id = checked_id(group_id)
         try:
             with unit_of_work(self.db) as session:
-                session.add(
-                    GroupAlias(id=new_id(), group_id=checked_id(group_id), person=person, counted_as=counted_as)
-                )
                 self._bump(session, group_id)
+                merged = set(
+                    session.execute(
+                        select(GroupAlias.person).where(
+                            GroupAlias.group_id == group_id, GroupAlias.person.in_([person, counted_as])
+                        )
+                    ).scalars()
+                )
+                if person in merged:
+                    raise ValidationError(N_("This player is merged already."), field="b")
+                if counted_as in merged:
+                    raise ValidationError(
+                        N_("This player counts as another one already: merge into that one."), field="a"
+                    )
+                session.add(GroupAlias(id=new_id(), group_id=group_id, person=person, counted_as=counted_as))
         except IntegrityError as error:  # merged already, by another request
             raise ValidationError(N_("This player is merged already."), field="b") from error
 

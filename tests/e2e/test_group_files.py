@@ -179,6 +179,24 @@ def broken_archives(archive: dict) -> list[tuple[dict | str, str]]:
         ({**archive, "games": [games[0], {"format": "carte-game/2"}]}, "Partie 2 du fichier"),
         ({**archive, "merges": [{"person": "Robert", "counted_as": "bob"}]}, "joueurs réunis sont illisibles"),
         ({**archive, "merges": [{"person": "bob", "counted_as": "bob"}]}, "joueurs réunis sont illisibles"),
+        (
+            {
+                **archive,
+                "merges": [{"person": "robert", "counted_as": "bob"}, {"person": "bob", "counted_as": "robert"}],
+            },
+            "comptent l'un pour l'autre en boucle",
+        ),
+        (
+            {
+                **archive,
+                "merges": [
+                    {"person": "robert", "counted_as": "bob"},
+                    {"person": "bob", "counted_as": "ana"},
+                    {"person": "ana", "counted_as": "robert"},
+                ],
+            },
+            "comptent l'un pour l'autre en boucle",
+        ),
         *[
             (
                 {**archive, "games": [games[0], {**games[1], "game": {**games[1]["game"], "created_at": when}}]},
