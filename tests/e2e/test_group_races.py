@@ -5,14 +5,18 @@ answered working."""
 
 from __future__ import annotations
 
+import io
+import json
+import re
 import threading
 from functools import partial
 
 import pytest
 
 from models.core.errors import ValidationError
+from tests.e2e.test_group_files import counts, imported_id, played_group
 from tests.e2e.test_group_merges import two_games
-from tests.e2e.test_groups import join, join_link, make_group, phone
+from tests.e2e.test_groups import join, join_link, make_group, page, phone
 
 TRIALS = 20
 REFUSED_MERGE = ("Choose two different players of the group.", "This player is merged already.",
@@ -38,8 +42,9 @@ def at_once(calls) -> list:
 
 def same_phone(app, client):
     """Another test client holding ``client``'s session (its cookie): the same phone, its own thread."""
-    other = app.test_client()
-    other.set_cookie("session", client.get_cookie("session").value)
+    other, cookie = app.test_client(), client.get_cookie("session")
+    if cookie is not None:  # a phone that has no session yet has no cookie to share
+        other.set_cookie("session", cookie.value)
     other.set_cookie("lang", "en")
     return other
 
@@ -82,3 +87,46 @@ def test_two_merges_of_one_pair_at_once_store_one(app):
     groups.merge(group_id, "robert", "bob")  # one after the other, the service's own check says it
     with pytest.raises(ValidationError, match="counts as another one already"):
         groups.merge(group_id, "bob", "robert")
+
+
+@pytest.fixture
+def archive(app) -> dict:
+    """A group's archive: ``played_group``'s three games and its merge."""
+    ana, _bob, group_id, _ = played_group(app)
+    return json.loads(ana.get(f"/groups/{group_id}/export.json").data)
+
+
+def test_an_api_import_retried_at_once_makes_one_group_and_every_token_works(app, archive):
+    """Four requests of one client with one key and file, at once: one group, and every member
+    token they answered opens it."""
+    for trial in range(10):
+        before, clients = counts(app), [app.test_client() for _ in range(4)]
+        headers = {"Idempotency-Key": f"retried-{trial}"}
+        answers = at_once([partial(c.post, "/api/v1/groups/import", json=archive, headers=headers) for c in clients])
+        assert sorted(a.status_code for a in answers) == [200, 200, 200, 201]
+        assert len({a.get_json()["group"] for a in answers}) == 1
+        assert counts(app)[0] == before[0] + 1
+        group_id = answers[0].get_json()["group"]
+        for answer in answers:
+            bearer = {"Authorization": f"Bearer {answer.get_json()['member_token']}"}
+            assert app.test_client().get(f"/api/v1/groups/{group_id}", headers=bearer).status_code == 200
+
+
+def test_a_double_tapped_import_makes_one_group_whether_or_not_the_phone_has_an_id(app, archive):
+    """The import form sent four times at once (a double tap, and again): one group, and every
+    request's phone a member of it — from a phone that had no id yet, and from one that had."""
+    body = json.dumps(archive).encode()
+    for trial in range(10):
+        first = phone(app)
+        if trial % 2:
+            first.get(f"/groups/{make_group(first)}")  # a phone that has an id already
+        form = page(first, "/groups/import")
+        nonce = re.search(r'name="nonce" value="([^"]+)"', form).group(1)
+        clients, before = [same_phone(app, first) for _ in range(4)], counts(app)
+        data = [{"file": (io.BytesIO(body), "group.json"), "nonce": nonce} for _ in clients]
+        answers = at_once([partial(c.post, "/groups/import", data=d) for c, d in zip(clients, data, strict=True)])
+        assert sorted(a.status_code for a in answers) == [200, 200, 200, 303], [a.status_code for a in answers]
+        assert counts(app)[0] == before[0] + 1
+        made = imported_id(next(a for a in answers if a.status_code == 303))
+        for client in clients:
+            assert client.get(f"/groups/{made}").status_code == 200
