@@ -182,3 +182,30 @@ def test_a_seat_is_stored_as_the_whole_number_it_names(app, client, seat, kept):
 def stored_winner(app, game_id):
     row = app.extensions["database"].first(select(OpenEntry.winner).where(OpenEntry.game_id == game_id))
     return None if row is None else row.winner
+
+
+def test_a_write_to_a_finished_game_says_it_is_finished_at_every_door(client):
+    """A game of one round, played: saving the entry (any number), changing a hand or the winner,
+    by the page's calls or the API, is answered « the game is over » (409 game_finished); the
+    final save sent again with its key answers as the first time."""
+    game_id = new_game(client, end="rounds", rounds="1")
+    page = f"/games/{game_id}/entry"
+    client.put(page + "/winner", json={"number": 1, "seat": "0"})
+    client.put(page + "/hands/1", json={"number": 1, "typed": "30", "done": True})
+    client.put(page + "/hands/2", json={"number": 1, "typed": "12", "done": True})
+    saved = client.post(page + "/save", json={"number": 1, "nonce": "last"})
+    assert saved.status_code == 200 and saved.get_json()["number"] == 1
+    assert client.post(page + "/save", json={"number": 1, "nonce": "last"}).get_json() == {**saved.get_json(),
+                                                                                           "replayed": True}  # fmt: skip
+    for number in (1, 2, 11):
+        assert_error(client.post(page + "/save", json={"number": number}), 409, "game_finished")
+        assert_error(client.put(page + "/winner", json={"number": number, "seat": "1"}), 409, "game_finished")
+        assert_error(client.put(page + "/hands/1", json={"number": number, "cards": ["K"]}), 409, "game_finished")
+
+    game, auth = create(client, "classique", ["Ana", "Bob"], target=50)
+    client.post(f"/api/v1/games/{game['id']}/manches", json={"winner": "Ana", "hands": {"Bob": ["8H"]}}, headers=auth)
+    for number in (1, 2, 11):
+        keyed = {**auth, "Idempotency-Key": f"late-{number}"}
+        assert_error(client.post(url(game, "/save"), json={"number": number}, headers=keyed), 409, "game_finished")
+        assert_error(client.put(url(game, "/winner"), json={"number": number, "winner": "Bob"}, headers=auth), 409,
+                     "game_finished")  # fmt: skip
