@@ -9,6 +9,7 @@ from pathlib import Path
 from alembic import context
 
 from models.services.db import make_engine, metadata
+from models.services.schema import keys_held
 
 config = context.config
 
@@ -34,6 +35,6 @@ if connection is not None:
     run_migrations(connection)
 else:
     engine = make_engine(config.get_main_option("sqlalchemy.url") or default_url())
-    with engine.begin() as conn:
+    with engine.connect() as conn, keys_held(conn):
         run_migrations(conn)
     engine.dispose()
