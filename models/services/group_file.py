@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import hmac
 import json
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
@@ -32,7 +31,7 @@ from . import game_import
 from .db import Database, Game, GroupAlias, GroupMember, PlayGroup, token_hash, utcnow
 from .game_file import export_document
 from .game_view import game_rows
-from .groups import LIVE, checked_name, merges_of, phone_name, results
+from .groups import LIVE, checked_name, derived_token, merges_of, phone_name, results
 from .ids import new_id
 from .unit_of_work import unit_of_work
 
@@ -207,13 +206,6 @@ def import_ids(importer: str, document) -> tuple[str, str]:
     return text[:22], text[22:]
 
 
-def member_token(secret: bytes, member_id: str) -> str:
-    """The importer's member token: derived from its member's id with the server's ``secret``, so
-    that every import of one file by one importer answers the same one, which nobody else can make."""
-    digest = hmac.new(secret, b"carte-group-import-token\0" + member_id.encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest).decode().rstrip("=")[:32]
-
-
 def import_archive(
     database: Database, games, document, importer: str, tokens=(), phone=None, *, secret: bytes
 ) -> Imported:
@@ -221,7 +213,7 @@ def import_archive(
     tokens it holds; ``phone``: the name it gives itself; ``secret``: the server's, which its
     member token derives from): all of it in one transaction, once."""
     group_id, member_id = import_ids(importer, document)
-    token = member_token(secret, member_id)
+    token = derived_token(secret, member_id)
     made = select(PlayGroup.id).where(PlayGroup.id == group_id)
     if database.first(made) is not None:
         return _again(database, group_id, member_id, tokens, token)

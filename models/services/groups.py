@@ -12,6 +12,9 @@ Every write is one unit of work; every question one statement.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import secrets
 from datetime import datetime
 from typing import NamedTuple
@@ -20,7 +23,7 @@ from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..core import standings
-from ..core.errors import N_, Forbidden, NotFound, ValidationError
+from ..core.errors import N_, Conflict, Forbidden, NotFound, ValidationError
 from ..core.names import InvalidName, clean_name
 from . import history
 from .access import MEMBER_PARAMS, member_digests, member_params
@@ -228,17 +231,31 @@ class GroupService:
         )
         return self.db.first(query) is not None
 
-    def join(self, group_id: str, invite_token, name=None) -> str:
+    def join(self, group_id: str, invite_token, name=None, phone: str | None = None, secret: bytes = b"") -> str:
         """A phone joins by a live invite: returns its own member token. An invite revoked or not
-        of this group: not found."""
+        of this group: not found. ``phone`` (who joins, with the server's ``secret``) makes the
+        member's id and token derived from it and the invite: the same phone joining by the same
+        link again, even at the same moment, is the same member, answered the same token."""
         if not self.invite_opens(group_id, invite_token):
             raise NotFound(N_("This invite was revoked or is not for this group: ask for a new one."), field="token")
-        token = secrets.token_urlsafe(24)
-        with unit_of_work(self.db) as session:
-            session.add(
-                GroupMember(id=new_id(), group_id=group_id, token_hash=token_hash(token), name=phone_name(name))
-            )
-            self._bump(session, group_id)
+        member_id, token = new_id(), secrets.token_urlsafe(24)
+        if phone is not None:
+            digest = hashlib.sha256(f"carte-join\0{group_id}\0{invite_token}\0{phone}".encode()).digest()
+            member_id = base64.urlsafe_b64encode(digest).decode()[:22]
+            token = derived_token(secret, member_id)
+        try:
+            with unit_of_work(self.db) as session:
+                session.add(
+                    GroupMember(id=member_id, group_id=group_id, token_hash=token_hash(token), name=phone_name(name))
+                )
+                self._bump(session, group_id)
+        except IntegrityError as error:  # this phone joined by this link already, maybe at the same moment
+            if phone is None:
+                raise
+            if self.membership(group_id, [token]) is None:
+                raise Conflict(
+                    N_("This phone was removed from the group: ask for a new link."), field="token"
+                ) from error
         return token
 
     def remove(self, group_id: str, member_id: str) -> None:
@@ -393,6 +410,13 @@ def result_bytes(result) -> int:
 
 # (game id, revision) -> the game's ``standings.GameResult``, or None while it is not finished
 RESULTS = LRU(100_000, 32 * 1024 * 1024, result_bytes)
+
+
+def derived_token(secret: bytes, member_id: str) -> str:
+    """A member's token derived from its id with the server's ``secret`` (which nobody else has):
+    every answer to one phone's join, or one importer's import, gives the same one."""
+    digest = hmac.new(secret, b"carte-member-token\0" + member_id.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")[:32]
 
 
 def merges_of(aliases) -> dict[str, str]:

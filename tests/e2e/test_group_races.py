@@ -130,3 +130,67 @@ def test_a_double_tapped_import_makes_one_group_whether_or_not_the_phone_has_an_
         made = imported_id(next(a for a in answers if a.status_code == 303))
         for client in clients:
             assert client.get(f"/groups/{made}").status_code == 200
+
+
+def invariants(app, group_id: str) -> None:
+    """One live owner; no merge whose target is merged (no loop, no chain through a loop); one
+    live member per phone token."""
+    groups = app.extensions["groups"]
+    members = groups.members(group_id)
+    assert sum(m.owner for m in members) == 1, members
+    merges = {alias.person: alias.counted_as for alias in groups.aliases(group_id)}
+    assert all(standings_root(merges, who) not in merges for who in merges), merges
+
+
+def standings_root(merges: dict, who: str) -> str:
+    seen = {who}
+    while who in merges and merges[who] not in seen:
+        who = merges[who]
+        seen.add(who)
+    return who
+
+
+def twice(app, client, method: str, url: str, **kwargs) -> list[int]:
+    """The same request sent twice at once by one phone (a double tap): the two statuses, sorted."""
+    phones = [same_phone(app, client) for _ in range(2)]
+    statuses = sorted(a.status_code for a in at_once([partial(p.open, url, method=method, **kwargs) for p in phones]))
+    kept = phones[0].get_cookie("session")  # the phone keeps one of the two answers' cookies
+    if kept is not None:
+        client.set_cookie("session", kept.value)
+    return statuses
+
+
+def test_every_group_write_sent_twice_at_once_keeps_the_group_whole(app):
+    """Each write of a group's pages tapped twice at once: one is made, the other answered with a
+    4xx or as done, and the group keeps one owner, merges without loops and one member per phone."""
+    groups, ana = app.extensions["groups"], phone(app)
+    group_id = make_group(ana)
+    two_games(ana, group_id)
+    for _trial in range(5):
+        link = join_link(ana, group_id)
+        bob = phone(app)
+        nonce = re.search(r'name="nonce" value="([^"]+)"', page(bob, link)).group(1)
+        assert twice(app, bob, "POST", link, data={"phone": "Bob", "nonce": nonce}) == [303, 303]
+        assert [m.name for m in groups.members(group_id)].count("Bob") == 1
+        invariants(app, group_id)
+        bob_id = next(m.id for m in groups.members(group_id) if m.name == "Bob")
+        invite_id = groups.invites(group_id)[-1].id
+        assert twice(app, ana, "POST", f"/groups/{group_id}/invites/{invite_id}/revoke") == [303, 404]
+        assert twice(app, ana, "POST", f"/groups/{group_id}/merges", data={"a": "Bob", "b": "Robert"}) == [303, 422]
+        invariants(app, group_id)
+        alias_id = groups.aliases(group_id)[0].id
+        assert twice(app, ana, "POST", f"/groups/{group_id}/merges/{alias_id}/undo") == [303, 404]
+        assert twice(app, ana, "POST", f"/groups/{group_id}/owner", data={"member": bob_id}) == [303, 403]
+        invariants(app, group_id)
+        ana_id = next(m.id for m in groups.members(group_id) if not m.owner and m.name != "Bob" and m.id != bob_id)
+        assert twice(app, bob, "POST", f"/groups/{group_id}/owner", data={"member": ana_id}) == [303, 403]
+        assert twice(app, ana, "POST", f"/groups/{group_id}/members/{bob_id}/remove") == [303, 404]
+        invariants(app, group_id)
+    # A phone removed, joining by the same link again: told so, not a member again.
+    link, dan = join_link(ana, group_id), phone(app)
+    join(dan, link, "Dan")
+    dan_id = next(m.id for m in groups.members(group_id) if m.name == "Dan")
+    assert ana.post(f"/groups/{group_id}/members/{dan_id}/remove").status_code == 303
+    again = dan.post(link, data={"phone": "Dan"})
+    assert again.status_code == 409 and "removed" in again.get_data(as_text=True)
+    assert "Dan" not in [m.name for m in groups.members(group_id)]
