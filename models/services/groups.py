@@ -414,7 +414,10 @@ RESULTS = LRU(100_000, 32 * 1024 * 1024, result_bytes)
 
 def derived_token(secret: bytes, member_id: str) -> str:
     """A member's token derived from its id with the server's ``secret`` (which nobody else has):
-    every answer to one phone's join, or one importer's import, gives the same one."""
+    every answer to one phone's join, or one importer's import, gives the same one. Without a
+    secret anyone could make it: refused."""
+    if not secret:
+        raise ValueError("a member's token is derived with the server's secret")
     digest = hmac.new(secret, b"carte-member-token\0" + member_id.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")[:32]
 
