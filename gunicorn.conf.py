@@ -14,6 +14,9 @@
   (docs/hosting.md).
 - A worker serves its connections in turn (``post_request``), and its cycle collector is set for
   a long-lived process (``post_worker_init``).
+- gunicorn's own reading of ``X-Forwarded-Proto`` follows the app's ``TRUSTED_PROXIES``: without
+  it (or 0) nobody's is believed, not even this machine's (gunicorn's default trusts 127.0.0.1);
+  behind proxies, those of ``FORWARDED_ALLOW_IPS`` (by default this machine), as gunicorn says.
 
 Every setting can still be given on the command line (``-w 3``, ``-k sync``…), which wins.
 """
@@ -34,6 +37,22 @@ worker_connections = STREAMS_PER_WORKER + REQUEST_ROOM
 OTHER_FILES = 200  # a worker's own files beside its connections: the database, logs, the feed
 graceful_timeout = 10  # seconds a stopping worker gives its requests; its streams end at once
 keepalive = 5
+
+
+def behind_proxies(setting: str | None) -> bool:
+    """Whether ``TRUSTED_PROXIES`` names one proxy or more (a value the app cannot read stops it at
+    start: nothing is trusted meanwhile)."""
+    try:
+        return int(setting or "0") > 0
+    except ValueError:
+        return False
+
+
+if behind_proxies(os.environ.get("TRUSTED_PROXIES")):
+    forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+else:
+    forwarded_allow_ips = ""
+    secure_scheme_headers = {}  # a UNIX socket's peer is trusted whatever the list: no header to believe
 
 YOUNG_COLLECTION = 7000  # allocations between two young passes of the cycle collector (Python's default: 700)
 

@@ -136,6 +136,12 @@ def init_app(app):
     app.register_error_handler(HTTPException, http_error)
 
 
+def kept_headers(error: HTTPException) -> dict:
+    """The headers the error itself carries (a 405's ``Allow``), but its body's type: the answer
+    is ours, JSON or a page."""
+    return {name: value for name, value in error.get_headers() if name.lower() != "content-type"}
+
+
 def http_error(error: HTTPException):
     """An HTTP error: JSON under /api/, else our page (plain text when no URL can be built)."""
     status = error.code or 500
@@ -144,7 +150,7 @@ def http_error(error: HTTPException):
         if wants_json():
             return jsonify(error_body(SERVER_CODES.get(status, "server_error"), message)), status
         return server_page(status, message)
-    message, headers = http_message(status), {}
+    message, headers = http_message(status), kept_headers(error)
     if isinstance(error, RateLimitExceeded):  # which limit was reached, and when to come back
         message, headers = error.description, {"Retry-After": str(reached()["seconds"])}
     if status == 400 and isinstance(error, BadHost):

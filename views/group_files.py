@@ -19,8 +19,9 @@ import csv
 import functools
 import io
 import json
+import secrets
 
-from flask import Blueprint, Response, jsonify, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from models.core.errors import N_, DomainError, ValidationError
@@ -107,7 +108,8 @@ def takes_an_archive(view):
 def rebuilt(document, importer: str, phone=None) -> group_file.Imported:
     """The group ``document`` rebuilds for ``importer`` (this phone's id, or the API client's key),
     with the member tokens this request shows."""
-    return group_file.import_archive(database(), games(), document, importer, member_tokens(), phone)
+    secret = current_app.secret_key.encode()
+    return group_file.import_archive(database(), games(), document, importer, member_tokens(), phone, secret=secret)
 
 
 def read_upload() -> object:
@@ -123,27 +125,33 @@ def read_upload() -> object:
     return document
 
 
+def import_page(error=None, again=None, status=200):
+    """The import form, with a new nonce: the form's requests of one tap are one phone's."""
+    page = render_template("groups/import.html", error=error, again=again, nonce=secrets.token_urlsafe(16))
+    return private(make_response(page, status))
+
+
 @bp.get("/groups/import")
 def import_form():
-    return private(make_response(render_template("groups/import.html", error=None, again=None)))
+    return import_page()
 
 
 @bp.post("/groups/import")
 @new_game_limit
 @takes_an_archive
 def import_group():
-    """A group rebuilt on this phone, its owner, from its archive; all or nothing."""
+    """A group rebuilt on this phone, its owner, from its archive; all or nothing. A phone with no
+    id yet takes one from the form's nonce (``phone_id``): a double tap makes one group."""
     try:
-        made = rebuilt(read_upload(), "phone:" + phone_id(), request.form.get("phone"))
+        made = rebuilt(read_upload(), "phone:" + phone_id(request.form.get("nonce")), request.form.get("phone"))
     except DomainError as error:
         if error.status not in (409, 422):
             raise
-        page = render_template("groups/import.html", error=error_message(error), again=None)
-        return private(make_response(page, error.status))
+        return import_page(error=error_message(error), status=error.status)
     if made.member_token:
         remember_token(made.group_id, made.member_token, "group_tokens")
     if made.again:  # said here, not on the group's page: that page is the same for every visit
-        return private(make_response(render_template("groups/import.html", error=None, again=made.group_id)))
+        return import_page(again=made.group_id)
     return private(redirect(url_for("groups.group_page", group_id=made.group_id), 303))
 
 
@@ -152,8 +160,8 @@ def import_group():
 @takes_an_archive
 def api_import_group():
     """A group rebuilt from its archive for this client, its owner: 201 and its member token; the
-    same file with the same ``Idempotency-Key`` again: 200 and the same group (a new member token
-    unless the client sends the one it holds as its bearer token)."""
+    same file with the same ``Idempotency-Key`` again, even at the same moment: 200, the same group
+    and the same member token (none when the client sends it as its bearer token)."""
     key = request.headers.get("Idempotency-Key")
     if key is None:
         raise ValidationError(

@@ -10,10 +10,11 @@ answers who is a member, ``models/core/standings.py`` the numbers.
 from __future__ import annotations
 
 import base64
+import secrets
 from datetime import UTC, datetime
 from urllib.parse import urlencode
 
-from flask import Blueprint, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
 
 from models.core import standings
 from models.core.errors import N_, Forbidden, NotFound, ValidationError
@@ -26,7 +27,7 @@ from .group_charts import season_chart
 from .kit import database, fragment_or_page, games, groups, lang, registry, summaries
 from .live import phone_name
 from .pagecache import cached_page
-from .rights import is_owner, known_games, member_tokens, remember_token, stored_tokens
+from .rights import is_owner, known_games, member_tokens, phone_id, remember_token, stored_tokens
 
 bp = Blueprint("groups", __name__)
 
@@ -226,14 +227,22 @@ def join(group_id, token):
     if groups().membership(group_id, member_tokens()):
         return private(redirect(url_for("groups.group_page", group_id=group_id), 303))
     groups().open_invite(group_id, token)
-    page = render_template("groups/join.html", group=groups().group(group_id), token=token, phone_name=phone_name())
+    nonce = secrets.token_urlsafe(16)
+    page = render_template(
+        "groups/join.html", group=groups().group(group_id), token=token, nonce=nonce, phone_name=phone_name()
+    )
     return private(make_response(page))
 
 
 @bp.post("/groups/<group_id>/join/<token>")
 def join_group(group_id, token):
+    """This phone joins by the link; its requests of one double tap (a phone with no id yet takes
+    one from the form's nonce: ``phone_id``) make one member, and both answers its token."""
     if not groups().membership(group_id, member_tokens()):
-        member_token = groups().join(group_id, token, request.form.get("phone"))
+        phone = "phone:" + phone_id(request.form.get("nonce"))
+        member_token = groups().join(
+            group_id, token, request.form.get("phone"), phone=phone, secret=current_app.secret_key.encode()
+        )
         remember_token(group_id, member_token, "group_tokens")
     return private(redirect(url_for("groups.group_page", group_id=group_id), 303))
 

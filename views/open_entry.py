@@ -59,11 +59,17 @@ def hand_change(data: dict) -> HandChange:
 
 def chosen_winner(data: dict, players: list[str]) -> str | None:
     """Who went out, as the entry keeps it: a seat (sent as ``seat`` by the page, as the player's
-    ``winner`` name by the API), ``blocked``, or None."""
+    ``winner`` name by the API), ``blocked``, or None. A seat is a whole number in plain digits,
+    as a number or as text, kept in one form (``"1"``); anything else is refused."""
     if data.get("blocked") is True or data.get("seat") == "blocked":
         return "blocked"
     if "seat" in data and data["seat"] not in (None, ""):
-        return str(data["seat"])
+        sent = data["seat"]
+        if isinstance(sent, int) and not isinstance(sent, bool):
+            return str(sent)
+        if not isinstance(sent, str) or sent != sent.strip() or whole_number(sent) is None:
+            raise ValidationError(N_("“seat” is a seat's number, “blocked” or null."), field="seat")
+        return str(whole_number(sent))
     winner = data.get("winner")
     if winner is None:
         return None

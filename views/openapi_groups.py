@@ -81,7 +81,7 @@ GROUP_FILE_PATHS = {
             "operationId": "importGroup",
             "description": "A new group from its archive, this client its owner (the answer's member_token is its"
             " bearer token). The same Idempotency-Key and file again answer the same group (200, imported_before;"
-            " a new member_token unless the bearer token held is sent), never a second one. A damaged file: 422,"
+            " the same member_token, or none when it is sent as the bearer token), never a second one, even at once. A damaged file: 422,"
             " nothing written.",
             "security": [{}, {"bearer": []}],
             "parameters": [{**IDEMPOTENCY_KEY, "required": True}],

@@ -30,6 +30,7 @@ from .kit import access, is_api
 # edit or invite tokens, house rules' and groups' member tokens: the most recent ones
 MAX_REMEMBERED = {"tokens": 20, "house_tokens": 10, "group_tokens": 10}
 MAX_OPENED = 50  # ids of games opened without rights, the most recently opened
+MAX_SEED = 64  # the longest form nonce a phone's id is derived from
 
 
 def stored_tokens(bucket: str = "tokens") -> dict:
@@ -60,11 +61,18 @@ def remember_token(key: str, token: str, bucket: str = "tokens") -> None:
     phone_id()  # a phone that may write has its id from now on: its own entry is never "another phone"
 
 
-def phone_id() -> str:
+def phone_id(seed: str | None = None) -> str:
     """This phone's own random id, kept in its session cookie: who is entering a manche (the live
-    table's presence). Made with the first rights it gets, else by its first stream or entry."""
+    table's presence). Made with the first rights it gets, else by its first stream or entry. A
+    phone with none yet that sends ``seed`` (a form's nonce) is given one derived from it with
+    the app's secret: the requests of one double tap, sent before either's cookie came back, are
+    then one phone."""
     if not isinstance(session.get("phone"), str):
-        session["phone"] = secrets.token_hex(8)
+        if isinstance(seed, str) and 0 < len(seed) <= MAX_SEED:
+            digest = hmac.new(current_app.secret_key.encode(), b"carte-phone\0" + seed.encode(), "sha256")
+            session["phone"] = digest.hexdigest()[:16]
+        else:
+            session["phone"] = secrets.token_hex(8)
         session.permanent = True
     return session["phone"]
 

@@ -58,10 +58,10 @@ def upgrade() -> None:
 def downgrade() -> None:
     if op.get_bind().dialect.name == 'sqlite':
         for event in ("insert", "update", "delete"):
-            op.execute(f"DROP TRIGGER game_changes_{event}")
+            op.execute(f"DROP TRIGGER IF EXISTS game_changes_{event}")  # 0006 dropped them already
     else:
-        op.execute("DROP TRIGGER game_changes ON game")
-        op.execute("DROP FUNCTION game_changed()")
+        op.execute("DROP TRIGGER IF EXISTS game_changes ON game")  # 0006 dropped them already
+        op.execute("DROP FUNCTION IF EXISTS game_changed()")
     op.drop_table('game_changes')
     op.drop_index('ix_player_name', table_name='player')
     op.drop_index('ix_game_listed', table_name='game')

@@ -62,10 +62,9 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_index('ix_game_group_id', table_name='game')
-    with op.batch_alter_table('game', schema=None) as batch_op:
-        batch_op.drop_column('group_id')
-    if op.get_bind().dialect.name == 'sqlite':  # the rebuilt table lost the index on an expression
-        op.execute("CREATE INDEX IF NOT EXISTS ix_game_listed ON game ((finished_at IS NOT NULL), created_at DESC, id)")
+    # A plain DROP COLUMN (SQLite has it since 3.35), as the upgrade's ADD COLUMN: a batch would
+    # rebuild the game table, losing its expression index.
+    op.drop_column('game', 'group_id')
     op.drop_index('ix_group_invite_group_id', table_name='group_invite')
     op.drop_table('group_invite')
     op.drop_index('ix_group_member_group_id', table_name='group_member')

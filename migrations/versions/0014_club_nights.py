@@ -44,10 +44,9 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_index('ix_game_night', table_name='game')
-    with op.batch_alter_table('game', schema=None) as batch_op:
-        batch_op.drop_column('night_table')
-        batch_op.drop_column('night_round')
-        batch_op.drop_column('night_id')
-    if op.get_bind().dialect.name == 'sqlite':  # the rebuilt table lost the index on an expression
-        op.execute("CREATE INDEX IF NOT EXISTS ix_game_listed ON game ((finished_at IS NOT NULL), created_at DESC, id)")
+    # Plain DROP COLUMNs (SQLite has them since 3.35), as the upgrade's ADD COLUMNs: a batch would
+    # rebuild the game table, losing its expression index and its triggers.
+    op.drop_column('game', 'night_table')
+    op.drop_column('game', 'night_round')
+    op.drop_column('game', 'night_id')
     op.drop_table('club_night')

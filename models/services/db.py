@@ -250,13 +250,21 @@ class PlayGroup(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
+LIVE_OWNER = "owner AND removed_at IS NULL"
+
+
 class GroupMember(SQLModel, table=True):
     """A phone in a group: its own token (stored hashed, kept in the phone's session or sent as
     the API's bearer token) gives it a scorekeeper's rights on the group's games until the owner
-    removes it (``removed_at``). One member is the owner (migration 0010); ``invite_id`` is the link
-    it joined through (migration 0017)."""
+    removes it (``removed_at``). One member is the owner (migration 0010), at most one said by a
+    unique index on the group of its live owner (migration 0018); ``invite_id`` is the link it
+    joined through (migration 0017)."""
 
     __tablename__ = "group_member"
+    __table_args__ = (
+        Index("ix_group_member_one_owner", "group_id", unique=True, sqlite_where=text(LIVE_OWNER),
+              postgresql_where=text(LIVE_OWNER)),
+    )  # fmt: skip
 
     id: str = Field(primary_key=True, max_length=32)
     group_id: str = Field(foreign_key="play_group.id", index=True, max_length=32, ondelete="CASCADE")

@@ -9,8 +9,9 @@ transaction writes it all; a damaged file writes nothing.
 
 Importing the same file twice makes one group: the new group's id, and its owner's member id, are
 derived from the file's content and from who imports it (the phone's own id, or the API client's
-``Idempotency-Key``). A second import finds that group and answers it; if the importer no longer
-holds its member token (the first answer was lost), that member is given a new one.
+``Idempotency-Key``), and the member's token from its id with the server's secret. A second import,
+even at the same moment, finds that group and answers it, with the same member token if the
+importer no longer shows it (the first answer was lost): every answer's token works.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import secrets
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
@@ -31,7 +31,7 @@ from . import game_import
 from .db import Database, Game, GroupAlias, GroupMember, PlayGroup, token_hash, utcnow
 from .game_file import export_document
 from .game_view import game_rows
-from .groups import LIVE, checked_name, merges_of, phone_name, results
+from .groups import LIVE, checked_name, derived_token, merges_of, phone_name, results
 from .ids import new_id
 from .unit_of_work import unit_of_work
 
@@ -135,7 +135,8 @@ def _began(value, index: int) -> datetime | None:
 
 
 def _read_merges(merges) -> dict:
-    """The owner's merges: each person once, both written as the standings know them, never the same."""
+    """The owner's merges: each person once, both written as the standings know them, never the
+    same, and no loop."""
     damaged = ValidationError(N_("The file is damaged: its merged players are unreadable."), field="merges")
     if merges is None:
         return {}
@@ -149,6 +150,11 @@ def _read_merges(merges) -> dict:
         if standings.person(who) != who or standings.person(into) != into or not who or len(who) > 80 or len(into) > 80:
             raise damaged
         found[who] = into
+    for who in found:
+        if standings.counted_as(found, who) in found:  # followed to its end, it came back: a loop
+            raise ValidationError(
+                N_("The file is damaged: its merged players count as each other in a loop."), field="merges"
+            )
     return found
 
 
@@ -200,15 +206,18 @@ def import_ids(importer: str, document) -> tuple[str, str]:
     return text[:22], text[22:]
 
 
-def import_archive(database: Database, games, document, importer: str, tokens=(), phone=None) -> Imported:
+def import_archive(
+    database: Database, games, document, importer: str, tokens=(), phone=None, *, secret: bytes
+) -> Imported:
     """Rebuild a group from its archive for the phone ``importer`` names (``tokens``: the member
-    tokens it holds; ``phone``: the name it gives itself): all of it in one transaction, once."""
+    tokens it holds; ``phone``: the name it gives itself; ``secret``: the server's, which its
+    member token derives from): all of it in one transaction, once."""
     group_id, member_id = import_ids(importer, document)
+    token = derived_token(secret, member_id)
     made = select(PlayGroup.id).where(PlayGroup.id == group_id)
     if database.first(made) is not None:
-        return _again(database, group_id, member_id, tokens)
+        return _again(database, group_id, member_id, tokens, token)
     planned = read_archive(games, document)
-    token = secrets.token_urlsafe(24)
     try:
         with unit_of_work(database) as session:
             session.execute(insert(PlayGroup.__table__), [{"id": group_id, "name": planned.name, "watch_id": new_id(),
@@ -224,7 +233,7 @@ def import_archive(database: Database, games, document, importer: str, tokens=()
     except IntegrityError:
         if database.first(made) is None:
             raise
-        return _again(database, group_id, member_id, tokens)  # the same import, at the same moment
+        return _again(database, group_id, member_id, tokens, token)  # the same import, at the same moment
     return Imported(group_id, token, False)
 
 
@@ -232,21 +241,22 @@ def _row(planned: game_import.PlannedGame, began: datetime, group_id: str) -> tu
     return planned, game_import.row_changes(planned, group_id=group_id, created_at=began, updated_at=began)
 
 
-def _again(database: Database, group_id: str, member_id: str, tokens) -> Imported:
-    """The file was imported by this phone before: its group, and a new member token if the phone
-    no longer holds its own (the member it was, still in the group)."""
+def _again(database: Database, group_id: str, member_id: str, tokens, token: str) -> Imported:
+    """The file was imported by this phone before: its group, and its member ``token`` again if the
+    phone no longer shows it (the member it was, still in the group). A member imported with a
+    token of another kind is given ``token`` once, in one unit of work."""
     digests = {token_hash(t) for t in tokens if isinstance(t, str)}
     query = select(GroupMember.token_hash).where(GroupMember.id == member_id, GroupMember.group_id == group_id, LIVE)
     row = database.first(query)
-    if row is not None and row.token_hash in digests:
+    if row is None:
+        raise Conflict(N_("This file was imported here already, into a group this phone has left."), field="file")
+    if row.token_hash in digests:
         return Imported(group_id, None, True)
-    token = secrets.token_urlsafe(24)
-    with unit_of_work(database) as session:
-        done = session.execute(
-            update(GroupMember)
-            .where(GroupMember.id == member_id, GroupMember.group_id == group_id, LIVE)
-            .values(token_hash=token_hash(token))
-        )
-        if done.rowcount != 1:
-            raise Conflict(N_("This file was imported here already, into a group this phone has left."), field="file")
+    if row.token_hash != token_hash(token):
+        with unit_of_work(database) as session:
+            session.execute(
+                update(GroupMember)
+                .where(GroupMember.id == member_id, GroupMember.group_id == group_id, LIVE)
+                .values(token_hash=token_hash(token))
+            )
     return Imported(group_id, token, True)

@@ -12,6 +12,9 @@ Every write is one unit of work; every question one statement.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import secrets
 from datetime import datetime
 from typing import NamedTuple
@@ -21,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 
 from ..core import standings
-from ..core.errors import N_, Forbidden, NotFound, ValidationError
+from ..core.errors import N_, Conflict, Forbidden, NotFound, ValidationError
 from ..core.names import InvalidName, clean_name
 from . import history
 from .access import MEMBER_PARAMS, member_digests, member_params
@@ -299,25 +302,40 @@ class GroupService:
             raise Forbidden(N_("This link was for one phone, and it has joined: ask the group's owner for a new one."))
         return invite
 
-    def join(self, group_id: str, invite_token, name=None) -> str:
+    def join(self, group_id: str, invite_token, name=None, phone: str | None = None, secret: bytes = b"") -> str:
         """A phone joins by an invite that opens (``open_invite``, asked again inside the write,
-        the invite's row locked): returns its own member token."""
+        the invite's row locked): returns its own member token. ``phone`` (who joins, with the
+        server's ``secret``) makes the member's id and token derived from it and the invite: the
+        same phone joining by the same link again, even at the same moment, is the same member,
+        answered the same token."""
         self.open_invite(group_id, invite_token)
-        token = secrets.token_urlsafe(24)
-        with unit_of_work(self.db) as session:
-            digest = token_hash(invite_token)
-            session.execute(select(GroupInvite.id).where(GroupInvite.token_hash == digest).with_for_update())
-            invite = self.open_invite(group_id, invite_token, session)
-            session.add(
-                GroupMember(
-                    id=new_id(),
-                    group_id=group_id,
-                    token_hash=token_hash(token),
-                    name=phone_name(name),
-                    invite_id=invite.id,
+        member_id, token = new_id(), secrets.token_urlsafe(24)
+        if phone is not None:
+            digest = hashlib.sha256(f"carte-join\0{group_id}\0{invite_token}\0{phone}".encode()).digest()
+            member_id = base64.urlsafe_b64encode(digest).decode()[:22]
+            token = derived_token(secret, member_id)
+        try:
+            with unit_of_work(self.db) as session:
+                locked = token_hash(invite_token)
+                session.execute(select(GroupInvite.id).where(GroupInvite.token_hash == locked).with_for_update())
+                invite = self.open_invite(group_id, invite_token, session)
+                session.add(
+                    GroupMember(
+                        id=member_id,
+                        group_id=group_id,
+                        token_hash=token_hash(token),
+                        name=phone_name(name),
+                        invite_id=invite.id,
+                    )
                 )
-            )
-            self._bump(session, group_id)
+                self._bump(session, group_id)
+        except IntegrityError as error:  # this phone joined by this link already, maybe at the same moment
+            if phone is None:
+                raise
+            if self.membership(group_id, [token]) is None:
+                raise Conflict(
+                    N_("This phone was removed from the group: ask for a new link."), field="token"
+                ) from error
         return token
 
     def remove(self, group_id: str, member_id: str) -> None:
@@ -352,18 +370,28 @@ class GroupService:
         return self.db.first(query) is not None
 
     def hand_over(self, group_id: str, owner_id: str, member_id: str) -> None:
-        """The owner gives the group to another member (and stays a member)."""
+        """The owner gives the group to another member (and stays a member). Inside the
+        transaction, the caller stops being the owner only if it still is (one statement, which
+        holds its row: a hand-over sent at the same moment waits, then finds it no longer owner
+        and is refused), then the member becomes it: the group has one owner whatever the timing."""
         if owner_id == member_id:
             raise ValidationError(N_("This phone owns the group already."), field="member")
+        group_id = checked_id(group_id)
         with unit_of_work(self.db) as session:
+            mine = session.execute(
+                update(GroupMember)
+                .where(GroupMember.group_id == group_id, GroupMember.id == owner_id, GroupMember.owner.is_(True), LIVE)
+                .values(owner=False)
+            )
+            if mine.rowcount != 1:
+                raise Forbidden(N_("Only the group's owner can do this."))
             target = session.execute(
                 update(GroupMember)
-                .where(GroupMember.group_id == checked_id(group_id), GroupMember.id == checked_id(member_id), LIVE)
+                .where(GroupMember.group_id == group_id, GroupMember.id == checked_id(member_id), LIVE)
                 .values(owner=True)
             )
             if target.rowcount != 1:
                 raise NotFound(N_("No such phone in this group."), field="member")
-            session.execute(update(GroupMember).where(GroupMember.id == owner_id).values(owner=False))
             self._bump(session, group_id)
 
     def add_game(self, group_id: str, game_id: str) -> None:
@@ -382,15 +410,29 @@ class GroupService:
 
     def merge(self, group_id: str, person: str, counted_as: str) -> None:
         """``person`` counts as ``counted_as`` in the group's standings from now on (the view has
-        shown the preview and checked both are persons of the group, neither merged already)."""
+        shown the preview and checked both are persons of the group, neither merged already).
+        Checked again inside the transaction, the group's row held first (two merges of one group
+        take turns): neither may be merged already, so that no merge closes a loop."""
         if standings.person(person) != person or standings.person(counted_as) != counted_as or person == counted_as:
             raise ValidationError(N_("Choose two different players of the group."), field="b")
+        group_id = checked_id(group_id)
         try:
             with unit_of_work(self.db) as session:
-                session.add(
-                    GroupAlias(id=new_id(), group_id=checked_id(group_id), person=person, counted_as=counted_as)
-                )
                 self._bump(session, group_id)
+                merged = set(
+                    session.execute(
+                        select(GroupAlias.person).where(
+                            GroupAlias.group_id == group_id, GroupAlias.person.in_([person, counted_as])
+                        )
+                    ).scalars()
+                )
+                if person in merged:
+                    raise ValidationError(N_("This player is merged already."), field="b")
+                if counted_as in merged:
+                    raise ValidationError(
+                        N_("This player counts as another one already: merge into that one."), field="a"
+                    )
+                session.add(GroupAlias(id=new_id(), group_id=group_id, person=person, counted_as=counted_as))
         except IntegrityError as error:  # merged already, by another request
             raise ValidationError(N_("This player is merged already."), field="b") from error
 
@@ -456,6 +498,16 @@ MISSING = object()  # not known at this revision yet
 def result_bytes(result) -> int:
     """An upper estimate of the memory a game's result holds: its names and points per manche."""
     return 512 if result is None else 1024 + 64 * sum(len(points) for points in result.points.values())
+
+
+def derived_token(secret: bytes, member_id: str) -> str:
+    """A member's token derived from its id with the server's ``secret`` (which nobody else has):
+    every answer to one phone's join, or one importer's import, gives the same one. Without a
+    secret anyone could make it: refused."""
+    if not secret:
+        raise ValueError("a member's token is derived with the server's secret")
+    digest = hmac.new(secret, b"carte-member-token\0" + member_id.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")[:32]
 
 
 def merges_of(aliases) -> dict[str, str]:

@@ -28,7 +28,7 @@ from typing import NamedTuple
 from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..core.errors import N_, Conflict, EntryMoved, MissingHand, ValidationError
+from ..core.errors import N_, Conflict, EntryMoved, GameFinished, MissingHand, ValidationError
 from ..core.open_hands import BLOCKED, counted_seats, open_hand_value
 from ..core.scoring import MancheEntry
 from . import keys
@@ -224,8 +224,7 @@ class OpenEntries:
     def _write(self, game, number: int, write) -> EntryState:
         """One change of the entry, in one transaction that bumps its version: ``write(session,
         entry, now, version)`` does it and answers the entry's row as it must now be."""
-        if game.standing.finished:
-            raise Conflict(N_("The game is over: no more rounds can be added."), field="number")
+        refuse_if_finished(game)
         if number != game.next_number:
             raise Conflict(N_("Round %(number)s was saved meanwhile."), field="number", number=number)
         for attempt in range(2):
@@ -279,6 +278,7 @@ class OpenEntries:
                 # the entry moved on since the game was read: a manche was recorded meanwhile, and
                 # the game as it now stands says which (``check_next``: saved by another phone)
                 game = games.current(game.id)
+            refuse_if_finished(game)  # before its hands or its number: the game is over, whatever was sent
             state = self._current(game, stored)
             if state.number == number:
                 check_in(game, state.missing())
@@ -288,6 +288,12 @@ class OpenEntries:
             except EntryMoved:
                 continue
         raise EntryMoved(N_("The hands changed on another phone meanwhile: check them, then save again."))
+
+
+def refuse_if_finished(game) -> None:
+    """A finished game takes no more rounds, whichever way one is sent (``GameFinished``)."""
+    if game.standing.finished:
+        raise GameFinished(N_("The game is over: no more rounds can be added."))
 
 
 def check_counted(session, game, number: int, version: int, absent=()) -> None:

@@ -1,6 +1,9 @@
 """The database's schema: brought to the latest revision with Alembic (``migrations/``), once per
 deployment however many processes start at the same moment.
 
+A migration keeps the rows it does not mean to drop, both ways (``keys_held``: SQLite's foreign
+keys are not enforced while its tables are rebuilt, and checked before the commit).
+
 Every worker of ``gunicorn -w 3`` migrates as it starts (unless ``AUTO_MIGRATE=0``): they take
 one lock in turn, and the first upgrades while the others wait; each of them then finds the schema
 at its revision and has nothing left to do. The lock is the database's own on PostgreSQL (an
@@ -49,29 +52,34 @@ def _migrated(database: Database, step, revision: str) -> None:
 
     config = Config(str(MIGRATIONS / "alembic.ini"))
     config.set_main_option("script_location", str(MIGRATIONS))
-    with _file_lock(database), database.writer.connect() as connection:
-        with unchecked_references(connection), connection.begin():
-            if not database.is_sqlite:
-                _advisory_lock(connection)
-            config.attributes["connection"] = connection
-            step(config, revision)
+    with _file_lock(database), database.writer.connect() as connection, keys_held(connection):
+        if not database.is_sqlite:
+            _advisory_lock(connection)
+        config.attributes["connection"] = connection
+        step(config, revision)
 
 
 @contextlib.contextmanager
-def unchecked_references(connection):
-    """On SQLite, foreign keys unchecked while the schema changes, set outside any transaction as
-    SQLite's guide to ALTER TABLE says: a batch migration rebuilds a table (a copy, then the old
-    one dropped), and dropping the old ``game`` with them on deleted every player, manche and hand
-    through ``ON DELETE CASCADE``. The migration checks them before it commits
-    (``migrations/env.py``); they are on again after. Nothing on PostgreSQL."""
+def keys_held(connection):
+    """One transaction on ``connection`` for a migration. On SQLite the foreign keys are not
+    enforced while it runs (set before the transaction begins: SQLite ignores the setting inside
+    one), so that a table rebuilt by a batch operation — copied, dropped, renamed — does not
+    cascade its drop to the rows that refer to it; they are checked whole before the commit (a
+    row left without its parent fails the migration, which writes nothing) and enforced again
+    after. PostgreSQL alters its tables in place: nothing to hold there."""
     sqlite = connection.dialect.name == "sqlite"
     if sqlite:
-        connection.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")
+        connection.connection.dbapi_connection.execute("PRAGMA foreign_keys=OFF")
     try:
-        yield
+        with connection.begin():
+            yield connection
+            if sqlite:
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").first()
+                if broken is not None:
+                    raise RuntimeError(f"the migration left a row of {broken[0]} without its {broken[2]}")
     finally:
         if sqlite:
-            connection.connection.driver_connection.execute("PRAGMA foreign_keys=ON")
+            connection.connection.dbapi_connection.execute("PRAGMA foreign_keys=ON")
 
 
 def _advisory_lock(connection) -> None:

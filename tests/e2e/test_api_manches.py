@@ -7,6 +7,8 @@ comments. Error bodies are checked to be exactly {"error": {"code", "message", "
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from sqlalchemy import func, select
 from sqlmodel import Session
@@ -461,3 +463,19 @@ def test_openapi_says_bodies_are_json_only(client):
     for operation in with_body:
         assert list(operation["requestBody"]["content"]) == ["application/json"]
         assert "415" in operation["responses"], operation["operationId"]
+
+
+def test_every_api_operation_answers_another_method_405_with_allow(app, client):
+    """Each path of the OpenAPI document, asked with a method none of its routes takes: 405, and
+    ``Allow`` lists the methods it takes (RFC 9110 §15.5.6), those the document gives among them."""
+    document = client.get("/api/v1/openapi.json").get_json()
+    adapter = app.url_map.bind("localhost")
+    assert len(document["paths"]) >= 20
+    for template, operations in document["paths"].items():
+        path = "/api/v1" + re.sub(r"\{(number|seat)\}", "1", re.sub(r"\{(?!number|seat)\w+\}", "abcdefgh", template))
+        allowed = adapter.allowed_methods(path)
+        method = next(m for m in ("PATCH", "DELETE", "PUT", "POST") if m not in allowed)
+        resp = client.open(path, method=method)
+        assert_error(resp, 405, "method_not_allowed")
+        said = {m.strip() for m in resp.headers.get("Allow", "").split(",") if m.strip()}
+        assert said == set(allowed) and {m.upper() for m in operations} <= said, (template, method, said)

@@ -23,6 +23,8 @@ from tests.e2e.test_groups import cells, join, join_link, make_group, new_group_
 from tests.e2e.test_import_undo_fuzz import JSON_VALUES, paths_of, replaced
 from tests.e2e.test_web_games import post_manche
 
+SECRET = b"test-secret"
+
 
 def counts(app) -> tuple[int, int, int]:
     """How many groups, games and merges the database holds."""
@@ -105,17 +107,18 @@ def test_the_same_file_imported_twice_makes_one_group(app):
 
 def test_a_phone_that_lost_the_first_answer_gets_its_group_back(app, games):
     """The service's side: the first answer (its member token) lost, the same import again gives the
-    same member a new token, and the lost one opens nothing any more."""
+    same member the same token, which still opens the group; another importer's is another."""
     ana, _bob, group_id, _ = played_group(app)
     document = json.loads(ana.get(f"/groups/{group_id}/export.json").data)
     database, groups = app.extensions["database"], app.extensions["groups"]
-    first = group_file.import_archive(database, games, document, "phone:lost", ())
-    second = group_file.import_archive(database, games, document, "phone:lost", ())
-    assert (second.group_id, second.again) == (first.group_id, True) and second.member_token != first.member_token
-    assert groups.membership(first.group_id, [first.member_token]) is None
-    assert groups.membership(first.group_id, [second.member_token]).owner
-    third = group_file.import_archive(database, games, document, "phone:lost", (second.member_token,))
+    first = group_file.import_archive(database, games, document, "phone:lost", (), secret=SECRET)
+    second = group_file.import_archive(database, games, document, "phone:lost", (), secret=SECRET)
+    assert second == group_file.Imported(first.group_id, first.member_token, True)
+    assert groups.membership(first.group_id, [first.member_token]).owner
+    third = group_file.import_archive(database, games, document, "phone:lost", (second.member_token,), secret=SECRET)
     assert third == group_file.Imported(first.group_id, None, True)  # it holds its token: nothing new
+    other = group_file.import_archive(database, games, document, "phone:other", (), secret=SECRET)
+    assert other.member_token != first.member_token and groups.membership(other.group_id, [first.member_token]) is None
 
 
 def test_the_same_import_at_the_same_moment_makes_one_group(app, games):
@@ -127,7 +130,7 @@ def test_the_same_import_at_the_same_moment_makes_one_group(app, games):
 
     def importing():
         start.wait()
-        answers.append(group_file.import_archive(database, games, document, "phone:twice", ()))
+        answers.append(group_file.import_archive(database, games, document, "phone:twice", (), secret=SECRET))
 
     threads = [threading.Thread(target=importing) for _ in range(2)]
     for thread in threads:
@@ -179,6 +182,24 @@ def broken_archives(archive: dict) -> list[tuple[dict | str, str]]:
         ({**archive, "games": [games[0], {"format": "carte-game/2"}]}, "Partie 2 du fichier"),
         ({**archive, "merges": [{"person": "Robert", "counted_as": "bob"}]}, "joueurs réunis sont illisibles"),
         ({**archive, "merges": [{"person": "bob", "counted_as": "bob"}]}, "joueurs réunis sont illisibles"),
+        (
+            {
+                **archive,
+                "merges": [{"person": "robert", "counted_as": "bob"}, {"person": "bob", "counted_as": "robert"}],
+            },
+            "comptent l'un pour l'autre en boucle",
+        ),
+        (
+            {
+                **archive,
+                "merges": [
+                    {"person": "robert", "counted_as": "bob"},
+                    {"person": "bob", "counted_as": "ana"},
+                    {"person": "ana", "counted_as": "robert"},
+                ],
+            },
+            "comptent l'un pour l'autre en boucle",
+        ),
         *[
             (
                 {**archive, "games": [games[0], {**games[1], "game": {**games[1]["game"], "created_at": when}}]},

@@ -10,7 +10,9 @@ import json
 from dataclasses import replace
 
 import pytest
+from sqlalchemy import select
 
+from models.services.db import OpenEntry
 from models.services.feed import EntryChange
 from models.services.open_entry import HandChange
 from models.services.presence import Entering
@@ -152,3 +154,58 @@ def test_the_entry_is_built_once_for_every_stream_that_tells_a_change(app, games
     assert all(each["entry"] == told[0]["entry"] for each in told)
     heard = json.loads(told[0]["entry"])
     assert (heard["version"], heard["hands"][0]["player"], heard["hands"][0]["value"]) == (state.version, "Bob", 10)
+
+
+@pytest.mark.parametrize("seat", ["١", "٣", "０", " 1", "1 ", "+1", "1.0", "-1", "3", True, 1.0, [1], {"seat": 1}])
+def test_a_seat_other_than_a_plain_whole_number_in_range_is_refused(app, client, seat):
+    """The page sends the seat that went out: a whole number in plain digits (as text or a number)
+    for a seat at the table, ``blocked``, or null; anything else is refused with words, and
+    nothing is stored."""
+    game_id = new_game(client)
+    page = f"/games/{game_id}/entry/winner"
+    refused = client.put(page, json={"number": 1, "seat": seat}, headers={"Accept-Language": "en"})
+    assert_error(refused, 422, "validation_error", field="seat")
+    assert stored_winner(app, game_id) is None
+
+
+@pytest.mark.parametrize(("seat", "kept"), [("1", "1"), (2, "2"), ("02", "2"), ("blocked", None), (None, None)])
+def test_a_seat_is_stored_as_the_whole_number_it_names(app, client, seat, kept):
+    game_id = new_game(client)
+    answer = client.put(f"/games/{game_id}/entry/winner", json={"number": 1, "seat": seat})
+    if seat == "blocked":  # classique has no blocked rounds
+        assert_error(answer, 422, "validation_error", field="winner")
+        return
+    assert answer.status_code == 200 and answer.get_json()["winner_seat"] == (None if kept is None else int(kept))
+    assert stored_winner(app, game_id) == kept
+
+
+def stored_winner(app, game_id):
+    row = app.extensions["database"].first(select(OpenEntry.winner).where(OpenEntry.game_id == game_id))
+    return None if row is None else row.winner
+
+
+def test_a_write_to_a_finished_game_says_it_is_finished_at_every_door(client):
+    """A game of one round, played: saving the entry (any number), changing a hand or the winner,
+    by the page's calls or the API, is answered « the game is over » (409 game_finished); the
+    final save sent again with its key answers as the first time."""
+    game_id = new_game(client, end="rounds", rounds="1")
+    page = f"/games/{game_id}/entry"
+    client.put(page + "/winner", json={"number": 1, "seat": "0"})
+    client.put(page + "/hands/1", json={"number": 1, "typed": "30", "done": True})
+    client.put(page + "/hands/2", json={"number": 1, "typed": "12", "done": True})
+    saved = client.post(page + "/save", json={"number": 1, "nonce": "last"})
+    assert saved.status_code == 200 and saved.get_json()["number"] == 1
+    assert client.post(page + "/save", json={"number": 1, "nonce": "last"}).get_json() == {**saved.get_json(),
+                                                                                           "replayed": True}  # fmt: skip
+    for number in (1, 2, 11):
+        assert_error(client.post(page + "/save", json={"number": number}), 409, "game_finished")
+        assert_error(client.put(page + "/winner", json={"number": number, "seat": "1"}), 409, "game_finished")
+        assert_error(client.put(page + "/hands/1", json={"number": number, "cards": ["K"]}), 409, "game_finished")
+
+    game, auth = create(client, "classique", ["Ana", "Bob"], target=50)
+    client.post(f"/api/v1/games/{game['id']}/manches", json={"winner": "Ana", "hands": {"Bob": ["8H"]}}, headers=auth)
+    for number in (1, 2, 11):
+        keyed = {**auth, "Idempotency-Key": f"late-{number}"}
+        assert_error(client.post(url(game, "/save"), json={"number": number}, headers=keyed), 409, "game_finished")
+        assert_error(client.put(url(game, "/winner"), json={"number": number, "winner": "Bob"}, headers=auth), 409,
+                     "game_finished")  # fmt: skip

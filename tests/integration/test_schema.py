@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from sqlalchemy import inspect, text
+from sqlalchemy.exc import IntegrityError
 
 from models.services.db import Database
 from models.services.schema import migrate
@@ -111,4 +112,34 @@ def test_migration_0008_keeps_the_keys_as_standing(empty_url):
     assert "ix_idempotency_created_at" in {
         index["name"] for index in inspect(database.reader).get_indexes("idempotency")
     }
+    database.dispose()
+
+
+def test_migration_0018_leaves_one_owner_per_group_and_the_database_keeps_it_so(empty_url):
+    """0017 → 0018: a group that hand-overs sent at once left with three owners keeps the one who
+    joined first (a removed phone's flag aside); from then on a second live owner is refused by
+    the database itself."""
+    database = Database(empty_url)
+    migrate(database, "0017")
+    member = ("INSERT INTO group_member (id, group_id, token_hash, name, owner, joined_at, removed_at) VALUES"
+              " (:id, 'g1', :id, NULL, :owner, :joined, :removed)")  # fmt: skip
+    with database.writer.begin() as connection:
+        connection.execute(text(
+            "INSERT INTO play_group (id, name, watch_id, revision, created_at) VALUES ('g1', 'Jeudi', 'w1', 0,"
+            " '2026-01-01 00:00:00')"
+        ))  # fmt: skip
+        for id_, owner, joined, removed in (("a", False, "01", None), ("b", True, "03", None), ("c", True, "02", None),
+                                            ("d", True, "04", None), ("e", True, "00", "05")):  # fmt: skip
+            day = f"2026-01-{joined} 00:00:00" if joined != "00" else "2025-12-31 00:00:00"
+            gone = None if removed is None else f"2026-01-{removed} 00:00:00"
+            connection.execute(text(member), {"id": id_, "owner": owner, "joined": day, "removed": gone})
+    migrate(database)
+    with database.reader.connect() as connection:
+        owners = connection.execute(text("SELECT id FROM group_member WHERE owner ORDER BY id")).scalars().all()
+    assert owners == ["c", "e"]  # c joined first of the live owners; e was removed
+    with pytest.raises(IntegrityError), database.writer.begin() as connection:
+        connection.execute(text("UPDATE group_member SET owner = true WHERE id = 'a'"))
+    with database.writer.begin() as connection:  # a hand-over: the owner's flag cleared first, then given
+        connection.execute(text("UPDATE group_member SET owner = false WHERE id = 'c'"))
+        connection.execute(text("UPDATE group_member SET owner = true WHERE id = 'a'"))
     database.dispose()

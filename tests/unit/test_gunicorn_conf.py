@@ -12,6 +12,8 @@ from types import SimpleNamespace
 
 import gunicorn.http.wsgi
 import gunicorn.util
+from gunicorn.config import Config
+from gunicorn.http.parser import RequestParser
 
 CONFIG = Path(__file__).resolve().parents[2] / "gunicorn.conf.py"
 
@@ -46,3 +48,30 @@ def test_reading_the_config_changes_nothing_of_gunicorn():
     assert [dict(vars(thing)) for thing in watched] == before
     assert config.worker_class == "gevent" and config.graceful_timeout > 0
     assert callable(config.when_ready) and callable(config.post_request)
+
+
+def scheme_seen(monkeypatch, trusted: str | None, peer=("127.0.0.1", 40000)) -> str:
+    """The scheme gunicorn gives a request sent by ``peer`` with ``X-Forwarded-Proto: https``,
+    its settings read from gunicorn.conf.py as gunicorn reads them, ``TRUSTED_PROXIES`` as given."""
+    if trusted is None:
+        monkeypatch.delenv("TRUSTED_PROXIES", raising=False)
+    else:
+        monkeypatch.setenv("TRUSTED_PROXIES", trusted)
+    monkeypatch.delenv("FORWARDED_ALLOW_IPS", raising=False)
+    config, cfg = read_config("carte_gunicorn_conf_proxies"), Config()
+    for name in cfg.settings:
+        if hasattr(config, name):
+            cfg.set(name, getattr(config, name))
+    raw = [b"GET / HTTP/1.1\r\nHost: carte.example\r\nX-Forwarded-Proto: https\r\n\r\n"]
+    return next(iter(RequestParser(cfg, iter(raw), peer))).scheme
+
+
+def test_gunicorn_believes_forwarded_headers_only_behind_trusted_proxies(monkeypatch):
+    """Without TRUSTED_PROXIES (or 0) nobody's X-Forwarded-Proto is believed, not even this
+    machine's (gunicorn's own default trusts 127.0.0.1): as docs/hosting.md says. Behind a
+    proxy, gunicorn believes this machine's, as the app's ProxyFix believes the proxies'."""
+    assert scheme_seen(monkeypatch, None) == "http"
+    assert scheme_seen(monkeypatch, "0") == "http"
+    assert scheme_seen(monkeypatch, "0", peer="/run/carte.sock") == "http"  # a UNIX socket's peer too
+    assert scheme_seen(monkeypatch, "1") == "https"
+    assert scheme_seen(monkeypatch, "1", peer=("203.0.113.9", 40000)) == "http"
