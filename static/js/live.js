@@ -1,15 +1,8 @@
-// The live table, with htmx and its event-stream extension (htmx-ext-sse): the page
-// listens to its game's stream (sse-connect); a change swaps the parts it names (hx-trigger="sse:…",
-// fetched again with a conditional GET), `said` and `presence` are put in the page as text
-// (sse-swap). What is left to this file:
-//  - a reconnection that htmx-ext-sse makes (a new EventSource) carries the revision this page last
-//    heard (`since`), so that the server sends what it missed, each change once;
-//  - a part being filled in (the newcomer's name typed, a panel open) is not swapped under the
-//    person's fingers: it is brought up to date once they leave it; the page never jumps;
-//  - the manche entry says it is being entered (every 10 s, and once more when it is left), and
-//    another phone's manche renumbers it: everything typed stays;
-//  - a club night's next turn follows the ranking until the organiser edits it.
-// Without JavaScript none of this runs: the pages show the game as it was when loaded.
+// The live table, with htmx and htmx-ext-sse: the page listens to its game's stream; a change
+// swaps the parts it names (conditional GETs), `said` and `presence` come as text. Left to this
+// file: a reconnection asks from the revision last heard; a part being filled in is swapped once
+// left; the entry says it is being entered and follows another phone's numbering; a club night's
+// next turn follows the ranking; the no-network line. Without JavaScript, none of this runs.
 (function () {
   "use strict";
   if (!window.htmx) return;
@@ -145,11 +138,8 @@
   document.addEventListener("input", edited);
   document.addEventListener("htmx:afterSettle", function (event) {
     if (!event.detail.elt || event.detail.elt.id !== "night-live") return;
-    // the turn has begun: the next one may be started
-    if (document.querySelector("#night-live [data-turn-begun]")) {
-      document.querySelectorAll("[data-turn-waits]").forEach(function (line) { line.remove(); });
-      document.querySelectorAll("[data-start-round]").forEach(function (button) { button.hidden = false; });
-    }
+    // the turn begun: the next may start
+    if (document.querySelector("#night-live [data-turn-begun]")) document.querySelectorAll("[data-turn-waits], [data-start-round]").forEach(function (el) { el.hidden = el.hasAttribute("data-turn-waits"); });
     var ranking = document.querySelector("#night-live [data-order]"), part = document.getElementById("next-seating");
     if (ranking && part && ranking.dataset.order !== part.dataset.order) htmx.trigger(part, "refresh");
   });
@@ -167,21 +157,22 @@
 
   // --- no network -------------------------------------------------------------------------------
 
-  // While this phone has no network (the browser says so, or a request found none: an htmx part,
-  // hands.js or replay.js saying "carte:unreached"), its line (#no-network) says so, since when
-  // where its words hold a {time}; it goes once the network answers (online, the stream open).
+  // No network (the browser says so, or a request found none: "carte:unreached"): #no-network
+  // says so, since when if its words hold {time}, until the network answers again.
   var away = null;
   function network(up) {
     var line = document.getElementById("no-network");
     away = up && navigator.onLine ? null : away || Date.now();
     if (!line) return;
     line.dataset.words = line.dataset.words || line.textContent;
-    line.textContent = line.dataset.words.replace("{time}", new Date(away).toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" }));
+    line.textContent = line.dataset.words.replace("{time}", new Date(away).toLocaleTimeString(document.documentElement.lang, { timeStyle: "short" }));
     line.hidden = !away;
   }
   network(true);
-  ["online", "htmx:sseOpen"].forEach(function (type) { addEventListener(type, function () { network(true); }); });
-  ["offline", "htmx:sendError", "carte:unreached"].forEach(function (type) { addEventListener(type, function () { network(false); }); });
+  // the first two say the network answers, the others that it does not
+  "online htmx:sseOpen offline htmx:sendError carte:unreached".split(" ").forEach(function (type, i) {
+    addEventListener(type, function () { network(i < 2); });
+  });
 
   // --- the manche entry --------------------------------------------------------------------------
 

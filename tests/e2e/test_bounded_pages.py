@@ -91,7 +91,7 @@ def test_a_player_page_adds_up_its_games_and_follows_a_change(client, games):
         session["opened"] = [g.id for g, _ in made[:-20]]
     page = text(client, "/players/Bob")
     assert "<dt>Games played</dt><dd>25</dd>" in page and "<dt>Rounds played</dt><dd>50</dd>" in page
-    assert "<dt>Average points per round</dt><dd>3</dd>" in page  # 3 points every round
+    assert "<dt>Average points per round</dt><dd>3.0</dd>" in page  # 3 points every round (one decimal, as 3.1)
     assert len(re.findall(r'class="game-link"', page)) == 20 and "See all 25 games" in page
     assert text(client, "/players/Bob") == page  # the second time from the summaries: the same page
     # Bob keeps a King (10) in one more round: (50 × 3 + 10) / 51 = 3.137… → 3.1

@@ -103,7 +103,7 @@ def test_player_page_numbers(app, client, games):
     assert "<dt>Games played</dt><dd>3</dd>" in page
     assert "<dt>Games won</dt><dd>1 / 2 finished</dd>" in page
     assert "<dt>Rounds played</dt><dd>5</dd>" in page
-    assert "<dt>Average points per round</dt><dd>37</dd>" in page
+    assert "<dt>Average points per round</dt><dd>37.0</dd>" in page
     best, worst = re.findall(r"<li><strong>(?:Best|Worst)</strong>: (\d+) pts —\s*<a href=\"/games/([^\"]+)\"", page)
     assert best == ("57", b.id) and worst == ("63", a.id)
     costs = re.findall(
