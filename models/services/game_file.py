@@ -28,13 +28,13 @@ FORMATS = {"carte-game/2": ("typed", True), "carte-game/1": ("points", False)}
 NOT_A_GAME_FILE = N_("This is not a Carte ! game file (format carte-game/2 or carte-game/1).")
 
 
-def export_document(game: GameView) -> dict:
+def export_document(game: GameView, exported_at: str | None = None) -> dict:
     """The whole game as a versioned document: the game as the API shows it, and what rebuilding
-    it needs besides."""
+    it needs besides; made now, or at ``exported_at`` (a group's archive: one moment for all)."""
     rules = game.rules
     return {
         "format": EXPORT_FORMAT,
-        "exported_at": utcnow().isoformat(timespec="seconds"),
+        "exported_at": exported_at or utcnow().isoformat(timespec="seconds"),
         "game": {
             **game_fields(game),
             **({"rules": rules} if rules else {}),

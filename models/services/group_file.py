@@ -78,12 +78,14 @@ def merge_pairs(aliases) -> list[dict]:
 
 
 def export_archive(group, views, aliases) -> dict:
-    """The group's archive: its name, its games in the game file's shape, its merges."""
+    """The group's archive: its name, its games in the game file's shape, its merges, all made at
+    one moment (its ``exported_at`` is each game's)."""
+    moment = utcnow().isoformat(timespec="seconds")
     return {
         "format": FORMAT,
-        "exported_at": utcnow().isoformat(timespec="seconds"),
+        "exported_at": moment,
         "group": {"name": group.name, "created_at": group.created_at.isoformat(timespec="seconds")},
-        "games": [export_document(view) for view in views],
+        "games": [export_document(view, moment) for view in views],
         "merges": merge_pairs(aliases),
     }
 
