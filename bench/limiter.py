@@ -46,7 +46,7 @@ from werkzeug.test import EnvironBuilder  # noqa: E402
 
 from bench.phone import PHONE  # noqa: E402
 from bench.seed import seed_game  # noqa: E402
-from bench.serve import SECRET_KEY, cpu_seconds, database_url, gunicorn  # noqa: E402
+from bench.serve import SECRET_KEY, cpu_seconds, database_url, gunicorn, lua_file  # noqa: E402
 from models.core.rules import catalog  # noqa: E402
 from models.services.db import Database, Manche  # noqa: E402
 from models.services.schema import migrate  # noqa: E402
@@ -121,10 +121,7 @@ done = function(summary, latency, requests)
   file:close()
 end
 """
-    handle = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
-    handle.write(script)
-    handle.close()
-    return handle.name
+    return lua_file(script)
 
 
 def wrk(base: str, path: str, script: str | None = None, headers: dict | None = None) -> dict:

@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.phone import PHONE  # noqa: E402
-from bench.serve import database_url  # noqa: E402
+from bench.serve import database_url, lua_file  # noqa: E402
 
 STREAMS = int(os.environ.get("BENCH_STREAMS", "1000"))
 ONLY = os.environ.get("BENCH_ONLY", "")  # "writers": the writers' rows alone (PostgreSQL)
@@ -77,14 +77,12 @@ def new_game(base: str) -> tuple[str, str]:
 
 
 def wrk(url: str, connections: int = 16, threads: int = 2, script: str | None = None, headers=None) -> dict:
-    lua = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
-    lua.write((Path(script).read_text() if script else "") + P95)
-    lua.close()
-    command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{DURATION}s", "--latency", "-s", lua.name]
+    lua = lua_file((Path(script).read_text() if script else "") + P95)
+    command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{DURATION}s", "--latency", "-s", lua]
     for key, value in {**PHONE, **(headers or {})}.items():
         command += ["-H", f"{key}: {value}"]
     run = subprocess.run([*command, url], capture_output=True, text=True, check=True)
-    os.unlink(lua.name)
+    os.unlink(lua)
     out = run.stdout
     if "p95_us" not in out:
         raise RuntimeError(f"wrk gave no latency:\n{out}\n{run.stderr}")
@@ -177,11 +175,9 @@ request = function()
     {{["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. g[2]}}, "{body}")
 end
 """
-    handle = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
-    handle.write(script)
-    handle.close()
-    result = wrk(base + "/", connections=count, threads=count, script=handle.name)
-    os.unlink(handle.name)
+    path = lua_file(script)
+    result = wrk(base + "/", connections=count, threads=count, script=path)
+    os.unlink(path)
     stored = sum(len(call(base, f"/api/v1/games/{g}")["manches"]) for mine in own for g, _ in mine)
     if stored < result["requests"] - result["errors"]:
         raise RuntimeError(f"{result['requests'] - result['errors']} manches answered 2xx, only {stored} stored")

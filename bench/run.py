@@ -35,7 +35,7 @@ from bench import tiny  # noqa: E402
 from bench.group import seed_group  # noqa: E402
 from bench.phone import ADMIN, PHONE, owner_cookie  # noqa: E402
 from bench.seed import seed  # noqa: E402
-from bench.serve import SECRET_KEY, cpu_seconds, database_url, gunicorn  # noqa: E402
+from bench.serve import SECRET_KEY, cpu_seconds, database_url, gunicorn, lua_file  # noqa: E402
 
 DURATION = os.environ.get("BENCH_SECONDS", "8")
 CONNECTIONS = os.environ.get("BENCH_CONNECTIONS", "16")
@@ -117,10 +117,7 @@ done = function(summary, latency, requests)
   file:close()
 end
 '''
-    handle = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
-    handle.write(script)
-    handle.close()
-    return handle.name
+    return lua_file(script)
 
 
 def cookie_of(url: str, headers: dict | None = None) -> str | None:

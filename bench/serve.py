@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from contextlib import contextmanager
@@ -77,3 +78,10 @@ def gunicorn(database_url: str, port: int, app: str = "app:create_app()", **env)
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait()
+
+
+def lua_file(script: str) -> str:
+    """A wrk script written to a file of its own (the caller removes it): its path."""
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as handle:
+        handle.write(script)
+    return handle.name
