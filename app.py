@@ -255,7 +255,9 @@ def _services(app: Flask) -> None:
         groups=GroupService(database),
         nights=NightService(database, game_service),
         games=game_service,
-        # the games summed up, per game and revision (game lists, groups, nights, a player's record)
+        # The games summed up, per game and revision (game lists, groups, nights, a player's record):
+        # a copy derived from the games' rows, their one owner, asked again under each revision read.
+        # bench/run.py's player page of ~645 games (1.80× a bare page, budget ≤ 2×) needs it.
         summaries=Summaries(database, game_service.views),
         presence=presence,
         open_entries=entries,
