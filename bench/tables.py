@@ -126,10 +126,15 @@ class Table:
             await asyncio.gather(*(self.open_entry(phone) for phone in self.phones))
             changes: list[tuple[int, int, float]] = []  # (seat, version, stored)
             await asyncio.gather(*(self.count(seat, winner, changes) for seat in range(len(PLAYERS))))
-            saved = await self.save(winner, max(version for _, version, _ in changes))
+            last = max(version for _, version, _ in changes)
+            saved = await self.save(winner, last)
         finally:
             for beat in beats:
                 beat.cancel()
+        # each other phone is given WAIT to hear the last hand too (the winner's was): only then is
+        # a hand it never heard missed, not one still on its way when the winner's save came back
+        await asyncio.gather(*(p.stream.wait(lambda s=p.stream: s.entry_reached(last), WAIT)
+                               for p in self.phones if p.stream is not None))  # fmt: skip
         self.hands_heard(changes)
         await asyncio.gather(*(self.back(phone, seat == winner, saved) for seat, phone in enumerate(self.phones)),
                              self.watched(saved))  # fmt: skip
