@@ -20,7 +20,7 @@ from models.core import standings
 from models.core.errors import N_, Forbidden, NotFound, ValidationError
 from models.services import groups as group_service
 from models.services import history
-from models.services.groups import Membership
+from models.services.groups import REMOVED_FROM_GROUP, Membership
 
 from . import links
 from .group_charts import season_chart
@@ -38,12 +38,6 @@ def private(response):
     """A group's page is one phone's: kept by no cache (it may carry an invite)."""
     response.headers["Cache-Control"] = "private, no-store"
     return response
-
-
-REMOVED_FROM_GROUP = N_(
-    "This phone was removed from the group: it no longer belongs to it and can change nothing in it."
-    " To come back, ask the group's owner for a new join link."
-)
 
 
 def member(group_id: str) -> Membership:
@@ -207,7 +201,7 @@ def create_invite(group_id):
     """A new join link, shown now to the member who asked, and never again; for one phone when
     ``uses`` is 1 (a link shown as a QR code to one phone)."""
     membership = member(group_id)
-    token = groups().create_invite(group_id, 1 if request.form.get("uses") == "1" else None)
+    token = groups().create_invite(group_id, 1 if request.form.get("uses") == "1" else None, by=membership.member_id)
     url = links.absolute(url_for("groups.join", group_id=group_id, token=token))
     page = render_template("groups/group.html", **group_context(group_id, membership, new_invite=url))
     return private(make_response(page, 201))
@@ -215,8 +209,7 @@ def create_invite(group_id):
 
 @bp.post("/groups/<group_id>/invites/<invite_id>/revoke")
 def revoke_invite(group_id, invite_id):
-    owner(group_id)
-    groups().revoke_invite(group_id, invite_id)
+    groups().revoke_invite(group_id, invite_id, by=owner(group_id).member_id)
     return private(redirect(url_for("groups.group_page", group_id=group_id, _anchor="invites"), 303))
 
 
@@ -249,8 +242,7 @@ def join_group(group_id, token):
 
 @bp.post("/groups/<group_id>/members/<member_id>/remove")
 def remove_member(group_id, member_id):
-    owner(group_id)
-    groups().remove(group_id, member_id)
+    groups().remove(group_id, member_id, by=owner(group_id).member_id)
     return private(redirect(url_for("groups.group_page", group_id=group_id, _anchor="members"), 303))
 
 
@@ -299,16 +291,15 @@ def merge_page(group_id):
 
 @bp.post("/groups/<group_id>/merges")
 def merge(group_id):
-    owner(group_id)
+    me = owner(group_id)
     preview = merge_preview(group_id, request.form)
-    groups().merge(group_id, preview.second, preview.first)
+    groups().merge(group_id, preview.second, preview.first, by=me.member_id)
     return private(redirect(url_for("groups.group_page", group_id=group_id, _anchor="merges"), 303))
 
 
 @bp.post("/groups/<group_id>/merges/<alias_id>/undo")
 def unmerge(group_id, alias_id):
-    owner(group_id)
-    groups().unmerge(group_id, alias_id)
+    groups().unmerge(group_id, alias_id, by=owner(group_id).member_id)
     return private(redirect(url_for("groups.group_page", group_id=group_id, _anchor="merges"), 303))
 
 

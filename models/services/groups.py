@@ -35,6 +35,10 @@ from .stored import columns_of
 from .unit_of_work import unit_of_work
 
 MAX_GROUP_NAME = 60
+REMOVED_FROM_GROUP = N_(
+    "This phone was removed from the group: it no longer belongs to it and can change nothing in it."
+    " To come back, ask the group's owner for a new join link."
+)
 
 
 class StoredGroup(NamedTuple):
@@ -254,21 +258,24 @@ class GroupService:
                 self._move_game(session, group_id, game_id)
         return group_id, token
 
-    def create_invite(self, group_id: str, max_uses: int | None = None) -> str:
+    def create_invite(self, group_id: str, max_uses: int | None = None, *, by: str) -> str:
         """A new invite link's token (shown once, stored hashed), for one phone when ``max_uses``
-        is 1, else for as many as open it."""
+        is 1, else for as many as open it; made by ``by``, a member (still one: ``_acting``)."""
         if max_uses not in (None, 1):
             raise ValidationError(N_("A join link is for one phone or for any number."), field="uses")
         token = secrets.token_urlsafe(24)
         with unit_of_work(self.db) as session:
+            self._acting(session, group_id, by, owner=False)
             session.add(
                 GroupInvite(id=new_id(), group_id=checked_id(group_id), token_hash=token_hash(token), max_uses=max_uses)
             )
             self._bump(session, group_id)
         return token
 
-    def revoke_invite(self, group_id: str, invite_id: str) -> None:
+    def revoke_invite(self, group_id: str, invite_id: str, *, by: str) -> None:
+        """The owner ``by`` revokes a link: it opens nothing from now on."""
         with unit_of_work(self.db) as session:
+            self._acting(session, group_id, by)
             done = session.execute(
                 update(GroupInvite)
                 .where(GroupInvite.group_id == checked_id(group_id), GroupInvite.id == checked_id(invite_id))
@@ -340,10 +347,11 @@ class GroupService:
                 ) from error
         return token
 
-    def remove(self, group_id: str, member_id: str) -> None:
-        """The owner takes a phone out: its rights end now. The group's games in progress get a new
-        revision, so that their open streams ask their rights again (and the phone's end)."""
+    def remove(self, group_id: str, member_id: str, *, by: str) -> None:
+        """The owner ``by`` takes a phone out: its rights end now. The group's games in progress get
+        a new revision, so that their open streams ask their rights again (and the phone's end)."""
         with unit_of_work(self.db) as session:
+            self._acting(session, group_id, by)
             done = session.execute(
                 update(GroupMember)
                 .where(GroupMember.group_id == checked_id(group_id), GroupMember.id == checked_id(member_id))
@@ -410,7 +418,7 @@ class GroupService:
         if done.rowcount != 1:
             raise ValidationError(N_("This game is already in a group."), field="game")
 
-    def merge(self, group_id: str, person: str, counted_as: str) -> None:
+    def merge(self, group_id: str, person: str, counted_as: str, *, by: str) -> None:
         """``person`` counts as ``counted_as`` in the group's standings from now on (the view has
         shown the preview and checked both are persons of the group, neither merged already).
         Checked again inside the transaction, the group's row held first (two merges of one group
@@ -420,6 +428,7 @@ class GroupService:
         group_id = checked_id(group_id)
         try:
             with unit_of_work(self.db) as session:
+                self._acting(session, group_id, by)
                 self._bump(session, group_id)
                 merged = set(
                     session.execute(
@@ -438,9 +447,11 @@ class GroupService:
         except IntegrityError as error:  # merged already, by another request
             raise ValidationError(N_("This player is merged already."), field="b") from error
 
-    def unmerge(self, group_id: str, alias_id: str) -> None:
-        """The merge undone: the two spellings are two people again (nothing else was changed)."""
+    def unmerge(self, group_id: str, alias_id: str, *, by: str) -> None:
+        """The merge undone by the owner ``by``: the two spellings are two people again (nothing
+        else was changed)."""
         with unit_of_work(self.db) as session:
+            self._acting(session, group_id, by)
             done = session.execute(
                 delete(GroupAlias).where(
                     GroupAlias.group_id == checked_id(group_id), GroupAlias.id == checked_id(alias_id)
@@ -449,6 +460,20 @@ class GroupService:
             if done.rowcount != 1:
                 raise NotFound(N_("No such merge in this group."), field="merge")
             self._bump(session, group_id)
+
+    @staticmethod
+    def _acting(session, group_id: str, member_id: str, owner: bool = True) -> None:
+        """A member's write goes on only if ``member_id`` is a member now (the owner, with
+        ``owner``), asked inside the write: its member row read and held. A hand-over or a removal
+        at the same moment (which changes that row) waits for this write to end, or this write
+        for it and then finds it gone: refused, whatever the phone's page said when it was sent."""
+        query = select(GroupMember.id).where(
+            GroupMember.group_id == checked_id(group_id), GroupMember.id == checked_id(member_id), LIVE
+        )
+        if owner:
+            query = query.where(GroupMember.owner.is_(True))
+        if session.execute(query.with_for_update()).first() is None:
+            raise Forbidden(N_("Only the group's owner can do this.") if owner else REMOVED_FROM_GROUP)
 
     @staticmethod
     def _bump(session, group_id: str) -> None:

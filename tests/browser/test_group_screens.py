@@ -158,7 +158,7 @@ def test_a_removed_phone_reads_why_its_game_page_went_quiet(live_server, phone, 
     open_listening(bob, f"{base}/games/{game_id}")
     expect(bob.locator(f'a[href="/games/{game_id}/manches/new"]').first).to_be_visible()  # Bob may record
     member = next(m for m in groups.members(group_id) if m.name == "Bob")
-    groups.remove(group_id, member.id)
+    groups.remove(group_id, member.id, by=next(m.id for m in groups.members(group_id) if m.owner))
     expect(bob.locator("#rights-lost")).to_have_text(
         "Ce téléphone a été retiré de la tablée\u00a0: il n'en fait plus partie et ne peut plus enregistrer de manches ici."
     )

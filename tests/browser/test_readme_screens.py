@@ -202,7 +202,8 @@ def thursdays(live_server) -> str:
 def test_a_group_s_standings(browser, live_server):
     """A member's phone on the group's page, at its standings."""
     group_id = thursdays(live_server)
-    invite = live_server.app.extensions["groups"].create_invite(group_id)
+    groups = live_server.app.extensions["groups"]
+    invite = groups.create_invite(group_id, by=next(m.id for m in groups.members(group_id) if m.owner))
     with phones(browser) as phone:
         page = phone()
         page.goto(f"{live_server.url}/groups/{group_id}/join/{invite}")

@@ -12,8 +12,9 @@ import threading
 from functools import partial
 
 import pytest
+from sqlalchemy import event
 
-from models.core.errors import ValidationError
+from models.core.errors import Forbidden, ValidationError
 from tests.e2e.test_group_files import counts, imported_id, played_group
 from tests.e2e.test_group_merges import two_games
 from tests.e2e.test_groups import join, join_link, make_group, page, phone
@@ -73,6 +74,7 @@ def test_two_merges_of_one_pair_at_once_store_one(app):
     groups, ana = app.extensions["groups"], phone(app)
     group_id = make_group(ana)
     two_games(ana, group_id)
+    owner_id = next(m.id for m in groups.members(group_id) if m.owner)
     url = f"/groups/{group_id}/merges"
     for _trial in range(TRIALS):
         clients = [same_phone(app, ana) for _ in range(2)]
@@ -83,10 +85,69 @@ def test_two_merges_of_one_pair_at_once_store_one(app):
         assert any(words in refused for words in REFUSED_MERGE), refused  # the view's check, or the service's
         aliases = groups.aliases(group_id)
         assert len(aliases) == 1, aliases
-        groups.unmerge(group_id, aliases[0].id)
-    groups.merge(group_id, "robert", "bob")  # one after the other, the service's own check says it
+        groups.unmerge(group_id, aliases[0].id, by=owner_id)
+    groups.merge(group_id, "robert", "bob", by=owner_id)  # one after the other, the service's own check says it
     with pytest.raises(ValidationError, match="counts as another one already"):
-        groups.merge(group_id, "bob", "robert")
+        groups.merge(group_id, "bob", "robert", by=owner_id)
+
+
+def test_an_owner_s_write_sent_with_a_hand_over_is_made_only_while_it_owns_the_group(app):
+    """The owner hands the group to Bob and, at the same moment from another of its pages, removes
+    Chloé: either the removal came first (Chloé out, then Bob owner) or it is refused (403, Chloé
+    still in) — never a removal made by a phone that had already given the group away. And a write
+    sent from a page drawn while the phone was the owner, arriving after the hand-over, is refused
+    by the service itself, whatever the page said."""
+    groups = app.extensions["groups"]
+    for _trial in range(TRIALS):
+        ana = phone(app)
+        group_id = make_group(ana)
+        for name in ("Bob", "Chloé"):
+            join(phone(app), join_link(ana, group_id), name)
+        bob, chloe = (next(m.id for m in groups.members(group_id) if m.name == n) for n in ("Bob", "Chloé"))
+        hand_over, remove = at_once([
+            partial(same_phone(app, ana).post, f"/groups/{group_id}/owner", data={"member": bob}),
+            partial(same_phone(app, ana).post, f"/groups/{group_id}/members/{chloe}/remove"),
+        ])  # fmt: skip
+        assert hand_over.status_code == 303
+        members = {m.id: m for m in groups.members(group_id)}
+        assert [m for m in members if members[m].owner] == [bob]
+        assert remove.status_code in (303, 403), remove.status_code
+        assert (chloe not in members) == (remove.status_code == 303)
+    ana_id = next(m.id for m in groups.members(group_id) if m.name == "Ana's phone")
+    with pytest.raises(Forbidden, match="owner"):
+        groups.remove(group_id, bob, by=ana_id)
+    with pytest.raises(Forbidden, match="owner"):
+        groups.merge(group_id, "ana", "bob", by=ana_id)
+
+
+def test_an_owner_s_write_checked_before_a_hand_over_and_made_after_it_is_refused(app):
+    """Ana's phone sends « Retirer » for Chloé; the page's request finds Ana the owner, and just
+    then (between that read and the write) Ana's other page hands the group to Bob. The removal
+    is refused (403) and Chloé stays: whether the phone owns the group is asked inside the write."""
+    groups, reader = app.extensions["groups"], app.extensions["database"].reader
+    ana = phone(app)
+    group_id = make_group(ana)
+    for name in ("Bob", "Chloé"):
+        join(phone(app), join_link(ana, group_id), name)
+    ana_id, bob, chloe = (
+        next(m.id for m in groups.members(group_id) if m.name == n) for n in ("Ana's phone", "Bob", "Chloé")
+    )
+    handed = []
+
+    def hand_over_meanwhile(_conn, _cursor, statement, *_args):
+        if "group_member" in statement and not handed:
+            handed.append(True)
+            groups.hand_over(group_id, ana_id, bob)
+
+    event.listen(reader, "after_cursor_execute", hand_over_meanwhile)
+    try:
+        answer = ana.post(f"/groups/{group_id}/members/{chloe}/remove")
+    finally:
+        event.remove(reader, "after_cursor_execute", hand_over_meanwhile)
+    assert handed
+    assert answer.status_code == 403, answer.status_code
+    assert "Only the group&#39;s owner can do this." in answer.get_data(as_text=True)
+    assert {m.name for m in groups.members(group_id)} == {"Ana's phone", "Bob", "Chloé"}
 
 
 @pytest.fixture

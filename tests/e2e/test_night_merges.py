@@ -39,7 +39,8 @@ def test_a_merge_of_two_spellings_counts_in_the_night_ranking_and_undoing_it_par
 
     # The owner says Zozo is Zoé: one person, 1 win and 0 + 20 = 20 points over two tables, shown by
     # the spelling the night played last (turn 2's « Zozo »): behind Ana (1 win, 3 points).
-    groups.merge(group_id, "zozo", "zoe")
+    owner_id = next(m.id for m in groups.members(group_id) if m.owner)
+    groups.merge(group_id, "zozo", "zoe", by=owner_id)
     merged = [("1", "Bob", "2", "0"), ("2", "Ana", "1", "3"), ("3", "Zozo", "1", "20"), ("4", "Chloé", "0", "13")]
     assert ranked(client, f"/nights/{night_id}") == merged
     assert ranked(client, f"/nights/{night_id}/live") == merged  # the live part kept before is not shown
@@ -47,7 +48,7 @@ def test_a_merge_of_two_spellings_counts_in_the_night_ranking_and_undoing_it_par
     assert ranked(phone(app), f"/w/{watch_id}/nights/{night_id}/live") == merged
 
     (alias,) = groups.aliases(group_id)
-    groups.unmerge(group_id, alias.id)
+    groups.unmerge(group_id, alias.id, by=owner_id)
     assert ranked(client, f"/nights/{night_id}/live") == apart
 
 

@@ -14,8 +14,8 @@ from models.core.errors import Forbidden
 
 def test_a_link_for_one_phone_lets_one_in_when_two_join_at_once(app):
     groups = app.extensions["groups"]
-    group_id, _owner = groups.create("Dimanche")
-    invite = groups.create_invite(group_id, max_uses=1)
+    group_id, owner = groups.create("Dimanche")
+    invite = groups.create_invite(group_id, max_uses=1, by=groups.membership(group_id, [owner]).member_id)
     both = threading.Barrier(2)
     outcomes = []
 
@@ -40,12 +40,13 @@ def test_a_link_for_one_phone_lets_one_in_when_two_join_at_once(app):
 
 def test_a_link_used_by_a_removed_phone_lets_no_one_in(app):
     groups = app.extensions["groups"]
-    group_id, _owner = groups.create("Dimanche")
-    invite = groups.create_invite(group_id)
+    group_id, owner = groups.create("Dimanche")
+    owner_id = groups.membership(group_id, [owner]).member_id
+    invite = groups.create_invite(group_id, by=owner_id)
     groups.join(group_id, invite, "Bob")
     groups.join(group_id, invite, None)
     bob = next(m for m in groups.members(group_id) if m.name == "Bob")
-    groups.remove(group_id, bob.id)
+    groups.remove(group_id, bob.id, by=owner_id)
     with pytest.raises(Forbidden):
         groups.join(group_id, invite, "Bob")
     [line] = groups.invites(group_id)
