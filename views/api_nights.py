@@ -47,6 +47,7 @@ def night_line(night: StoredNight) -> dict:
         "rounds": night.rounds,
         "turn": night.round,
         "created_at": night.created_at.isoformat(),
+        "ended_at": night.ended_at.isoformat() if night.ended_at else None,
     }
 
 

@@ -21,7 +21,7 @@ from flask import Blueprint, make_response, redirect, render_template, request, 
 from flask_babel import format_date, gettext
 
 from models.core import club_night
-from models.core.errors import N_, DomainError, NotFound, ValidationError
+from models.core.errors import N_, Conflict, DomainError, NotFound, ValidationError
 from models.core.standings import person
 from models.services import history
 from models.services.history import Scope
@@ -227,6 +227,7 @@ def night_context(state: NightState, read_only: bool, live_url: str) -> dict:
         "stamp": state.stamp,
         "tables": [(table, summary) for table, summary in tables if summary is not None],
         "ranking": numbers.ranking,
+        "podium": club_night.podium(numbers.ranking) if state.night.ended_at else [],
         "order": order_key(numbers.ranking),
         "lower_is_better": numbers.lower_is_better,
         "read_only": read_only,
@@ -290,7 +291,8 @@ def proposal_context(state: NightState, ranking, data, error: str | None = None)
 def render_night(state: NightState, data, error: str | None = None, status: int = 200):
     context = night_context(state, False, url_for("nights.live_part", night_id=state.night.id))
     context.update(
-        group=groups().group(state.night.group_id), proposal=proposal_context(state, context["ranking"], data, error)
+        group=groups().group(state.night.group_id),
+        proposal=None if state.night.ended_at else proposal_context(state, context["ranking"], data, error),
     )
     context["events_url"] = url_for(
         "night_events.member_events", night_id=state.night.id, since=state.stamp, turn=state.night.round
@@ -310,6 +312,8 @@ def start_round(night_id):
     try:
         number = whole_number(request.form.get("round", ""), 1, 10_000)
         started = nights().next_round(state.night, number, read_seating(request.form))
+    except Conflict:
+        raise  # the night ended meanwhile: said on its own page, which leads back to the night
     except DomainError as error:
         return render_night(state, request.form, error_message(error), 422)
     for game_id, token in started:

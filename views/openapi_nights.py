@@ -11,7 +11,7 @@ NIGHT_ID = {"name": "night_id", "in": "path", "required": True, "schema": {"type
 NIGHT_DOC = "For a member of the night's group (its member token as bearer token); a 404 for anyone else"
 NIGHT_LINE = {
     "type": "object",
-    "required": ["id", "name", "variant", "turn", "created_at"],
+    "required": ["id", "name", "variant", "turn", "created_at", "ended_at"],
     "properties": {
         "id": {"type": "string"},
         "name": {"type": "string"},
@@ -20,6 +20,10 @@ NIGHT_LINE = {
         "rounds": {"type": ["integer", "null"], "description": "Each table's game ends after this many manches"},
         "turn": {"type": "integer", "description": "The turn being played"},
         "created_at": {"type": "string"},
+        "ended_at": {
+            "type": ["string", "null"],
+            "description": "When the night was ended (its ranking final, no turn starts), or null while it goes on",
+        },
     },
 }
 NIGHTS = {
@@ -68,6 +72,43 @@ def night_schema(seating: dict) -> dict:
     }
 
 
+def end_paths() -> dict:
+    """The paths of a night's end: ended or going on again, and its ranking as a CSV."""
+    return {
+        "/nights/{night_id}/end": {
+            "post": {
+                "operationId": "endNight",
+                "description": NIGHT_DOC + ". Ends the night: its ranking as it stands is its result, and no turn"
+                " starts after it (409). Sent again, the same answer.",
+                "security": AUTH,
+                "parameters": [NIGHT_ID],
+                "requestBody": json_body({"type": "object", "description": "Nothing is read from it: {}"}),
+                "responses": {**ok("The night, ended", NIGHT_LINE), **errors("404", "415", "429")},
+            },
+            "delete": {
+                "operationId": "reopenNight",
+                "description": NIGHT_DOC + ". The night goes on again (the end undone).",
+                "security": AUTH,
+                "parameters": [NIGHT_ID],
+                "responses": {**ok("The night, going on", NIGHT_LINE), **errors("404", "429")},
+            },
+        },
+        "/nights/{night_id}/results.csv": {
+            "get": {
+                "operationId": "nightResultsCsv",
+                "description": NIGHT_DOC + ". The night's ranking, one row a player (place, player, wins, points,"
+                " tables), UTF-8 with a byte-order mark, its headings in the request's language.",
+                "security": AUTH,
+                "parameters": [NIGHT_ID],
+                "responses": {
+                    "200": {"description": "The ranking", "content": {"text/csv": {"schema": {"type": "string"}}}},
+                    **errors("404", "429"),
+                },
+            }
+        },
+    }
+
+
 def night_paths() -> dict:
     """The paths of the nights: the group's nights, a night, the next turn started."""
     seating = {"type": "array", "items": {"type": "array", "items": NAME, "maxItems": 12}, "maxItems": 50}
@@ -97,6 +138,7 @@ def night_paths() -> dict:
                 "responses": {**ok("The night", night_schema(seating)), **errors("404", "422", "429")},
             }
         },
+        **end_paths(),
         "/nights/{night_id}/rounds": {
             "post": {
                 "operationId": "startNightTurn",
@@ -109,7 +151,7 @@ def night_paths() -> dict:
                 "responses": {
                     **ok("The turn started: turn, started, games (table, id, edit_token)", {"type": "object"}, "201"),
                     **ok("Started before: nothing started", {"type": "object"}),
-                    **errors("404", "413", "422", "429"),
+                    **errors("404", "409", "413", "422", "429"),
                 },
             }
         },

@@ -57,6 +57,11 @@ class Placed:
     tied: bool = False
 
 
+def podium(ranking: list[Placed]) -> list[Placed]:
+    """The players placed first, second and third: more than three when places are shared."""
+    return [line for line in ranking if line.place <= 3]
+
+
 def ranking(results, lower_is_better: bool = True) -> list[Placed]:
     """The night's ranking over ``results`` (``TableResult``s, in the order they were played)."""
     lines: dict = {}  # person -> [latest name, wins, points, tables]

@@ -324,6 +324,7 @@ class ClubNight(SQLModel, table=True):
     round: int = 1
     start_key: str = Field(max_length=64)
     created_at: datetime = Field(default_factory=utcnow)
+    ended_at: datetime | None = None  # « Terminer la soirée »: no turn starts after it (migration 0019)
 
 
 # How long a write waits for a lock another write holds before giving up (seconds): SQLite's busy

@@ -23,10 +23,10 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..core import club_night, scoring, standings
-from ..core.errors import N_, NotFound, ValidationError
+from ..core.errors import N_, Conflict, NotFound, ValidationError
 from ..core.variant import resolve
 from . import history
-from .db import ClubNight, Database, Game
+from .db import ClubNight, Database, Game, utcnow
 from .game_input import write_new_game
 from .games import GameService
 from .groups import checked_name, merges_of
@@ -47,6 +47,7 @@ class StoredNight(NamedTuple):
     rounds: int | None
     round: int
     created_at: datetime
+    ended_at: datetime | None  # « Terminer la soirée »: the ranking is final, no turn starts
 
 
 class NightTable(NamedTuple):
@@ -196,15 +197,33 @@ class NightService:
             with unit_of_work(self.db) as session:
                 moved = session.execute(
                     update(ClubNight)
-                    .where(ClubNight.id == night.id, ClubNight.round == number - 1)
+                    .where(ClubNight.id == night.id, ClubNight.round == number - 1, ClubNight.ended_at.is_(None))
                     .values(round=number)
                 )
                 if moved.rowcount != 1:
+                    self._not_ended(session, night.id)
                     raise _Started
                 self._write_round(session, night.id, night.group_id, number, news)
         except (_Started, IntegrityError):
             return []
         return [(new.id, new.token) for new in news]
+
+    def end(self, night_id: str, ended: bool = True) -> None:
+        """The night ended now (« Terminer la soirée »), or going on again (its undo): one
+        statement; ending an ended night (a retry, or another phone first) changes nothing."""
+        with unit_of_work(self.db) as session:
+            query = update(ClubNight).where(ClubNight.id == checked_id(night_id))
+            if ended:
+                session.execute(query.where(ClubNight.ended_at.is_(None)).values(ended_at=utcnow()))
+            else:
+                session.execute(query.values(ended_at=None))
+
+    @staticmethod
+    def _not_ended(session, night_id: str) -> None:
+        """Refused, with words, when the night has ended (asked inside the write that would start a turn)."""
+        ended = session.execute(select(ClubNight.ended_at).where(ClubNight.id == night_id)).scalar()
+        if ended is not None:
+            raise Conflict(N_("This night is over: reopen it to start another turn."))
 
     @staticmethod
     def _write_round(session, night_id: str, group_id: str, number: int, news: list) -> None:
