@@ -5,10 +5,11 @@ pages: ``models/services/feed.py``, one queue shared by the tables' listeners).
 A change at any table sends ``tables`` (the page fetches its live part again: a conditional GET)
 and ``said``, the change in one sentence with its table's number, for the polite live region. A
 new connection gives ``since``, the night's state its page shows (``NightState.stamp``), and
-``turn``, its turn: if the night moved meanwhile, ``tables`` (and ``turn``) come at once. Between
-changes the stream looks at the night's turn every ``LOOK_SECONDS`` (one statement): a turn
-started on another phone is heard there (``tables`` and ``turn``: the page fetches the next
-turn's seating again too), and the stream listens to the new turn's tables from then on. A member removed from the group
+``turn``, its turn and whether it had ended (``NightState.moment``): if the night moved meanwhile,
+``tables`` (and ``turn``) come at once. Between changes the stream looks at the night's turn
+every ``LOOK_SECONDS`` (one statement): a turn started or the night ended on another phone is
+heard there (``tables`` and ``turn``: the page fetches the next turn's seating, or the podium,
+again too), and the stream listens to the new turn's tables from then on. A member removed from the group
 (its games get a new revision, heard as a change of rights) has its stream ended; the watch link's
 stream carries nothing but the tables.
 """
@@ -83,8 +84,8 @@ def night_stream(state, members: tuple | None):
     def said(tables: Tables):
         if since != state.stamp:
             yield message("tables", state.stamp)
-        if turn != str(state.night.round):
-            yield message("turn", str(state.night.round))
+        if turn != state.moment:
+            yield message("turn", state.moment)
         yield from told(tables, members, look)
 
     return sse.event_stream(lambda: Tables(state), said)
@@ -96,8 +97,8 @@ def told(tables: Tables, members: tuple | None, look: float):
     while True:
         event = tables.get(look)
         if event is None:
-            now = nights().round_of(night.id)
-            if now is not None and now != tables.state.night.round:
+            now = nights().moment_of(night.id)
+            if now is not None and now != tables.state.moment:
                 tables.listen(nights().state(night.id))
                 yield message("tables", tables.state.stamp) + message("turn", str(now))
             else:

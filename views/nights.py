@@ -295,7 +295,7 @@ def render_night(state: NightState, data, error: str | None = None, status: int 
         proposal=None if state.night.ended_at else proposal_context(state, context["ranking"], data, error),
     )
     context["events_url"] = url_for(
-        "night_events.member_events", night_id=state.night.id, since=state.stamp, turn=state.night.round
+        "night_events.member_events", night_id=state.night.id, since=state.stamp, turn=state.moment
     )
     return private(make_response(render_template("nights/night.html", **context), status))
 
@@ -357,7 +357,7 @@ def watched_night_page(watch_id, night_id):
     context = night_context(state, True, url_for("nights.watched_live", watch_id=watch_id, night_id=night_id))
     context.update(group=group, proposal=None, watch_id=watch_id)
     context["events_url"] = url_for(
-        "night_events.watched_events", watch_id=watch_id, night_id=night_id, since=state.stamp, turn=state.night.round
+        "night_events.watched_events", watch_id=watch_id, night_id=night_id, since=state.stamp, turn=state.moment
     )
     return private(make_response(render_template("nights/night.html", **context)))
 

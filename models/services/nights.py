@@ -69,10 +69,19 @@ class NightState(NamedTuple):
         return tuple(t for t in self.tables if t.round == self.night.round)
 
     @property
+    def moment(self) -> str:
+        """Where the night stands for its streams: its turn, and whether it has ended ("3", "3-ended")."""
+        return moment(self.night.round, self.night.ended_at)
+
+    @property
     def stamp(self) -> str:
         """What the night's live part shows depends on: its round and its games' revisions."""
         text = f"{self.night.round}:" + ",".join(f"{t.game_id}.{t.revision}" for t in self.tables)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def moment(turn: int, ended_at) -> str:
+    return f"{turn}-ended" if ended_at is not None else str(turn)
 
 
 NIGHT_COLUMNS = columns_of(StoredNight, ClubNight)
@@ -112,10 +121,10 @@ class NightService:
         tables = tuple(NightTable._make(row[width:]) for row in rows if row[width] is not None)
         return NightState(night, tables)
 
-    def round_of(self, night_id: str) -> int | None:
-        """The round the night is at (a stream's look between two changes): one statement."""
-        row = self.db.first(select(ClubNight.round).where(ClubNight.id == checked_id(night_id)))
-        return None if row is None else row.round
+    def moment_of(self, night_id: str) -> str | None:
+        """Where the night stands (``NightState.moment``: a stream's look between two changes): one statement."""
+        row = self.db.first(select(ClubNight.round, ClubNight.ended_at).where(ClubNight.id == checked_id(night_id)))
+        return None if row is None else moment(row.round, row.ended_at)
 
     def nights(self, group_id: str) -> list[StoredNight]:
         """The group's nights, newest first: one statement."""

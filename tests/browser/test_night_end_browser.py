@@ -1,6 +1,6 @@
 """A club night ended on a phone at 360 px (light) and read on one at 320 px (dark): « Terminer la
-soirée », then the podium whole on both (no text cut, no sideways scroll), the result sheet, and
-« Rouvrir la soirée ».
+soirée » on the first, heard by the second's open page without a reload, the podium whole on both
+(no text cut, no sideways scroll), the result sheet, and « Rouvrir la soirée ».
 
 Classique in penalty mode, one manche a game: the player who goes out scores 0, the others their
 hand (SPEC §2: 3♣ = 3, K♦ = 10, 2♠ = 20); the night ranks tables won first, then fewest points.
@@ -11,8 +11,9 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from models.services.games import MancheEntry
+from tests.browser.conftest import open_listening
 from tests.browser.test_groups_browser import no_sideways_scroll
-from tests.browser.test_nights_browser import make_group_of_four, no_violations
+from tests.browser.test_nights_browser import LIVE, make_group_of_four, no_violations
 
 
 def nothing_cut(page) -> None:
@@ -35,6 +36,7 @@ def test_a_night_ended_shows_its_podium_whole_on_two_phones(live_server, phone, 
     games.record_manche(one, MancheEntry("Ana", {"Bob": ["3C"]}))  # Ana 0, wins; Bob 3
     games.record_manche(two, MancheEntry("Chloé", {"Dan": ["KD", "2S"]}))  # Chloé 0, wins; Dan 30
 
+    open_listening(dan, f"{base}/nights/{night_id}")  # Dan's phone keeps the night's page open
     ana.goto(f"{base}/nights/{night_id}")
     ana.get_by_role("button", name="Terminer la soirée").click()
     podium = ana.locator("[data-podium] li")
@@ -49,8 +51,9 @@ def test_a_night_ended_shows_its_podium_whole_on_two_phones(live_server, phone, 
     no_violations(ana)
     shot("ended-360", ana)
 
-    dan.goto(f"{base}/nights/{night_id}")
-    expect(dan.locator("[data-podium] li")).to_have_count(3)
+    # Dan's page hears the end at its stream's next look, without a reload.
+    expect(dan.locator("[data-podium] li")).to_have_count(3, timeout=LIVE)
+    expect(dan.get_by_role("button", name="Terminer la soirée")).to_have_count(0)
     no_sideways_scroll(dan)
     nothing_cut(dan)
     shot("ended-320-dark", dan)
