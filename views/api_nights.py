@@ -78,7 +78,7 @@ def get_night(night_id):
     state = members_night(night_id)
     numbers = night_numbers(state)
     asked = asked_seating(state, request.args)
-    seating, refused = proposed_seating(state, numbers.ranking, asked)
+    seating, refused = proposed_seating(state, numbers.ranking, asked, numbers.met)
     if refused is not None and request.args.get("tables"):
         raise refused
     tables = [(t, numbers.summaries[t.game_id]) for t in state.current if t.game_id in numbers.summaries]

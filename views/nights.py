@@ -25,7 +25,7 @@ from models.core.errors import N_, Conflict, DomainError, NotFound, ValidationEr
 from models.core.standings import person
 from models.services import history
 from models.services.history import Scope
-from models.services.nights import NightState
+from models.services.nights import NightState, table_results
 
 from .groups import member, private
 from .kit import database, groups, lang, nights, registry, summaries
@@ -208,12 +208,14 @@ class Numbers(NamedTuple):
     summaries: dict
     lower_is_better: bool
     ranking: list
+    met: frozenset  # the pairs of persons who shared a table (the « fresh » seating avoids them)
 
 
 def night_numbers(state: NightState) -> Numbers:
     summed = nights().summaries(summaries(), state)
     low = nights().lower_is_better(state.night)
-    return Numbers(summed, low, nights().ranking(state, summed, groups().aliases(state.night.group_id), low))
+    results = table_results(state, summed, groups().aliases(state.night.group_id))
+    return Numbers(summed, low, club_night.ranking(results, low), club_night.met(results))
 
 
 def night_context(state: NightState, read_only: bool, live_url: str) -> dict:
@@ -227,6 +229,7 @@ def night_context(state: NightState, read_only: bool, live_url: str) -> dict:
         "stamp": state.stamp,
         "tables": [(table, summary) for table, summary in tables if summary is not None],
         "ranking": numbers.ranking,
+        "met": numbers.met,
         "podium": club_night.podium(numbers.ranking) if state.night.ended_at else [],
         "order": order_key(numbers.ranking),
         "lower_is_better": numbers.lower_is_better,
@@ -257,7 +260,9 @@ def asked_seating(state: NightState, data) -> Asked:
     return Asked(method, count, seed_of(data))
 
 
-def proposed_seating(state: NightState, ranking, asked: Asked) -> tuple[list[list[str]], DomainError | None]:
+def proposed_seating(
+    state: NightState, ranking, asked: Asked, met: frozenset = frozenset()
+) -> tuple[list[list[str]], DomainError | None]:
     """The next turn's seating drawn from the ranking as ``asked``; when the players cannot fill
     the number of tables asked, the refusal and the seating at the tables of the turn being played."""
     order = [line.name for line in ranking]
@@ -265,14 +270,14 @@ def proposed_seating(state: NightState, ranking, asked: Asked) -> tuple[list[lis
     try:
         club_night.checked_tables(asked.tables, len(order), low, high)
     except DomainError as refused:
-        return club_night.proposal(asked.method, order, len(state.current) or 1, asked.seed), refused
-    return club_night.proposal(asked.method, order, asked.tables, asked.seed), None
+        return club_night.proposal(asked.method, order, len(state.current) or 1, asked.seed, met), refused
+    return club_night.proposal(asked.method, order, asked.tables, asked.seed, met), None
 
 
-def proposal_context(state: NightState, ranking, data, error: str | None = None) -> dict:
+def proposal_context(state: NightState, ranking, data, error: str | None = None, met: frozenset = frozenset()) -> dict:
     """The next round's seating the organiser asked for (``method``, ``tables``), from the ranking."""
     asked = asked_seating(state, data)
-    seating, refused = proposed_seating(state, ranking, asked)
+    seating, refused = proposed_seating(state, ranking, asked, met)
     if refused is not None:
         error = error or error_message(refused)  # said; the tables of the turn being played proposed
     return {
@@ -292,7 +297,9 @@ def render_night(state: NightState, data, error: str | None = None, status: int 
     context = night_context(state, False, url_for("nights.live_part", night_id=state.night.id))
     context.update(
         group=groups().group(state.night.group_id),
-        proposal=None if state.night.ended_at else proposal_context(state, context["ranking"], data, error),
+        proposal=None
+        if state.night.ended_at
+        else proposal_context(state, context["ranking"], data, error, context["met"]),
     )
     context["events_url"] = url_for(
         "night_events.member_events", night_id=state.night.id, since=state.stamp, turn=state.moment

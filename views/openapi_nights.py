@@ -6,7 +6,7 @@ from __future__ import annotations
 from .openapi_groups import GROUP_ID
 from .openapi_parts import AUTH, NAME, errors, json_body, ok
 
-METHOD = {"type": "string", "enum": ["spread", "together", "shuffled"]}
+METHOD = {"type": "string", "enum": ["spread", "together", "shuffled", "fresh"]}
 NIGHT_ID = {"name": "night_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
 NIGHT_DOC = "For a member of the night's group (its member token as bearer token); a 404 for anyone else"
 NIGHT_LINE = {
@@ -131,7 +131,8 @@ def night_paths() -> dict:
             "get": {
                 "operationId": "getNight",
                 "description": NIGHT_DOC + ". The query asks the next turn's seating: spread (the strongest spread"
-                " over the tables), together (the strongest together) or shuffled (by the seed); a number of"
+                " over the tables), together (the strongest together), shuffled (by the seed) or fresh (the fewest"
+                " pairs who shared a table already sharing one again); a number of"
                 " tables the players cannot fill is a 422.",
                 "security": AUTH,
                 "parameters": [NIGHT_ID, *QUERY],

@@ -14,7 +14,11 @@ tables are as even as can be, the bigger ones first (7 players at 2 tables: 4 an
 - ``spread``: by the ranking, the strongest spread over the tables (1st at table 1, 2nd at table
   2…, back again at the last table: a snake), so that every table has strong and weak players;
 - ``together``: the strongest together (the best at table 1, the next ones at table 2…);
-- ``shuffled``: by chance (a seed makes the same proposal again on the next page).
+- ``shuffled``: by chance (a seed makes the same proposal again on the next page);
+- ``fresh``: avoiding opponents met already — the seating where the fewest pairs of players who
+  shared a table earlier in the night share one again. As a rule: no pair meets twice while
+  another seating avoids it (the search is whole for a night of up to about 24 players; beyond
+  ``SEARCH_LIMIT`` seatings tried it keeps the best found, never worse than ``spread``).
 
 Inside a night a player is one person whatever the spelling's case or accents
 (``standings.person``), shown by their latest spelling.
@@ -24,12 +28,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from itertools import combinations
 
 from .errors import N_, ValidationError
 from .seating import check_count
 from .standings import person
 
-METHODS = ("spread", "together", "shuffled")
+METHODS = ("spread", "together", "shuffled", "fresh")
+SEARCH_LIMIT = 50_000  # partial seatings the fresh search tries before keeping the best found
 MAX_TABLES = 50
 
 
@@ -130,8 +136,56 @@ def shuffled(order, tables: int, seed: int) -> list[list[str]]:
     return _in_chunks(names, tables)
 
 
-def proposal(method: str, order, tables: int, seed: int = 0) -> list[list[str]]:
-    """The seating ``method`` (one of ``METHODS``) proposes for ``order`` at ``tables`` tables."""
+def met(results) -> frozenset:
+    """The pairs of persons who shared a table in ``results`` (``TableResult``s)."""
+    return frozenset(
+        frozenset(pair) for result in results for pair in combinations(sorted({person(n) for n in result.totals}), 2)
+    )
+
+
+def fresh(order, tables: int, met_before: frozenset) -> list[list[str]]:
+    """Avoiding opponents met already: the players of ``order`` at ``tables`` tables so that the
+    fewest pairs in ``met_before`` share a table again. A search from ``spread``'s seating as the
+    bound, the players tried in ``order`` at each table with room (the fewest repeats first, then
+    the emptiest: the tables fill evenly; empty tables of one size are alike, so only one is
+    tried), a branch dropped as soon as it repeats as many pairs as the best found."""
+    keys = [person(name) for name in order]
+    room = sizes(len(keys), tables)
+    best = spread(range(len(keys)), tables)
+    best_cost = sum(frozenset((keys[a], keys[b])) in met_before for table in best for a, b in combinations(table, 2))
+    seated: list[list[int]] = [[] for _ in room]
+    tried = 0
+
+    def place(index: int, cost: int) -> None:
+        nonlocal best, best_cost, tried
+        if cost >= best_cost or tried > SEARCH_LIMIT:
+            return
+        if index == len(keys):
+            best, best_cost = [list(table) for table in seated], cost
+            return
+        tried += 1
+        options, empty_sizes = [], set()
+        for number, table in enumerate(seated):
+            if len(table) >= room[number] or (not table and room[number] in empty_sizes):
+                continue
+            if not table:
+                empty_sizes.add(room[number])
+            added = sum(frozenset((keys[index], keys[other])) in met_before for other in table)
+            options.append((added, len(table) - room[number], number))
+        for added, _room, number in sorted(options):
+            seated[number].append(index)
+            place(index + 1, cost + added)
+            seated[number].pop()
+
+    place(0, 0)
+    return [[order[index] for index in table] for table in best]
+
+
+def proposal(method: str, order, tables: int, seed: int = 0, met_before: frozenset = frozenset()) -> list[list[str]]:
+    """The seating ``method`` (one of ``METHODS``) proposes for ``order`` at ``tables`` tables
+    (``met_before``: the pairs who shared a table already, for ``fresh``)."""
+    if method == "fresh":
+        return fresh(list(order), tables, met_before)
     if method == "together":
         return together(order, tables)
     if method == "shuffled":
