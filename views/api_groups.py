@@ -5,14 +5,12 @@ numbers come from ``models/core/standings.py``, the same as the group's page."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from models.core import standings
 from models.services import group_file
 from models.services import groups as group_service
 
 from .groups import member
-from .kit import groups, summaries
+from .kit import groups, now, summaries
 
 
 def game_line(summary) -> dict:
@@ -26,16 +24,26 @@ def game_line(summary) -> dict:
     }
 
 
+def points_line(points: standings.Points) -> dict:
+    return {
+        "rounds": points.manches,
+        "total": points.points,
+        "average": points.average,
+        "best": points.best,
+        "worst": points.worst,
+    }
+
+
 def standing_line(line: standings.Line) -> dict:
+    """A person's line: games and wins of every variant; points per kind (``penalty``: fewer is
+    better, ``won``: more is better), never added together."""
     return {
         "name": line.name,
         "won": line.won,
         "played": line.played,
         "win_rate": line.win_rate,
-        "average": line.average,
-        "best": line.best,
-        "worst": line.worst,
         "longest_run": line.longest_run,
+        "points": {kind: points_line(points) for kind, points in line.kinds.items()},
     }
 
 
@@ -60,5 +68,11 @@ def standings_document(group_id: str, args) -> dict:
     finished = standings.merged(apart, group_service.merges_of(groups().aliases(group_id)))
     period = args.get("period") if args.get("period") in standings.PERIODS else "all"
     variant = args.get("variant") or None
-    picked = standings.chosen(finished, period, variant, datetime.now(UTC))
-    return {"period": period, "variant": variant, "lines": [standing_line(line) for line in standings.table(picked)]}
+    picked = standings.chosen(finished, period, variant, now())
+    lines = standings.table(picked, standings.spellings(finished))
+    return {
+        "period": period,
+        "variant": variant,
+        "kinds": standings.kinds(lines),
+        "lines": [standing_line(line) for line in lines],
+    }

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import secrets
-from datetime import UTC, datetime
 from urllib.parse import urlencode
 
 from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
@@ -24,7 +23,7 @@ from models.services.groups import Membership
 
 from . import links
 from .group_charts import season_chart
-from .kit import database, fragment_or_page, games, groups, lang, registry, summaries
+from .kit import database, fragment_or_page, games, groups, lang, now, registry, summaries
 from .live import phone_name
 from .pagecache import cached_page
 from .rights import is_owner, known_games, member_tokens, phone_id, remember_token, stored_tokens
@@ -73,7 +72,7 @@ def suggested_names(group: str | None) -> list[str]:
     """The names the new-game form suggests, most used first: the group's players when the game is
     played in a group this phone is a member of (the usual table first), else this browser's own."""
     if group and groups().membership(group, member_tokens()):
-        return history.player_names(database(), history.Scope(groups=(group,)))
+        return groups().people(group, history.SUGGESTED_NAMES)
     return history.player_names(database(), history.Scope(ids=known_games()))
 
 
@@ -112,7 +111,7 @@ def kept_page(key: tuple, render, endpoint: str, **values):
     was asked and the language (``views/pagecache.py``: private, revalidated by its ETag; it holds
     no invite link), its language links to the page as asked (``here``)."""
     wanted = asked(request.args)
-    day = datetime.now(UTC).date()  # "this year", "this month" and the season's chart move with it
+    day = now().date()  # "this year", "this month" and the season's chart move with it
     return cached_page(
         (*key, day, tuple(wanted.items()), lang()), lambda: render(url_for(endpoint, **values, **wanted))
     )
@@ -121,23 +120,25 @@ def kept_page(key: tuple, render, endpoint: str, **values):
 def standings_context(apart, args, aliases=()) -> dict:
     """The standings the page asks for (``?period=all|year|month&variant=…&a=…&b=…``) of the
     finished games ``apart`` (``GroupGames.finished``), each merged spelling (``aliases``) counted
-    as the person it was merged into."""
+    as the person it was merged into under every filter, each person named as the group last
+    spelt them; points in one table per kind (``standings.kinds``)."""
     merges = group_service.merges_of(aliases)
     finished = standings.merged(apart, merges)
     spelled = standings.spellings(apart)
+    names = standings.spellings(finished)
     period = args.get("period") if args.get("period") in standings.PERIODS else "all"
     played = standings.variants(finished)
     variant = args.get("variant") if args.get("variant") in played else None
-    today = datetime.now(UTC)
+    today = now()
     picked = standings.chosen(finished, period, variant, today)
-    lines = standings.table(picked)
-    persons = {line.person: line.name for line in standings.table(finished)}
+    lines = standings.table(picked, names)
+    persons = {line.person: line.name for line in standings.table(finished, names)}
     first = standings.counted_as(merges, standings.person(args.get("a", "")))
     second = standings.counted_as(merges, standings.person(args.get("b", "")))
     versus = None
     if first in persons and second in persons and first != second:
         versus = standings.head_to_head(picked, first, second)
-    season = standings.season(finished, today.year)
+    season = standings.season(finished, today, names)
     return {
         "period": period,
         "period_links": {
@@ -147,6 +148,7 @@ def standings_context(apart, args, aliases=()) -> dict:
         "variant": variant,
         "variants": [(v, registry().find(v)) for v in played],
         "lines": lines,
+        "kinds": standings.kinds(lines),
         "persons": persons,
         "versus": versus,
         "season": season,

@@ -23,12 +23,10 @@ from flask_babel import format_date, gettext
 from models.core import club_night
 from models.core.errors import N_, DomainError, NotFound, ValidationError
 from models.core.standings import person
-from models.services import history
-from models.services.history import Scope
 from models.services.nights import NightState
 
 from .groups import member, private
-from .kit import database, groups, lang, nights, registry, summaries
+from .kit import groups, lang, nights, registry, summaries
 from .live import conditional
 from .numbers import whole_number
 from .pagecache import cached_page
@@ -123,7 +121,7 @@ def new_night_context(group_id: str, data, errors: dict | None = None) -> dict:
     return {
         "group": group,
         "nights": nights().nights(group_id),
-        "known": history.player_names(database(), Scope(groups=(group_id,)), limit=60),
+        "known": groups().people(group_id, limit=60),
         "chosen": set(present_players(data)),
         "variants": registry().all(),
         "settings": night_settings(data),

@@ -27,15 +27,41 @@ GROUP = {
         "merges": MERGES,
     },
 }
+KINDS = ["penalty", "won"]
+POINTS = {
+    "type": "object",
+    "description": "A person's manches of one kind of points: rounds, their total, average per manche, best and"
+    " worst manche (penalty: fewer is better; won: more is better)",
+    "required": ["rounds", "total", "average", "best", "worst"],
+    "properties": {
+        name: {"type": "number" if name == "average" else "integer"}
+        for name in ("rounds", "total", "average", "best", "worst")
+    },
+}
+STANDING_LINE = {
+    "type": "object",
+    "description": "A person, by the group's latest spelling, merges followed: games won and played in every"
+    " variant, win_rate (%), longest_run; points per kind of points, never added together",
+    "required": ["name", "won", "played", "win_rate", "longest_run", "points"],
+    "properties": {
+        "name": {"type": "string"},
+        "won": {"type": "integer"},
+        "played": {"type": "integer"},
+        "win_rate": {"type": "integer"},
+        "longest_run": {"type": "integer"},
+        "points": {"type": "object", "properties": {kind: POINTS for kind in KINDS}, "additionalProperties": False},
+    },
+}
 STANDINGS = {
     "type": "object",
-    "description": "Finished games only: won, played, win_rate (%), average points per manche, best and worst"
-    " manche, longest_run",
-    "required": ["period", "lines"],
+    "description": "Finished games only; kinds: the kinds of points the lines hold (penalty: fewer is better;"
+    " won: more is better, the kind of a variant that scores points won), each line's points per kind",
+    "required": ["period", "kinds", "lines"],
     "properties": {
         "period": {"type": "string", "enum": ["all", "year", "month"]},
         "variant": {"type": ["string", "null"]},
-        "lines": {"type": "array", "items": {"type": "object"}},
+        "kinds": {"type": "array", "items": {"type": "string", "enum": KINDS}},
+        "lines": {"type": "array", "items": STANDING_LINE},
     },
 }
 GROUP_DOC = "For a member of the group (its member token as bearer token); a 404 for anyone else"
