@@ -6,11 +6,11 @@ numbers come from ``models/core/standings.py``, the same as the group's page."""
 from __future__ import annotations
 
 from models.core import standings
-from models.services import group_file
+from models.services import group_file, group_games
 from models.services import groups as group_service
 
-from .groups import member
-from .kit import groups, now, summaries
+from .groups import member, out_rights
+from .kit import database, groups, now, summaries
 
 
 def game_line(summary) -> dict:
@@ -76,3 +76,15 @@ def standings_document(group_id: str, args) -> dict:
         "kinds": standings.kinds(lines),
         "lines": [standing_line(line) for line in lines],
     }
+
+
+def take_out(group_id: str, game_id: str) -> dict:
+    """The game out of the group (``group_games.take_out``): the answer says where it came from."""
+    group_games.take_out(database(), group_id, game_id, *out_rights(group_id, game_id))
+    return {"id": game_id, "group": None, "taken_from": group_id}
+
+
+def put_back(group_id: str, game_id: str) -> dict:
+    """The game taken out, in the group again (``group_games.put_back``)."""
+    group_games.put_back(database(), group_id, game_id, *out_rights(group_id, game_id))
+    return {"id": game_id, "group": group_id, "taken_from": None}

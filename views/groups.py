@@ -17,8 +17,8 @@ from flask import Blueprint, current_app, make_response, redirect, render_templa
 
 from models.core import standings
 from models.core.errors import N_, Forbidden, NotFound, ValidationError
+from models.services import group_games, history
 from models.services import groups as group_service
-from models.services import history
 from models.services.groups import Membership
 
 from . import links
@@ -97,12 +97,13 @@ def watch_url(group) -> str:
     return links.absolute(url_for("groups.watch", watch_id=group.watch_id))
 
 
-ASKED = ("period", "variant", "a", "b")  # what a group's page is asked, all it depends on of the query
+ASKED = ("period", "variant", "a", "b", "out", "back")  # what a group's page is asked, all it depends on of the query
 
 
 def asked(args) -> dict:
-    """The standings a group's page is asked for (``?period=all|year|month&variant=…&a=…&b=…``),
-    nothing else of the query: the page is kept under these."""
+    """The standings a group's page is asked for (``?period=all|year|month&variant=…&a=…&b=…``)
+    and the notice it shows (``out``: a game taken out, ``back``: put back), nothing else of the
+    query: the page is kept under these."""
     return {name: args.get(name, "")[:60] for name in ASKED if args.get(name)}
 
 
@@ -164,6 +165,8 @@ def group_context(group_id: str, membership: Membership, new_invite: str | None 
     context = {
         "group": group,
         "me": membership,
+        "mine": set(stored_tokens()),  # the games this phone made: it may take them out
+        "notice": game_notice(group_id, request.args),
         "members": groups().members(group_id),
         "invites": groups().invites(group_id) if membership.owner else [],
         "new_invite": new_invite,
@@ -200,7 +203,7 @@ def group_page(group_id):
     def render(here):
         return render_template("groups/group.html", here=here, **group_context(group_id, membership, addable=addable))
 
-    key = ("group", group_id, membership, tuple(addable))
+    key = ("group", group_id, membership, tuple(addable), tuple(stored_tokens()))
     return kept_page(key, render, "groups.group_page", group_id=group_id)
 
 
@@ -272,6 +275,41 @@ def add_game(group_id):
         raise NotFound(N_("No game with this id."), field="game")
     groups().add_game(group_id, game_id)
     return private(redirect(url_for("groups.group_page", group_id=group_id, _anchor="games"), 303))
+
+
+def game_notice(group_id: str, args) -> tuple | None:
+    """The notice after a game was taken out (``("out", its summary)`` while it may still be put
+    back) or put back (``("back", None)``), or None."""
+    if args.get("out"):
+        row = group_games.taken_out(database(), group_id, args["out"])
+        return None if row is None else ("out", summaries().of([row])[0])
+    return ("back", None) if args.get("back") else None
+
+
+def out_rights(group_id: str, game_id: str) -> tuple[bool, bool]:
+    """Whether this request is the group's owner, and whether it made the game (holds its own
+    rights): who may take a game out of the group, and put it back. A phone that is neither a
+    member nor the game's maker is answered as ``member`` answers it."""
+    found = groups().membership(group_id, member_tokens())
+    maker = is_owner(game_id)
+    if found is None and not maker:
+        member(group_id)
+    return bool(found and found.owner), maker
+
+
+@bp.post("/groups/<group_id>/games/<game_id>/out")
+def take_out(group_id, game_id):
+    """The group's owner, or the phone that made the game, takes it out of the group; the page
+    that follows says so, with its undo."""
+    group_games.take_out(database(), group_id, game_id, *out_rights(group_id, game_id))
+    return private(redirect(url_for("groups.group_page", group_id=group_id, out=game_id, _anchor="games"), 303))
+
+
+@bp.post("/groups/<group_id>/games/<game_id>/back")
+def put_back(group_id, game_id):
+    """The undo of a game taken out: it is in the group again."""
+    group_games.put_back(database(), group_id, game_id, *out_rights(group_id, game_id))
+    return private(redirect(url_for("groups.group_page", group_id=group_id, back=game_id, _anchor="games"), 303))
 
 
 def merge_preview(group_id: str, args) -> standings.MergePreview:

@@ -3,7 +3,7 @@ the group, its standings, its archive and score sheet, and its import."""
 
 from __future__ import annotations
 
-from .openapi_parts import AUTH, EXPORT, IDEMPOTENCY_KEY, errors, json_body, ok
+from .openapi_parts import AUTH, EXPORT, GAME_ID, IDEMPOTENCY_KEY, errors, json_body, ok
 
 GROUP_ID = {"name": "group_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
 MERGES = {
@@ -119,4 +119,38 @@ GROUP_FILE_PATHS = {
             },
         }
     },
+}
+
+TAKEN_OUT = {
+    "type": "object",
+    "description": "The game and its group now: taken out (group null, taken_from the group), or put back",
+    "required": ["id", "group", "taken_from"],
+    "properties": {
+        "id": {"type": "string"},
+        "group": {"type": ["string", "null"]},
+        "taken_from": {"type": ["string", "null"]},
+    },
+}
+GROUP_GAME_PATHS = {
+    "/groups/{group_id}/games/{game_id}": {
+        "delete": {
+            "operationId": "takeGameOutOfGroup",
+            "description": "Take a game out of the group: for the group's owner (its member token) or the client"
+            " holding the game's own edit token. The game is then in no group (the group's members no longer see"
+            " it; its score sheet numbers the group's games left without a gap); PUT puts it back. A club night's"
+            " table stays (422); a game not in the group: 404; a member neither owner nor maker: 403",
+            "security": AUTH,
+            "parameters": [GROUP_ID, GAME_ID],
+            "responses": {**ok("Taken out", TAKEN_OUT), **errors("403", "404", "422", "429")},
+        },
+        "put": {
+            "operationId": "putGameBackInGroup",
+            "description": "The undo of a game taken out of the group (an empty JSON object as body), for the same"
+            " rights; 409 when the game is no longer out of this group (put back already, or in another group)",
+            "security": AUTH,
+            "parameters": [GROUP_ID, GAME_ID],
+            "requestBody": json_body({"type": "object"}),
+            "responses": {**ok("Put back", TAKEN_OUT), **errors("403", "404", "409", "413", "415", "422", "429")},
+        },
+    }
 }

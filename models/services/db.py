@@ -69,6 +69,8 @@ class Game(SQLModel, table=True):
     night_id: str | None = Field(default=None, max_length=32)
     night_round: int | None = None
     night_table: int | None = None
+    # The group a game was taken out of, while the notice that follows may put it back (0019).
+    taken_from: str | None = Field(default=None, max_length=32)
 
 
 class Player(SQLModel, table=True):

@@ -418,7 +418,7 @@ class GroupService:
         done = session.execute(
             update(Game)
             .where(Game.id == checked_id(game_id), Game.group_id.is_(None))
-            .values(group_id=group_id, revision=Game.revision + 1)
+            .values(group_id=group_id, taken_from=None, revision=Game.revision + 1)
         )
         if done.rowcount != 1:
             raise ValidationError(N_("This game is already in a group."), field="game")
