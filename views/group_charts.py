@@ -12,7 +12,7 @@ MONTHS = 12
 @dataclass(frozen=True)
 class SeasonLine:
     name: str
-    css: str  # its colour (s0 … s7) and dash (s0 … s4: told apart without colour too)
+    css: str  # its colour and dash (s0 … s7: told apart without colour too, s0 alone solid)
     points: str  # the polyline's "x,y x,y …"
     wins: tuple  # the cumulative counts, January to the season's last month
     end: tuple  # where its last point is (x, y), for its label

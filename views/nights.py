@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import UTC, datetime
 from typing import NamedTuple
 
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
@@ -26,7 +25,7 @@ from models.core.standings import person
 from models.services.nights import NightState
 
 from .groups import member, private
-from .kit import groups, lang, nights, registry, summaries
+from .kit import groups, lang, nights, now, registry, summaries
 from .live import conditional
 from .numbers import whole_number
 from .pagecache import cached_page
@@ -117,7 +116,7 @@ def seed_of(data) -> int:
 
 def new_night_context(group_id: str, data, errors: dict | None = None) -> dict:
     group = groups().group(group_id)
-    today = format_date(datetime.now(UTC), "d MMMM")
+    today = format_date(now(), "d MMMM")
     return {
         "group": group,
         "nights": nights().nights(group_id),
