@@ -1,7 +1,7 @@
 """A group's standings in Chromium at 360 px (light and dark) and 320 px (#55 items 4 and 7):
 penalty points and points won in two tables that say their kind, a merge that holds under a
-variant filter, and the season's chart with every player of the year and no month to come (the
-app's clock set to 29 November 2026). Screenshots under test-artifacts/.
+variant filter, the season's chart with every player of the year and no month to come (the app's
+clock set to 29 November 2026), and a club night's players present, each person once. Screenshots under test-artifacts/.
 
 Classique scores penalty points (« the manche's winner scores 0, the others the cards left in
 their hand; the lowest total wins »); les-huit points won (« the winner scores the others'
@@ -108,3 +108,12 @@ def test_kinds_apart_a_merge_held_and_the_whole_season(live_server, phone, shot,
     expect(page.locator('[data-rounds="penalty"]')).to_have_count(0)
     no_sideways_scroll(page)
     shot(f"{width}-{scheme}-les-huit", page)
+
+    # A club night's « Joueurs présents »: each person once, by the group's last spelling, most
+    # played first (Jean 3 games, Marc 2 as Marco then Marc), then by name.
+    page.goto(f"{live_server.url}/groups/{group_id}/nights")
+    present = page.locator('.night-players input[type="checkbox"] + label')
+    expect(present).to_have_count(8)
+    assert present.all_inner_texts() == ["Jean", "Marc", "Ana", "Bob", "Chloé", "Dan", "Eve", "Fred"]
+    no_sideways_scroll(page)
+    shot(f"{width}-{scheme}-present", page)
