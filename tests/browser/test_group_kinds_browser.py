@@ -70,8 +70,8 @@ def test_kinds_apart_a_merge_held_and_the_whole_season(live_server, phone, shot,
 
     # Two tables of points, each saying its kind.
     penalty, won = page.locator('[data-rounds="penalty"]'), page.locator('[data-rounds="won"]')
-    expect(page.get_by_role("heading", name="Points de pénalité\u202f: moins, c'est mieux")).to_be_visible()
-    expect(page.get_by_role("heading", name="Points gagnés\u202f: plus, c'est mieux")).to_be_visible()
+    expect(page.get_by_role("heading", name="Points de pénalité\u00a0: moins, c'est mieux")).to_be_visible()
+    expect(page.get_by_role("heading", name="Points gagnés\u00a0: plus, c'est mieux")).to_be_visible()
     # Penalty points: Jean 3 + 0 (Nov) + 3 (June) = 6 over 3 = 2,0; best 0, worst 3.
     expect(penalty.locator('tr[data-person="Jean"] [data-total]')).to_have_text("6")
     expect(penalty.locator('tr[data-person="Jean"] [data-average]')).to_have_text("2,0")

@@ -34,7 +34,7 @@ def test_a_game_taken_out_and_put_back(live_server, phone, shot, width, height, 
 
     ana.locator(f'form[action$="/games/{mistake}/out"] button').click()
     notice = ana.locator('[data-group-notice="out"]')
-    expect(notice).to_contain_text("Partie retirée de la tablée\u202f: Classique, Ana, Chloé.")
+    expect(notice).to_contain_text("Partie retirée de la tablée\u00a0: Classique, Ana, Chloé.")
     expect(games).to_have_count(1)
     box = notice.get_by_role("button", name="Annuler").bounding_box()
     assert box["height"] >= 44  # a thumb's target
@@ -46,7 +46,7 @@ def test_a_game_taken_out_and_put_back(live_server, phone, shot, width, height, 
 
     notice.get_by_role("button", name="Annuler").click()
     expect(ana.locator('[data-group-notice="back"]')).to_contain_text(
-        "Annulé\u202f: la partie est de retour dans la tablée."
+        "Annulé\u00a0: la partie est de retour dans la tablée."
     )
     expect(games).to_have_count(2)
     no_sideways_scroll(ana)
