@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import secrets
 import time
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from babel import Locale
@@ -254,6 +254,8 @@ def _services(app: Flask) -> None:
         registry=registry,
         access=AccessService(database),
         groups=GroupService(database),
+        # The app's one clock: what "today" is for the standings' periods and the season's chart.
+        clock=app.config.get("CLOCK") or (lambda: datetime.now(UTC)),
         nights=NightService(database, game_service),
         games=game_service,
         # The games summed up, per game and revision (game lists, groups, nights, a player's record):

@@ -262,6 +262,21 @@ def get_group_standings(group_id):
     return jsonify(api_groups.standings_document(group_id, request.args))
 
 
+@bp.delete("/groups/<group_id>/games/<game_id>")
+def take_out_game(group_id, game_id):
+    """The group's owner, or the client holding the game's own token, takes the game out of the
+    group: 200 and where to put it back (the undo)."""
+    return jsonify(api_groups.take_out(group_id, game_id))
+
+
+@bp.put("/groups/<group_id>/games/<game_id>")
+def put_back_game(group_id, game_id):
+    """The undo of a game taken out (``{}``): it is in the group again; 409 when it no longer
+    is out of it."""
+    json_body()
+    return jsonify(api_groups.put_back(group_id, game_id))
+
+
 @bp.post("/games/import")
 @new_game_limit
 def import_game():

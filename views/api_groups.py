@@ -5,14 +5,12 @@ numbers come from ``models/core/standings.py``, the same as the group's page."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from models.core import standings
-from models.services import group_file
+from models.services import group_file, group_games
 from models.services import groups as group_service
 
-from .groups import member
-from .kit import groups, summaries
+from .groups import member, out_rights
+from .kit import database, groups, now, summaries
 
 
 def game_line(summary) -> dict:
@@ -26,16 +24,26 @@ def game_line(summary) -> dict:
     }
 
 
+def points_line(points: standings.Points) -> dict:
+    return {
+        "rounds": points.manches,
+        "total": points.points,
+        "average": points.average,
+        "best": points.best,
+        "worst": points.worst,
+    }
+
+
 def standing_line(line: standings.Line) -> dict:
+    """A person's line: games and wins of every variant; points per kind (``penalty``: fewer is
+    better, ``won``: more is better), never added together."""
     return {
         "name": line.name,
         "won": line.won,
         "played": line.played,
         "win_rate": line.win_rate,
-        "average": line.average,
-        "best": line.best,
-        "worst": line.worst,
         "longest_run": line.longest_run,
+        "points": {kind: points_line(points) for kind, points in line.kinds.items()},
     }
 
 
@@ -60,5 +68,23 @@ def standings_document(group_id: str, args) -> dict:
     finished = standings.merged(apart, group_service.merges_of(groups().aliases(group_id)))
     period = args.get("period") if args.get("period") in standings.PERIODS else "all"
     variant = args.get("variant") or None
-    picked = standings.chosen(finished, period, variant, datetime.now(UTC))
-    return {"period": period, "variant": variant, "lines": [standing_line(line) for line in standings.table(picked)]}
+    picked = standings.chosen(finished, period, variant, now())
+    lines = standings.table(picked, standings.spellings(finished))
+    return {
+        "period": period,
+        "variant": variant,
+        "kinds": standings.kinds(lines),
+        "lines": [standing_line(line) for line in lines],
+    }
+
+
+def take_out(group_id: str, game_id: str) -> dict:
+    """The game out of the group (``group_games.take_out``): the answer says where it came from."""
+    group_games.take_out(database(), group_id, game_id, *out_rights(group_id, game_id))
+    return {"id": game_id, "group": None, "taken_from": group_id}
+
+
+def put_back(group_id: str, game_id: str) -> dict:
+    """The game taken out, in the group again (``group_games.put_back``)."""
+    group_games.put_back(database(), group_id, game_id, *out_rights(group_id, game_id))
+    return {"id": game_id, "group": group_id, "taken_from": None}

@@ -11,20 +11,19 @@ from __future__ import annotations
 
 import base64
 import secrets
-from datetime import UTC, datetime
 from urllib.parse import urlencode
 
 from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
 
 from models.core import standings
 from models.core.errors import N_, Forbidden, NotFound, ValidationError
+from models.services import group_games, history
 from models.services import groups as group_service
-from models.services import history
 from models.services.groups import REMOVED_FROM_GROUP, Membership
 
 from . import links
 from .group_charts import season_chart
-from .kit import database, fragment_or_page, games, groups, lang, registry, summaries
+from .kit import database, fragment_or_page, games, groups, lang, now, registry, summaries
 from .live import phone_name
 from .pagecache import cached_page
 from .rights import is_owner, known_games, member_tokens, phone_id, remember_token, stored_tokens
@@ -67,7 +66,7 @@ def suggested_names(group: str | None) -> list[str]:
     """The names the new-game form suggests, most used first: the group's players when the game is
     played in a group this phone is a member of (the usual table first), else this browser's own."""
     if group and groups().membership(group, member_tokens()):
-        return history.player_names(database(), history.Scope(groups=(group,)))
+        return groups().people(group, history.SUGGESTED_NAMES)
     return history.player_names(database(), history.Scope(ids=known_games()))
 
 
@@ -92,12 +91,13 @@ def watch_url(group) -> str:
     return links.absolute(url_for("groups.watch", watch_id=group.watch_id))
 
 
-ASKED = ("period", "variant", "a", "b")  # what a group's page is asked, all it depends on of the query
+ASKED = ("period", "variant", "a", "b", "out", "back")  # what a group's page is asked, all it depends on of the query
 
 
 def asked(args) -> dict:
-    """The standings a group's page is asked for (``?period=all|year|month&variant=…&a=…&b=…``),
-    nothing else of the query: the page is kept under these."""
+    """The standings a group's page is asked for (``?period=all|year|month&variant=…&a=…&b=…``)
+    and the notice it shows (``out``: a game taken out, ``back``: put back), nothing else of the
+    query: the page is kept under these."""
     return {name: args.get(name, "")[:60] for name in ASKED if args.get(name)}
 
 
@@ -106,7 +106,7 @@ def kept_page(key: tuple, render, endpoint: str, **values):
     was asked and the language (``views/pagecache.py``: private, revalidated by its ETag; it holds
     no invite link), its language links to the page as asked (``here``)."""
     wanted = asked(request.args)
-    day = datetime.now(UTC).date()  # "this year", "this month" and the season's chart move with it
+    day = now().date()  # "this year", "this month" and the season's chart move with it
     return cached_page(
         (*key, day, tuple(wanted.items()), lang()), lambda: render(url_for(endpoint, **values, **wanted))
     )
@@ -115,23 +115,25 @@ def kept_page(key: tuple, render, endpoint: str, **values):
 def standings_context(apart, args, aliases=()) -> dict:
     """The standings the page asks for (``?period=all|year|month&variant=…&a=…&b=…``) of the
     finished games ``apart`` (``GroupGames.finished``), each merged spelling (``aliases``) counted
-    as the person it was merged into."""
+    as the person it was merged into under every filter, each person named as the group last
+    spelt them; points in one table per kind (``standings.kinds``)."""
     merges = group_service.merges_of(aliases)
     finished = standings.merged(apart, merges)
     spelled = standings.spellings(apart)
+    names = standings.spellings(finished)
     period = args.get("period") if args.get("period") in standings.PERIODS else "all"
     played = standings.variants(finished)
     variant = args.get("variant") if args.get("variant") in played else None
-    today = datetime.now(UTC)
+    today = now()
     picked = standings.chosen(finished, period, variant, today)
-    lines = standings.table(picked)
-    persons = {line.person: line.name for line in standings.table(finished)}
+    lines = standings.table(picked, names)
+    persons = {line.person: line.name for line in standings.table(finished, names)}
     first = standings.counted_as(merges, standings.person(args.get("a", "")))
     second = standings.counted_as(merges, standings.person(args.get("b", "")))
     versus = None
     if first in persons and second in persons and first != second:
         versus = standings.head_to_head(picked, first, second)
-    season = standings.season(finished, today.year)
+    season = standings.season(finished, today, names)
     return {
         "period": period,
         "period_links": {
@@ -141,6 +143,7 @@ def standings_context(apart, args, aliases=()) -> dict:
         "variant": variant,
         "variants": [(v, registry().find(v)) for v in played],
         "lines": lines,
+        "kinds": standings.kinds(lines),
         "persons": persons,
         "versus": versus,
         "season": season,
@@ -156,6 +159,8 @@ def group_context(group_id: str, membership: Membership, new_invite: str | None 
     context = {
         "group": group,
         "me": membership,
+        "mine": set(stored_tokens()),  # the games this phone made: it may take them out
+        "notice": game_notice(group_id, request.args),
         "members": groups().members(group_id),
         "invites": groups().invites(group_id) if membership.owner else [],
         "new_invite": new_invite,
@@ -192,7 +197,7 @@ def group_page(group_id):
     def render(here):
         return render_template("groups/group.html", here=here, **group_context(group_id, membership, addable=addable))
 
-    key = ("group", group_id, membership, tuple(addable))
+    key = ("group", group_id, membership, tuple(addable), tuple(stored_tokens()))
     return kept_page(key, render, "groups.group_page", group_id=group_id)
 
 
@@ -262,6 +267,41 @@ def add_game(group_id):
         raise NotFound(N_("No game with this id."), field="game")
     groups().add_game(group_id, game_id)
     return private(redirect(url_for("groups.group_page", group_id=group_id, _anchor="games"), 303))
+
+
+def game_notice(group_id: str, args) -> tuple | None:
+    """The notice after a game was taken out (``("out", its summary)`` while it may still be put
+    back) or put back (``("back", None)``), or None."""
+    if args.get("out"):
+        row = group_games.taken_out(database(), group_id, args["out"])
+        return None if row is None else ("out", summaries().of([row])[0])
+    return ("back", None) if args.get("back") else None
+
+
+def out_rights(group_id: str, game_id: str) -> tuple[bool, bool]:
+    """Whether this request is the group's owner, and whether it made the game (holds its own
+    rights): who may take a game out of the group, and put it back. A phone that is neither a
+    member nor the game's maker is answered as ``member`` answers it."""
+    found = groups().membership(group_id, member_tokens())
+    maker = is_owner(game_id)
+    if found is None and not maker:
+        member(group_id)
+    return bool(found and found.owner), maker
+
+
+@bp.post("/groups/<group_id>/games/<game_id>/out")
+def take_out(group_id, game_id):
+    """The group's owner, or the phone that made the game, takes it out of the group; the page
+    that follows says so, with its undo."""
+    group_games.take_out(database(), group_id, game_id, *out_rights(group_id, game_id))
+    return private(redirect(url_for("groups.group_page", group_id=group_id, out=game_id, _anchor="games"), 303))
+
+
+@bp.post("/groups/<group_id>/games/<game_id>/back")
+def put_back(group_id, game_id):
+    """The undo of a game taken out: it is in the group again."""
+    group_games.put_back(database(), group_id, game_id, *out_rights(group_id, game_id))
+    return private(redirect(url_for("groups.group_page", group_id=group_id, back=game_id, _anchor="games"), 303))
 
 
 def merge_preview(group_id: str, args) -> standings.MergePreview:

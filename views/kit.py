@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import lru_cache
 
 from flask import current_app, g, render_template, request
@@ -77,6 +78,12 @@ def summaries():
 
 def nights():
     return services()["nights"]
+
+
+def now() -> datetime:
+    """The moment of this request, from the app's one clock (``app.extensions["clock"]``: the
+    time of day, or the moment a test sets): what "this year", "this month" and the season read."""
+    return services()["clock"]()
 
 
 def open_entries():

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import UTC, datetime
 from typing import NamedTuple
 
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
@@ -23,12 +22,10 @@ from flask_babel import format_date, gettext
 from models.core import club_night
 from models.core.errors import N_, Conflict, DomainError, NotFound, ValidationError
 from models.core.standings import person
-from models.services import history
-from models.services.history import Scope
 from models.services.nights import NightState, table_results
 
 from .groups import member, private
-from .kit import database, groups, lang, nights, registry, summaries
+from .kit import groups, lang, nights, now, registry, summaries
 from .live import conditional
 from .numbers import whole_number
 from .pagecache import cached_page
@@ -119,11 +116,11 @@ def seed_of(data) -> int:
 
 def new_night_context(group_id: str, data, errors: dict | None = None) -> dict:
     group = groups().group(group_id)
-    today = format_date(datetime.now(UTC), "d MMMM")
+    today = format_date(now(), "d MMMM")
     return {
         "group": group,
         "nights": nights().nights(group_id),
-        "known": history.player_names(database(), Scope(groups=(group_id,)), limit=60),
+        "known": groups().people(group_id, limit=60),
         "chosen": set(present_players(data)),
         "variants": registry().all(),
         "settings": night_settings(data),

@@ -3,7 +3,7 @@ the group, its standings, its archive and score sheet, and its import."""
 
 from __future__ import annotations
 
-from .openapi_parts import AUTH, EXPORT, IDEMPOTENCY_KEY, errors, json_body, ok
+from .openapi_parts import AUTH, EXPORT, GAME_ID, IDEMPOTENCY_KEY, errors, json_body, ok
 
 GROUP_ID = {"name": "group_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
 MERGES = {
@@ -27,15 +27,41 @@ GROUP = {
         "merges": MERGES,
     },
 }
+KINDS = ["penalty", "won"]
+POINTS = {
+    "type": "object",
+    "description": "A person's manches of one kind of points: rounds, their total, average per manche, best and"
+    " worst manche (penalty: fewer is better; won: more is better)",
+    "required": ["rounds", "total", "average", "best", "worst"],
+    "properties": {
+        name: {"type": "number" if name == "average" else "integer"}
+        for name in ("rounds", "total", "average", "best", "worst")
+    },
+}
+STANDING_LINE = {
+    "type": "object",
+    "description": "A person, by the group's latest spelling, merges followed: games won and played in every"
+    " variant, win_rate (%), longest_run; points per kind of points, never added together",
+    "required": ["name", "won", "played", "win_rate", "longest_run", "points"],
+    "properties": {
+        "name": {"type": "string"},
+        "won": {"type": "integer"},
+        "played": {"type": "integer"},
+        "win_rate": {"type": "integer"},
+        "longest_run": {"type": "integer"},
+        "points": {"type": "object", "properties": {kind: POINTS for kind in KINDS}, "additionalProperties": False},
+    },
+}
 STANDINGS = {
     "type": "object",
-    "description": "Finished games only: won, played, win_rate (%), average points per manche, best and worst"
-    " manche, longest_run",
-    "required": ["period", "lines"],
+    "description": "Finished games only; kinds: the kinds of points the lines hold (penalty: fewer is better;"
+    " won: more is better, the kind of a variant that scores points won), each line's points per kind",
+    "required": ["period", "kinds", "lines"],
     "properties": {
         "period": {"type": "string", "enum": ["all", "year", "month"]},
         "variant": {"type": ["string", "null"]},
-        "lines": {"type": "array", "items": {"type": "object"}},
+        "kinds": {"type": "array", "items": {"type": "string", "enum": KINDS}},
+        "lines": {"type": "array", "items": STANDING_LINE},
     },
 }
 GROUP_DOC = "For a member of the group (its member token as bearer token); a 404 for anyone else"
@@ -93,4 +119,38 @@ GROUP_FILE_PATHS = {
             },
         }
     },
+}
+
+TAKEN_OUT = {
+    "type": "object",
+    "description": "The game and its group now: taken out (group null, taken_from the group), or put back",
+    "required": ["id", "group", "taken_from"],
+    "properties": {
+        "id": {"type": "string"},
+        "group": {"type": ["string", "null"]},
+        "taken_from": {"type": ["string", "null"]},
+    },
+}
+GROUP_GAME_PATHS = {
+    "/groups/{group_id}/games/{game_id}": {
+        "delete": {
+            "operationId": "takeGameOutOfGroup",
+            "description": "Take a game out of the group: for the group's owner (its member token) or the client"
+            " holding the game's own edit token. The game is then in no group (the group's members no longer see"
+            " it; its score sheet numbers the group's games left without a gap); PUT puts it back. A club night's"
+            " table stays (422); a game not in the group: 404; a member neither owner nor maker: 403",
+            "security": AUTH,
+            "parameters": [GROUP_ID, GAME_ID],
+            "responses": {**ok("Taken out", TAKEN_OUT), **errors("403", "404", "422", "429")},
+        },
+        "put": {
+            "operationId": "putGameBackInGroup",
+            "description": "The undo of a game taken out of the group (an empty JSON object as body), for the same"
+            " rights; 409 when the game is no longer out of this group (put back already, or in another group)",
+            "security": AUTH,
+            "parameters": [GROUP_ID, GAME_ID],
+            "requestBody": json_body({"type": "object"}),
+            "responses": {**ok("Put back", TAKEN_OUT), **errors("403", "404", "409", "413", "415", "422", "429")},
+        },
+    }
 }

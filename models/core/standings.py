@@ -5,6 +5,11 @@ manche they were dealt in (what ``scoring.play_through`` made of the stored hand
 Inside a group a player is one person across games: names that differ only by case, accents or
 spacing are one person (``person``), shown by their latest spelling; each game keeps its names.
 
+Points are of two kinds, which never add together: penalty points (fewer is better) and points
+won (more is better). A game's kind comes from its rules (its scoring mode, the variant's data),
+carried in ``GameResult.lower_is_better``; a line keeps its points per kind (``Line.kinds``),
+while games and wins count across all kinds.
+
 Only finished games count (a game in progress has no winner yet). No Flask, no database, no
 language: numbers and names only.
 """
@@ -24,6 +29,10 @@ def person(name: str) -> str:
     return " ".join(bare.casefold().split())
 
 
+PENALTY, WON = "penalty", "won"
+KINDS = (PENALTY, WON)  # the kinds of points, in the order a page shows them
+
+
 @dataclass(frozen=True)
 class GameResult:
     """One finished game of the group, by person: ``names`` the spelling each person was played
@@ -38,37 +47,53 @@ class GameResult:
     lower_is_better: bool = True
     game_id: str = ""
 
-    def merit(self, points: int) -> int:
-        """Higher is better whatever the game's mode."""
-        return -points if self.lower_is_better else points
+    @property
+    def kind(self) -> str:
+        """The kind of its points: ``PENALTY`` (fewer is better) or ``WON`` (more is better)."""
+        return PENALTY if self.lower_is_better else WON
 
 
 @dataclass
-class Line:
-    """One person's standing over some games."""
+class Points:
+    """One person's manches of one kind of points: how many, their total, the best and the worst
+    manche (fewest penalty points, or most points won)."""
 
-    person: str
-    name: str  # their latest spelling
-    played: int = 0
-    won: int = 0
+    kind: str
     manches: int = 0
     points: int = 0
-    best: int | None = None  # the points of their best manche (fewest penalty points, or most won)
+    best: int | None = None
     worst: int | None = None
-    longest_run: int = 0  # the most games won one after another (games they did not play break nothing)
-    _run: int = field(default=0, repr=False)
-    _best_merit: int | None = field(default=None, repr=False)
-    _worst_merit: int | None = field(default=None, repr=False)
-
-    @property
-    def win_rate(self) -> int | None:
-        """Games won out of games played, in whole per cent (rounded half up)."""
-        return None if not self.played else (200 * self.won + self.played) // (2 * self.played)
 
     @property
     def average(self) -> float | None:
         """Points per manche, to one decimal."""
         return None if not self.manches else round(self.points / self.manches, 1)
+
+    def add(self, points: int) -> None:
+        self.manches += 1
+        self.points += points
+        better = min if self.kind == PENALTY else max
+        worse = max if self.kind == PENALTY else min
+        self.best = points if self.best is None else better(self.best, points)
+        self.worst = points if self.worst is None else worse(self.worst, points)
+
+
+@dataclass
+class Line:
+    """One person's standing over some games: games and wins of every kind, points per kind."""
+
+    person: str
+    name: str  # their latest spelling
+    played: int = 0
+    won: int = 0
+    longest_run: int = 0  # the most games won one after another (games they did not play break nothing)
+    kinds: dict = field(default_factory=dict)  # kind -> Points, only the kinds they played
+    _run: int = field(default=0, repr=False)
+
+    @property
+    def win_rate(self) -> int | None:
+        """Games won out of games played, in whole per cent (rounded half up)."""
+        return None if not self.played else (200 * self.won + self.played) // (2 * self.played)
 
     def add(self, game: GameResult, who: str) -> None:
         self.name = game.names[who]
@@ -78,13 +103,7 @@ class Line:
         self._run = self._run + 1 if won else 0
         self.longest_run = max(self.longest_run, self._run)
         for points in game.points.get(who, ()):
-            self.manches += 1
-            self.points += points
-            merit = game.merit(points)
-            if self._best_merit is None or merit > self._best_merit:
-                self._best_merit, self.best = merit, points
-            if self._worst_merit is None or merit < self._worst_merit:
-                self._worst_merit, self.worst = merit, points
+            self.kinds.setdefault(game.kind, Points(game.kind)).add(points)
 
 
 def counted_as(aliases: dict, who: str) -> str:
@@ -114,6 +133,26 @@ def merged(games, aliases: dict) -> list[GameResult]:
             )
         )
     return out
+
+
+def kinds(lines) -> list[str]:
+    """The kinds of points the ``lines`` hold, in ``KINDS`` order: one table of points each."""
+    held = {kind for line in lines for kind in line.kinds}
+    return [kind for kind in KINDS if kind in held]
+
+
+def people(uses, aliases: dict, limit: int | None = None) -> list[str]:
+    """Each person once, by the spelling the group last used, merges (``aliases``) followed, the
+    most played first: ``uses`` are ``(name, games, last played)`` per spelling as stored."""
+    count: dict[str, int] = defaultdict(int)
+    latest: dict[str, tuple] = {}
+    for name, games, last in uses:
+        who = counted_as(aliases, person(name))
+        count[who] += games
+        if who not in latest or (last, name) > latest[who]:
+            latest[who] = (last, name)
+    order = sorted(count, key=lambda who: (-count[who], latest[who][1].casefold()))
+    return [latest[who][1] for who in order[:limit]]
 
 
 def spellings(games) -> dict:
@@ -154,13 +193,16 @@ def chronological(games) -> list[GameResult]:
     return sorted(games, key=lambda game: game.played_at)
 
 
-def table(games) -> list[Line]:
+def table(games, names: dict | None = None) -> list[Line]:
     """Everyone's standing over ``games``: most games won first, then the better win rate, then
-    the fewer games played, then the name."""
+    the fewer games played, then the name. ``names`` (person -> spelling: the group's latest over
+    all its games, ``spellings``) names each person whatever games were picked."""
     lines: dict[str, Line] = {}
     for game in chronological(games):
         for who in game.names:
             lines.setdefault(who, Line(who, game.names[who])).add(game, who)
+    for line in lines.values():
+        line.name = (names or {}).get(line.person, line.name)
     return sorted(
         lines.values(), key=lambda line: (-line.won, -(line.win_rate or 0), line.played, line.name.casefold())
     )
@@ -221,8 +263,10 @@ def head_to_head(games, first: str, second: str) -> HeadToHead:
 
 @dataclass(frozen=True)
 class Season:
-    """Games won by each person, month by month, over one year: ``wins[person]`` is twelve
-    cumulative counts (January to December), ``names`` their latest spelling, most wins first."""
+    """Games won by each person, month by month, over one year: ``wins[person]`` is the
+    cumulative counts from January to the last month played so far (December for a year gone by,
+    this month for this year: a month to come holds nothing yet), ``names`` their latest spelling,
+    most wins first; ``persons`` everyone who played in the year, a player who won nothing too."""
 
     year: int
     persons: tuple
@@ -234,15 +278,17 @@ class Season:
         return max((counts[-1] for counts in self.wins.values()), default=0)
 
 
-def season(games, year: int, most: int = 5) -> Season:
-    """The year's race: each person's wins counted up month by month (the ``most`` who won most)."""
-    games = [g for g in chronological(games) if g.played_at.year == year]
+def season(games, today: datetime, names: dict | None = None) -> Season:
+    """This year's race (the year of ``today``): each person who played in it, their wins counted
+    up month by month to ``today``'s month. ``names``: each person's spelling (``table``)."""
+    year, months = today.year, today.month
+    played = [g for g in chronological(games) if g.played_at.year == year and g.played_at <= today]
     monthly: dict[str, list[int]] = {}
-    names: dict[str, str] = {}
-    for game in games:
+    spelled: dict[str, str] = {}
+    for game in played:
         for who in game.names:
-            names[who] = game.names[who]
-            monthly.setdefault(who, [0] * 12)
+            spelled[who] = (names or {}).get(who, game.names[who])
+            monthly.setdefault(who, [0] * months)
             if who in game.winners:
                 monthly[who][game.played_at.month - 1] += 1
     cumulative = {}
@@ -251,9 +297,9 @@ def season(games, year: int, most: int = 5) -> Season:
         for count in counts:
             total += count
             running.append(total)
-        cumulative[who] = running
-    persons = sorted(cumulative, key=lambda w: (-cumulative[w][-1], names[w].casefold()))[:most]
-    return Season(year, tuple(persons), {w: names[w] for w in persons}, {w: tuple(cumulative[w]) for w in persons})
+        cumulative[who] = tuple(running)
+    persons = sorted(cumulative, key=lambda w: (-cumulative[w][-1], spelled[w].casefold()))
+    return Season(year, tuple(persons), {w: spelled[w] for w in persons}, {w: cumulative[w] for w in persons})
 
 
 PERIODS = ("all", "year", "month")

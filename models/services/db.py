@@ -69,6 +69,8 @@ class Game(SQLModel, table=True):
     night_id: str | None = Field(default=None, max_length=32)
     night_round: int | None = None
     night_table: int | None = None
+    # The group a game was taken out of, while the notice that follows may put it back (0019).
+    taken_from: str | None = Field(default=None, max_length=32)
 
 
 class Player(SQLModel, table=True):
@@ -324,7 +326,7 @@ class ClubNight(SQLModel, table=True):
     round: int = 1
     start_key: str = Field(max_length=64)
     created_at: datetime = Field(default_factory=utcnow)
-    ended_at: datetime | None = None  # « Terminer la soirée »: no turn starts after it (migration 0019)
+    ended_at: datetime | None = None  # « Terminer la soirée »: no turn starts after it (migration 0020)
 
 
 # How long a write waits for a lock another write holds before giving up (seconds): SQLite's busy

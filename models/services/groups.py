@@ -28,7 +28,7 @@ from ..core.errors import N_, Conflict, Forbidden, NotFound, ValidationError
 from ..core.names import InvalidName, clean_name
 from . import history
 from .access import MEMBER_PARAMS, member_digests, member_params
-from .db import Database, Game, GroupAlias, GroupInvite, GroupMember, PlayGroup, token_hash, utcnow
+from .db import Database, Game, GroupAlias, GroupInvite, GroupMember, Player, PlayGroup, token_hash, utcnow
 from .ids import checked_id, new_id
 from .lru import LRU
 from .stored import columns_of
@@ -235,6 +235,19 @@ class GroupService:
         query = select(*ALIAS_COLUMNS).where(GroupAlias.group_id == checked_id(group_id))
         return [StoredAlias._make(row) for row in self.db.all(query.order_by(GroupAlias.created_at, GroupAlias.id))]
 
+    def people(self, group_id: str, limit: int | None = None) -> list[str]:
+        """The group's players, each person once, by the spelling the group last used, its merges
+        followed, the most played first (``standings.people``): two statements."""
+        group_id = checked_id(group_id)
+        query = (
+            select(Player.name, func.count(func.distinct(Player.game_id)), func.max(Game.created_at))
+            .join(Game, Game.id == Player.game_id)
+            .where(Game.group_id == group_id)
+            .group_by(Player.name)
+        )
+        uses = [tuple(row) for row in self.db.all(query)]
+        return standings.people(uses, merges_of(self.aliases(group_id)), limit)
+
     # --- writes ------------------------------------------------------------------------------
 
     def create(self, name, member_name=None, game_id: str | None = None) -> tuple[str, str]:
@@ -413,7 +426,7 @@ class GroupService:
         done = session.execute(
             update(Game)
             .where(Game.id == checked_id(game_id), Game.group_id.is_(None))
-            .values(group_id=group_id, revision=Game.revision + 1)
+            .values(group_id=group_id, taken_from=None, revision=Game.revision + 1)
         )
         if done.rowcount != 1:
             raise ValidationError(N_("This game is already in a group."), field="game")

@@ -181,7 +181,8 @@ EVENINGS = (
 
 def thursdays(live_server) -> str:
     """The group « Les jeudis » and its six games, played one a month from January of this year
-    (the season's chart is the same whatever the day the test runs): made through the services,
+    (the season's chart is the same whatever the day the test runs: the app's clock is set to the
+    year's last evening): made through the services,
     then exported and imported again with those dates, as the group's archive allows."""
     games, groups = live_server.app.extensions["games"], live_server.app.extensions["groups"]
     group_id, token = groups.create("Les jeudis", "Ana")
@@ -196,6 +197,8 @@ def thursdays(live_server) -> str:
         game["game"]["created_at"] = f"{year}-{month:02}-05T12:00:00+00:00"  # the 5th in any time zone
     made = api.post("/api/v1/groups/import", json=archive, headers={"Idempotency-Key": "les-jeudis"})
     assert made.status_code == 201, made.get_json()
+    # The season's chart draws no month to come: the app's clock at the year's end draws all six.
+    live_server.app.extensions["clock"] = lambda: datetime(year, 12, 31, 20, tzinfo=UTC)
     return made.get_json()["group"]
 
 

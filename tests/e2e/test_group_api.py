@@ -25,13 +25,15 @@ def test_a_member_reads_the_group_and_its_standings(app):
     assert [g["id"] for g in group["games"]] == [second, first]  # newest first
     assert group["games"][1] == {**group["games"][1], "status": "finished", "winners": ["Ana"]}
 
-    lines = client.get(f"/api/v1/groups/{group_id}/standings", headers=bearer).get_json()["lines"]
+    answer = client.get(f"/api/v1/groups/{group_id}/standings", headers=bearer).get_json()
+    assert answer["kinds"] == ["penalty"]  # classique: "the lowest total wins"
+    lines = answer["lines"]
     # Game 1: Ana 5, Bob 30, Chloé 32 (Ana wins); game 2: Ana 12, Robert 0, Chloé 11 (Robert wins).
     robert, ana_line = lines[0], lines[1]
     assert (robert["name"], robert["won"], robert["played"], robert["win_rate"]) == ("Robert", 1, 1, 100)
     # Ana: 0, 5 then 8, 4 = 17 over 4 = 4.25 → 4.2 (half to even); best 0, worst 8.
-    assert ana_line == {"name": "Ana", "won": 1, "played": 2, "win_rate": 50, "average": 4.2, "best": 0,
-                        "worst": 8, "longest_run": 1}  # fmt: skip
+    assert ana_line == {"name": "Ana", "won": 1, "played": 2, "win_rate": 50, "longest_run": 1,
+                        "points": {"penalty": {"rounds": 4, "total": 17, "average": 4.2, "best": 0, "worst": 8}}}  # fmt: skip
     by_month = client.get(f"/api/v1/groups/{group_id}/standings?period=month&variant=nope", headers=bearer)
     assert by_month.get_json()["lines"] == []  # no game of that variant
 

@@ -46,9 +46,9 @@ def test_two_spellings_are_merged_then_unmerged(app):
     # One person, shown by the latest spelling (game 2's "Robert"): 2 played, 1 won (game 2) = 50 %;
     # Ana 1 of 2 = 50 % too, and "Ana" comes before "Robert"; Chloé 0 of 2.
     assert list(won) == ["Ana", "Robert", "Chloé"]
-    assert won["Robert"] == {"won": "1", "played": "2", "rate": "50"}
-    # Manches 30, 0 (game 1) and 0, 0 (game 2) = 30 over 4 = 7.5; best 0, worst 30; run 1.
-    assert rounds["Robert"] == {"average": "7.5", "best": "0", "worst": "30", "run": "1"}
+    assert won["Robert"] == {"won": "1", "played": "2", "rate": "50", "run": "1"}
+    # Manches 30, 0 (game 1) and 0, 0 (game 2) = 30 over 4 = 7.5; best 0, worst 30.
+    assert rounds["Robert"] == {"total": "30", "average": "7.5", "best": "0", "worst": "30"}
     assert "“Robert” counts as Bob" in html.unescape(text)  # the merge, said with both spellings
     # Each game keeps its names.
     assert "Bob" in page(ana, f"/games/{first}") and "Robert" not in page(ana, f"/games/{first}")

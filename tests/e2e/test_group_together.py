@@ -36,7 +36,7 @@ def test_the_owner_makes_a_group_from_a_finished_game(app):
     text = page(ana, f"/groups/{group_id}")
     assert game_id in text
     # Its one game counts: Ana 5, Bob 30, Chloé 32 — Ana won it.
-    assert cells(text, "standings")["Ana"] == {"won": "1", "played": "1", "rate": "100"}
+    assert cells(text, "standings")["Ana"] == {"won": "1", "played": "1", "rate": "100", "run": "1"}
 
     # Now a member: « Continuer ensemble » offers the group, and a new game in it.
     fragment = ana.get(f"/games/{game_id}/together", headers={"HX-Request": "true"}).get_data(as_text=True)

@@ -60,8 +60,9 @@ def page(client, url) -> str:
 
 
 def cells(text: str, table: str) -> dict:
-    """{player: {column: text}} of one of the standings tables (data-standings or data-rounds)."""
-    body = text.split(f"data-{table}>", 1)[1].split("</table>", 1)[0]
+    """{player: {column: text}} of one of the standings tables (data-standings, or data-rounds:
+    the first table of points; ``rounds="won"`` the table of one kind)."""
+    body = re.split(rf'data-{table}(?:="[^"]*")?>', text, maxsplit=1)[1].split("</table>", 1)[0]
     rows = {}
     for name, row in re.findall(r'<tr data-person="([^"]+)">(.*?)</tr>', body, re.S):
         rows[html.unescape(name)] = dict(re.findall(r"data-(\w+)>([^<]*)<", row))
@@ -101,17 +102,18 @@ def test_a_group_is_played_from_every_member_phone(phones):
     # Game 2: ana 40+8 = 48, Bob 10+6 = 16, Chloé 0+0 = 0: Chloé wins.
     # Game 3: Ana 0+0 = 0, Bob 7+3 = 10, Chloé 9+1 = 10: Ana wins.
     assert list(won) == ["Ana", "Chloé", "Bob"]  # 2 wins, 1, 0; "ana" is Ana
-    assert won["Ana"] == {"won": "2", "played": "3", "rate": "67"}  # 2/3 = 66.7 %
-    assert won["Chloé"] == {"won": "1", "played": "3", "rate": "33"}
-    assert won["Bob"] == {"won": "0", "played": "3", "rate": "0"}
+    # Run: Ana won G1, lost G2, won G3: 1; Chloé one win; Bob none.
+    assert won["Ana"] == {"won": "2", "played": "3", "rate": "67", "run": "1"}  # 2/3 = 66.7 %
+    assert won["Chloé"] == {"won": "1", "played": "3", "rate": "33", "run": "1"}
+    assert won["Bob"] == {"won": "0", "played": "3", "rate": "0", "run": "0"}
     rounds = cells(text, "rounds")
-    # Ana: 0, 5, 40, 8, 0, 0 = 53 over 6 = 8.8; best 0, worst 40; won G1, lost G2, won G3: run 1.
-    assert rounds["Ana"] == {"average": "8.8", "best": "0", "worst": "40", "run": "1"}
-    # Bob: 30, 0, 10, 6, 7, 3 = 56 over 6 = 9.3; best 0, worst 30; no win.
-    assert rounds["Bob"] == {"average": "9.3", "best": "0", "worst": "30", "run": "0"}
+    # Ana: 0, 5, 40, 8, 0, 0 = 53 over 6 = 8.8; best 0, worst 40.
+    assert rounds["Ana"] == {"total": "53", "average": "8.8", "best": "0", "worst": "40"}
+    # Bob: 30, 0, 10, 6, 7, 3 = 56 over 6 = 9.3; best 0, worst 30.
+    assert rounds["Bob"] == {"total": "56", "average": "9.3", "best": "0", "worst": "30"}
     # Chloé: 12, 20, 0, 0, 9, 1 = 42 over 6 = 7 (shown "7.0", one decimal as the others); best 0,
-    # worst 20; one win.
-    assert rounds["Chloé"] == {"average": "7.0", "best": "0", "worst": "20", "run": "1"}
+    # worst 20.
+    assert rounds["Chloé"] == {"total": "42", "average": "7.0", "best": "0", "worst": "20"}
     versus = page(bob, f"/groups/{group_id}?a=ana&b=Chlo%C3%A9")
     # Both played the three games: Ana won 1 and 3, Chloé 2.
     assert "3 games together: Ana won 2, Chloé won 1, someone else 0." in html.unescape(versus)

@@ -3,8 +3,8 @@ on. An ended night starts no turn; its page shows the podium and its result shee
 
 Added and dropped in place (SQLite's own ALTER TABLE … ADD/DROP COLUMN, no rebuild).
 
-Revision ID: 0019
-Revises: 0018
+Revision ID: 0020
+Revises: 0019
 Create Date: 2026-11-29 11:30:00.000000
 """
 
@@ -13,8 +13,8 @@ import sqlalchemy as sa
 import sqlmodel
 
 
-revision = '0019'
-down_revision = '0018'
+revision = '0020'
+down_revision = '0019'
 branch_labels = None
 depends_on = None
 
