@@ -11,7 +11,6 @@ from urllib.parse import unquote
 from models.core.cards import SUIT_SYMBOLS, Card
 from models.core.names import tell_apart
 from models.core.rulepage import option_value_label
-from models.core.variant import localized
 
 from . import texts
 from .kit import lang
@@ -64,7 +63,7 @@ FILTERS = {
 }
 
 GLOBALS = {
-    "tr": lambda text: localized(text, lang()),  # a text of the variant files, in the user's language
+    "tr": texts.data_text,  # a text of the variant files, in the user's language
     "option_value": option_value_label,
     "span": span,
     "name_labels": name_labels,  # each name of a list told apart from the others, to fit the phone  # how a house option's value is shown ("yes", a labelled choice)

@@ -13,12 +13,14 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from flask import g
 from flask_babel import gettext, lazy_gettext, ngettext
 
 from models.core.cards import JOKER, SUIT_SYMBOLS, Card, parse_cards
 from models.core.errors import DomainError
 from models.core.referee import Verdict
-from models.core.text import N_, DataText, Message, Owner, SuitRef
+from models.core.rules import glossary
+from models.core.text import N_, DataText, Message, Owner, SuitRef, gloss_first
 from models.core.variant import localized
 
 from .kit import lang
@@ -257,6 +259,20 @@ def say(value) -> str:
     if isinstance(value, (dict, DataText)):
         return word(value)
     return str(value)
+
+
+def data_text(text) -> str:
+    """A text of the variant files in the reader's language, each French name it uses glossed
+    where the page first shows it in a sentence (``glossary.toml``; the page's names glossed so far
+    are kept for the request)."""
+    language = lang()
+    out = localized(text, language)
+    names = glossary(language)
+    if not names or not out:
+        return out
+    if "glossed" not in g:
+        g.glossed = set()
+    return gloss_first(out, names, g.glossed)
 
 
 def say_all(items, separator: str = ", ") -> str:

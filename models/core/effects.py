@@ -224,7 +224,9 @@ def _chain(rule: CardRule) -> list[Message]:
         )
     if chain.skip:
         out.append(
-            Message(N_("Whoever pays also loses the turn; play resumes in the suit of the last card of the chain."))
+            Message(
+                N_("Whoever draws them also loses the turn; play resumes in the suit of the last card of the chain.")
+            )
         )
     return out
 
@@ -241,7 +243,7 @@ def _after(rule: CardRule, ruleset: Ruleset, players: int) -> list[Message]:
     if rule.play_again:
         out.append(Message(N_("The same player plays again (or draws a card).")))
     if rule.swap_hands:
-        out.append(Message(N_("The player may swap hands with anyone not at “Carte !”.")))
+        out.append(Message(N_("The player may swap hands with anyone who is not down to one card.")))
     if rule.out_of_turn:
         out.append(Message(N_("The player whose turn it was is skipped.")))
     return out

@@ -265,7 +265,7 @@ def _forbidden_finish(play: Play) -> Verdict:
     variant = play.ruleset.variant
     again = play.card_rule is not None and play.card_rule.play_again
     rule = (
-        Message(N_("Finishing: %(rule)s"), {"rule": DataText(variant.finish_rule, inside=True)})
+        Message(N_("At the end of a round, %(rule)s"), {"rule": DataText(variant.finish_rule, inside=True)})
         if variant.finish_rule
         else Message(N_("Nobody may go out on %(rank)s."), {"rank": Card(play.card.rank)}, {"rank": "a"})
     )
@@ -346,7 +346,9 @@ def _answer_attack(play: Play) -> Verdict:
         due = due_after(top_rule, card_rule, play.due)
         return Verdict(
             True,
-            Message(N_("%(card)s answers %(top)s, which had not been paid yet."), play.names, THE),
+            Message(
+                N_("%(card)s answers %(top)s, which was still waiting to be answered or drawn for."), play.names, THE
+            ),
             allowed,
             tuple(chain_effects(card_rule, play.card, play.ruleset, play.players, due)),
             play.next_suit,
@@ -356,7 +358,7 @@ def _answer_attack(play: Play) -> Verdict:
             True,
             Message(
                 N_(
-                    "%(card)s may jump in, even on %(top)s still to be paid: the player who had to pay is skipped and pays nothing."
+                    "%(card)s may jump in, even on %(top)s that nobody has answered or drawn for yet: the player who had to draw is skipped and draws nothing."
                 ),
                 play.names,
                 THE,
@@ -367,7 +369,9 @@ def _answer_attack(play: Play) -> Verdict:
         )
     return Verdict(
         False,
-        Message(N_("%(top)s has not been paid yet: %(card)s cannot answer it."), play.names, THE),
+        Message(
+            N_("%(top)s is still waiting to be answered or drawn for: %(card)s cannot answer it."), play.names, THE
+        ),
         allowed,
         tuple(penalty_of_attack(top_rule, play.due)),
         turn_lost=pays_with_turn(top_rule),

@@ -404,3 +404,15 @@ def catalog() -> Catalog:
     if _catalog is None:
         _catalog = load_catalog()
     return _catalog
+
+
+_glossary: dict | None = None
+
+
+def glossary(lang: str) -> dict[str, str]:
+    """The French names the variant files use, each with its gloss in ``lang`` (``glossary.toml``;
+    none for French, whose readers need none)."""
+    global _glossary
+    if _glossary is None:
+        _glossary = read_toml(Path(__file__).parent / "glossary.toml")
+    return _glossary.get(lang, {})

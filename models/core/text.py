@@ -97,3 +97,20 @@ def plain(value, form: str | None = None) -> str:
             return str(value) + "s"
         return {"the": "the ", "a": "an " if value.rank in ("A", "8") else "a "}.get(form, "") + str(value)
     return " / ".join(plain(v, form) for v in value)
+
+
+def gloss_first(text: str, glossary: dict[str, str], seen: set[str]) -> str:
+    """``text`` with each name of ``glossary`` not yet in ``seen`` followed by its gloss, in
+    brackets, where it first appears: a French name explained once on an English page, however
+    many of the page's texts use it. A text that is the name alone (a heading, a choice) stays as
+    it is; ``seen`` grows with every name glossed."""
+    if text.strip() in glossary:
+        return text
+    for name, gloss in glossary.items():
+        at = text.find(name)
+        if name in seen or at < 0:
+            continue
+        seen.add(name)
+        end = at + len(name)
+        text = f"{text[:end]} ({gloss}){text[end:]}"
+    return text

@@ -12,12 +12,15 @@ import html
 import re
 import tomllib
 from html.parser import HTMLParser
+from itertools import combinations
 from pathlib import Path
 
 import pytest
 from babel import Locale
 from flask_babel import Domain
 
+from models.core.rules import glossary
+from models.core.text import gloss_first
 from models.services.games import MancheEntry
 from views import texts
 
@@ -83,10 +86,22 @@ def data_texts(language: str) -> set[str]:
 
     for path in VARIANTS.rglob("*.toml"):
         walk(tomllib.loads(path.read_text(encoding="utf-8")))
+    found |= glossed(found, glossary(language))
     # a text is shown a paragraph or a list item at a time
     lines = {re.sub(r"^[-*] ", "", line.strip()) for text in found for line in text.splitlines()}
     months = Locale.parse(language).months["format"]["abbreviated"].values()  # dates, as Babel writes them
     return {normal(text) for text in found | lines | set(months) if text.strip()}
+
+
+def glossed(found: set[str], names: dict[str, str]) -> set[str]:
+    """Each text as an English page may show it: a French name glossed where the page first uses
+    it, and any of a text's names may be the page's first (glossary.toml, data too)."""
+    out = set()
+    for text in found:
+        used = [name for name in names if name in text]
+        for size in range(1, len(used) + 1):
+            out |= {gloss_first(text, {n: names[n] for n in chosen}, set()) for chosen in combinations(used, size)}
+    return out
 
 
 def normal(text: str) -> str:

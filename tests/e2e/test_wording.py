@@ -85,7 +85,7 @@ def test_rule_pages_name_the_cards_with_their_articles(client):
             {"variant": "deux-jeux", "top": "3H", "card": "10H", "last_card": True},
             (
                 "Le 10 de cœur serait la dernière carte de ce joueur, et ici personne ne sort sur un 10.",
-                "Fin de manche : le 10 oblige",
+                "En fin de manche, le 10 oblige",
             ),
         ),
         # 000 « Le Valet fait sauter le tour du joueur suivant »
@@ -107,9 +107,9 @@ def test_referee_answers_in_french_have_their_articles(client, body, wanted):
         assert phrase in said, said
 
 
-def test_the_finishing_rule_after_a_colon_starts_with_a_small_letter(client):
+def test_the_finishing_rule_inside_a_sentence_starts_with_a_small_letter(client):
     data = answer(client, "fr", variant="huit-elabore", top="9H", card="9C", last_card=True)
-    assert re.match(r"Fin de manche : [a-zé]", data["rule"]), data["rule"]
+    assert re.match(r"En fin de manche, [a-zé]", data["rule"]), data["rule"]
 
 
 def test_french_contractions_of_card_names():
@@ -194,7 +194,7 @@ def test_the_readings_are_marked_as_interpretations(client, language):
         "en": {
             "dealer": "the deal to the left",
             "loser": "most expensive hand",
-            "unpaid-ace": "on an Ace still to be paid",
+            "unpaid-ace": "on an Ace not yet answered or drawn for",
             "ace": "whoever takes them loses the turn",
             "blocked-penalty": "the lowest hand wins the blocked round",
         },
@@ -253,7 +253,7 @@ def test_sources_are_named_in_words(client, language):
     for url in ["/rules"] + [f"/rules/{v}" for v in catalog().variants]:
         text = text_of(client, url, language)
         assert ".txt" not in text and not re.search(r"\b00\d_[0-9a-f]{16}\b", text), url
-    assert ("un guide du 8 américain" if language == "fr" else "a guide to 8 américain") in text_of(
+    assert ("un guide du 8 américain" if language == "fr" else "a French guide to Crazy Eights") in text_of(
         client, "/rules/classique", language
     )
 
