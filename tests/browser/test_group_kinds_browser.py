@@ -53,7 +53,7 @@ def eight_players(app) -> str:
     # 9♣ (9): Jean 3 wins over Marc 9.
     played(app, group_id, datetime(2026, 11, 20), "classique", ["Marc", "Jean"],
            [("Marc", {"Jean": ["3C"]}), ("Jean", {"Marc": ["9C"]})])  # fmt: skip
-    groups.merge(group_id, "marco", "marc")
+    groups.merge(group_id, "marco", "marc", by=next(m.id for m in groups.members(group_id) if m.owner))
     return group_id
 
 
@@ -62,7 +62,8 @@ def test_kinds_apart_a_merge_held_and_the_whole_season(live_server, phone, shot,
     app = live_server.app
     app.extensions["clock"] = lambda: TODAY
     group_id = eight_players(app)
-    invite = app.extensions["groups"].create_invite(group_id)
+    groups = app.extensions["groups"]
+    invite = groups.create_invite(group_id, by=next(m.id for m in groups.members(group_id) if m.owner))
     page = phone(width, height, scheme=scheme)
     page.goto(f"{live_server.url}/groups/{group_id}/join/{invite}")
     page.fill("#join-phone", "Bob")

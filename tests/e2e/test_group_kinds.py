@@ -39,6 +39,10 @@ def marc_and_jean(app):
     return ana, group_id
 
 
+def owner_of(app, group_id: str) -> str:
+    return next(m.id for m in app.extensions["groups"].members(group_id) if m.owner)
+
+
 def test_penalty_points_and_points_won_are_shown_apart(app):
     ana, group_id = marc_and_jean(app)
     text = page(ana, f"/groups/{group_id}")
@@ -77,7 +81,7 @@ def api_member(app, owner, group_id) -> dict:
 
 def test_a_merge_holds_under_a_variant_filter(app):
     ana, group_id = marc_and_jean(app)
-    app.extensions["groups"].merge(group_id, "marco", "marc")  # Marco counts as Marc
+    app.extensions["groups"].merge(group_id, "marco", "marc", by=owner_of(app, group_id))  # Marco counts as Marc
     # The group's last spelling of that person is G2's « Marc ».
     for query in ("", "?variant=les-huit", "?variant=classique", "?period=year&variant=les-huit"):
         won = cells(page(ana, f"/groups/{group_id}{query}"), "standings")
@@ -97,7 +101,7 @@ def test_every_list_of_people_names_each_person_once(app):
     # G3 classique « Élodie » and « jean », then G4 « Elodie » and « Marc » (G1, G2 above).
     played(app, group_id, "classique", ["Élodie", "jean"], [("Élodie", {"jean": ["3C"]})])
     played(app, group_id, "classique", ["Elodie", "Marc"], [("Elodie", {"Marc": ["3C"]})])
-    app.extensions["groups"].merge(group_id, "marco", "marc")
+    app.extensions["groups"].merge(group_id, "marco", "marc", by=owner_of(app, group_id))
     # Games per person: Marc 3 (G1 as Marco, G2, G4), Jean 3 (G1, G2, G3 as « jean »), Élodie 2;
     # each by the group's last spelling: « Marc » (G4), « jean » (G3), « Elodie » (G4).
     # Most played first, then by name: jean, Marc, Elodie.

@@ -74,7 +74,7 @@ def bearer(token: str) -> dict:
 def test_the_api_takes_a_game_out_and_puts_it_back(app):
     groups, client = app.extensions["groups"], app.test_client()
     group_id, owner = groups.create("Dimanche")
-    invite = groups.create_invite(group_id)
+    invite = groups.create_invite(group_id, by=next(m.id for m in groups.members(group_id) if m.owner))
     member = client.post(f"/api/v1/groups/{group_id}/members", json={"invite": invite}).get_json()["member_token"]
     game, maker = app.extensions["games"].create_game(
         "classique", ["Ana", "Bob"], rounds=1, first_dealer=0, group=group_id

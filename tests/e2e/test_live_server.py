@@ -135,7 +135,8 @@ def test_a_phone_removed_from_the_group_is_told_live_and_its_stream_ends(server,
     groups = app.extensions["groups"]
     game_id, token, _ = new_game(server)
     group_id, owner_token = groups.create("Dimanche", game_id=game_id)
-    invite = groups.create_invite(group_id)
+    owner_id = next(m.id for m in groups.members(group_id) if m.owner)
+    invite = groups.create_invite(group_id, by=owner_id)
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
     opener.open(urllib.request.Request(f"{server.url}/groups/{group_id}/join/{invite}", data=b"phone=Bob")).read()
@@ -144,7 +145,7 @@ def test_a_phone_removed_from_the_group_is_told_live_and_its_stream_ends(server,
     reader = open_stream(server.url, f"/games/{game_id}/events")
     bob = next(m for m in groups.members(group_id) if not m.owner)
     assert bob.name == "Bob" and groups.membership(group_id, [owner_token]).owner
-    groups.remove(group_id, bob.id)
+    groups.remove(group_id, bob.id, by=owner_id)
     events = stream.events_until("end")
     assert [e.event for e in events] == ["rights", "end"]
     assert events[0].data == (
