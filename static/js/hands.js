@@ -1,22 +1,23 @@
-// One manche, many hands: once this phone says which player it is (localStorage, per game), its
-// entry joins the game's open entry on the server: each change of a hand or of the winner is sent
-// at once, the others' arrive on the stream (live.js: `carte:entry-state`) and are drawn in the
-// form, which holds the whole manche. Saving sends the page's nonce as idempotency key; no
-// network: the form is posted as it is (same nonce). Without JavaScript: the whole-manche form.
+// One manche, many hands: once this phone says which player it is (`me` of the manche it counts,
+// entry.js), its entry joins the game's open entry on the server: each change of a hand or of the
+// winner is sent at once, the others' arrive on the stream (live.js: `carte:entry-state`) and are
+// drawn in the form, which holds the whole manche. Saving sends the page's nonce as idempotency
+// key; no network: the form is posted as it is (same nonce). Loaded after entry.js; without
+// JavaScript (or IndexedDB): the whole-manche form.
 (function () {
   "use strict";
   var box = document.getElementById("open-entry");
   var form = box && box.closest("form[data-manche-form]");
-  if (!form || !window.fetch || !window.JSON) return;
+  var E = window.CarteEntry;
+  if (!form || !E || !window.fetch) return;
   var base = box.dataset.openEntry, gameUrl = box.dataset.gameUrl, nextUrl = box.dataset.nextUrl;
-  var number = parseInt(form.elements.number.value, 10);
-  var meKey = "carte-me|" + base, myTag = null, shown = 0, state = null, pending = {}, timers = {}, chains = {}, saving = false, posting = false, counted = false, inflight = {}, overdue = false, answered = null;
+  var number = parseInt(form.elements.number.defaultValue, 10);  // the server's (waiting.js may renumber the field)
+  var myTag = null, shown = 0, state = null, pending = {}, timers = {}, chains = {}, saving = false, posting = false, counted = false, inflight = {}, overdue = false, answered = null;
 
   function words(name, values) {
     return box.dataset["w" + name].replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
   }
-  function stored(fn) { try { return fn(localStorage); } catch (e) { return null; } }
-  function me() { var seat = stored(function (s) { return s.getItem(meKey); }); return seat === null ? null : seat; }
+  function me() { return E.now.me; }
   function nameOf(seat) {
     var hand = form.querySelector("[data-hand][data-seat='" + seat + "']");
     return hand ? hand.querySelector("[data-name]").textContent : "";
@@ -91,7 +92,7 @@
   function catchUp(seat) {
     var hand = handAt(state, seat);
     if (saving || posting || !hand || mineNow(seat)) return;
-    fillHand(hand);
+    E.fillHand(form, hand);
     refresh();
   }
   function sending() { return Object.keys(inflight).length > 0; }
@@ -117,8 +118,6 @@
   // what the server says
 
   function leave() { saving = true; location.assign(gameUrl + "?saved=" + (number)); }
-  // recorded: its draft would come back in the next entry
-  function forgetDraft() { if (window.CarteOffline && window.CarteOffline.forgetDraft) window.CarteOffline.forgetDraft(form); }
   // live.js: saving (no sign of life, no renumbering), or not
   function tellSaving(on) { document.dispatchEvent(new CustomEvent("carte:saving", { detail: { saving: on } })); }
 
@@ -127,30 +126,22 @@
     var mine = me(), own = mine && handAt(state, mine);
     if (!counted && !(own && own.by.phone === myTag)) return leave();
     saving = true;
-    forgetDraft();
+    // recorded: its entry would come back in the next one
+    E.forget(form);
     location.assign(nextUrl + "?saved=" + number);
   }
 
   // recorded without this phone's hand (offline): kept for the correction offered
   function late(seat, body) {
     if (!body.cards.length && body.typed === null) return leave();
-    stored(function (s) { s.setItem("carte-late|" + gameUrl + "|" + number, JSON.stringify({ seat: seat, cards: body.cards, typed: body.typed })); });
     saving = true;
-    forgetDraft();
+    E.change(function (entry) { entry.pairs = null; entry.late = { number: number, seat: seat, cards: body.cards, typed: body.typed }; });
     var line = document.getElementById("hand-late");
     line.querySelector("a").href = gameUrl + "/manches/" + number + "/edit";
     line.hidden = false;
     line.querySelector("a").focus();
   }
 
-  function fillHand(hand) {
-    var seat = hand.seat, counts = {};
-    hand.cards.forEach(function (token) { counts[token] = (counts[token] || 0) + 1; });
-    form.querySelectorAll("input[type=hidden][name^='p" + seat + "-n_']").forEach(function (input) {
-      input.value = counts[input.name.slice(("p" + seat + "-n_").length)] || 0;
-    });
-    form.elements["p" + seat + "-typed"].value = hand.typed === null ? "" : hand.typed;
-  }
   function fillWinner(data) {
     form.querySelectorAll("input[name=winner]").forEach(function (radio) {
       radio.checked = data.blocked ? radio.value === "blocked" : radio.value === String(data.winner_seat);
@@ -177,7 +168,7 @@
     shown = data.version;
     state = data;
     if (!pending.winner) fillWinner(data);
-    data.hands.forEach(function (hand) { if (!mineNow(hand.seat)) fillHand(hand); });
+    data.hands.forEach(function (hand) { if (!mineNow(hand.seat)) E.fillHand(form, hand); });
     refresh();
     draw(data);
   }
@@ -223,8 +214,8 @@
 
   box.addEventListener("click", function (event) {
     var chosen = event.target.closest("[data-me]"), again = event.target.closest("[data-change-me]");
-    if (chosen) { stored(function (s) { s.setItem(meKey, chosen.dataset.me); }); showMe(); load(); }
-    if (again) { stored(function (s) { s.removeItem(meKey); }); showMe(); }
+    if (chosen || again) { E.change(function (entry) { entry.me = chosen ? chosen.dataset.me : null; }); showMe(); }
+    if (chosen) load();
     if (event.target.closest("[data-done]")) {
       var seat = form.elements.selected.value;
       changed(seat, { done: !isDone(seat) });
@@ -233,7 +224,7 @@
     var back = event.target.closest("[data-put-back]");
     if (back) {
       var line = document.getElementById("hand-replaced"), hand = handAt(state, line.dataset.seat);
-      fillHand({ seat: hand.seat, cards: hand.replaced.cards, typed: hand.replaced.typed });
+      E.fillHand(form, { seat: hand.seat, cards: hand.replaced.cards, typed: hand.replaced.typed });
       refresh();
       changed(hand.seat, { done: hand.replaced.done });
       flush(hand.seat);
@@ -301,7 +292,9 @@
   }
   // what waited is sent
   addEventListener("online", function () { flushAll().then(load); });
-  box.hidden = false;
-  showMe();
-  load();
+  E.ready.then(function () {
+    box.hidden = false;
+    showMe();
+    load();
+  });
 })();

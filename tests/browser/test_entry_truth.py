@@ -32,7 +32,8 @@ KEEPS_STREAMS = """(() => {
 
 
 NO_NETWORK = "Pas de réseau\u00a0: ce téléphone garde la saisie et l'enverra."
-NO_DRAFT = "() => !Object.keys(localStorage).some((key) => key.startsWith('carte-draft|'))"
+# the phone's copy of the manche being counted (entry.js) holds no entry typed, new or corrected
+NO_DRAFT = "() => window.CarteEntry && !CarteEntry.now.pairs && !Object.values(CarteEntry.now.edits).some(Boolean)"
 
 
 def refused(route):
