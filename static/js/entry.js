@@ -1,11 +1,10 @@
 // The manche being counted on this phone: one object per game, in IndexedDB (idb-keyval, as the
-// queue) under the game's id, read once when a game's page opens (`ready`): `me` (the seat this
-// phone counts: "" for the table, null: not said), `number` and `pairs` (the next manche's entry as
-// typed, its form's [name, value] pairs: brought back only into the entry of that number), `edits`
-// (n: a correction as typed), `late` (this phone's hand, recorded without it while offline). The
-// whole-manche form, the draft and an offline phone's hand are this object: the form is drawn from
-// it (`fill`), each tap changes it (`keep`). The server's open entry stays the truth of the hands
-// (hands.js); a manche saved, whichever way, takes its entry with it. Loaded after offline.js.
+// queue) under the game's id, read once a game's page opens (`ready`): `me` (the seat this phone
+// counts: "" for the table, null: not said), `number` and `pairs` (the next manche's entry as
+// typed: its form's [name, value] pairs), `edits` (n: a correction as typed), `unsent` (its hands
+// not yet answered: hands.js), `late` (its hand, recorded without it while offline). The form is
+// drawn from it (`fill`, of that number only) and each tap changes it (`keep`); the server's open
+// entry stays the truth of the hands; a manche saved, whichever way, takes its entry with it.
 (function () {
   "use strict";
   var O = window.CarteOffline, kv = window.idbKeyval;
@@ -24,12 +23,13 @@
   }
 
   // the forms tapped before their entry could be brought back (the words come first): what is
-  // tapped there wins, the kept entry does not overwrite it
-  var touched = [];
+  // tapped there wins; from then on each tap changes the kept entry (`keep`, after app.js counted it)
+  var touched = [], keep = null;
   ["click", "input", "change"].forEach(function (type) {
     document.addEventListener(type, function (event) {
-      var form = event.isTrusted && event.target.closest && event.target.closest("form[data-manche-form]");
-      if (form && touched.indexOf(form) === -1) touched.push(form);
+      var form = event.target.closest && event.target.closest("form[data-manche-form]");
+      if (form && event.isTrusted && touched.indexOf(form) === -1) touched.push(form);
+      if (form && keep) keep();
     });
   });
 
@@ -81,27 +81,22 @@
   }
 
   // This entry as kept brought back (of its number), said so, with "clear" (and its undo); a
-  // correction of a manche recorded without this phone's hand gets that hand; from then on each tap
-  // changes the kept entry (after app.js counted it: its document listeners come first).
+  // correction of a manche recorded without this phone's hand gets that hand.
   function drafts(form) {
     return E.ready.then(function () {
       var n = editing(form), number = form.elements.number, found = n ? E.now.edits[n] : null;
       if (!n && E.now.number === number.value) found = E.now.pairs;
-      function keep() {
+      keep = function () {
         var pairs = typed(form);
-        change(function (entry) {
-          if (n) entry.edits[n] = pairs;
-          else Object.assign(entry, { number: number.value, pairs: pairs });
-        });
-      }
-      ["click", "input", "change"].forEach(function (type) {
-        document.addEventListener(type, function (event) {
-          if (event.target.closest && event.target.closest("form") === form) keep();
-        });
-      });
+        change(function (entry) { if (n) entry.edits[n] = pairs; else Object.assign(entry, { number: number.value, pairs: pairs }); });
+      };
       if (touched.indexOf(form) !== -1) return keep();
-      var late = E.now.late;
-      if (!found && n && late && String(late.number) === n) lateHand(form, late);
+      var late = E.now.late;  // the hand this phone counted offline, in the correction of its manche
+      if (!found && n && late && String(late.number) === n) {
+        fillHand(form, late);
+        form.querySelector("[data-hand][data-seat='" + late.seat + "'] [name=pick]").click();  // app.js draws it on the keypad
+        document.getElementById("late-hand").hidden = false;
+      }
       if (!found) return;
       fill(form, found);
       var note = form.insertAdjacentElement("afterbegin", O.el("p", { class: "notice panel draft-note", role: "status" }));
@@ -116,18 +111,10 @@
     });
   }
 
-  // The hand this phone counted while offline, in the correction of its manche, said once.
-  function lateHand(form, hand) {
-    fillHand(form, hand);
-    form.querySelector("[data-hand][data-seat='" + hand.seat + "'] [name=pick]").click();  // app.js draws it on the keypad
-    document.getElementById("late-hand").hidden = false;
-  }
-
   // The game page after a write (its address says which): the entry of what was stored or queued goes.
   function done() {
     var said = new URLSearchParams(location.search), n = said.get("edited") || said.get("queued_edit");
-    if (!said.get("saved") && !said.get("queued") && !n) return;
-    change(function (entry) {
+    if (said.get("saved") || said.get("queued") || n) change(function (entry) {
       if (!n || entry.number === n) entry.pairs = null;
       if (n) delete entry.edits[n];
       if (n && entry.late && String(entry.late.number) === n) entry.late = null;
@@ -141,4 +128,5 @@
       if (!document.querySelector("form[data-manche-form]")) done();
     }),
   };
+  E.settled = new Promise(function (resolve) { E.settle = resolve; });  // the entry drawn (waiting.js)
 })();

@@ -1,9 +1,8 @@
-// One manche, many hands: once this phone says which player it is (`me` of the manche it counts,
-// entry.js), its entry joins the game's open entry on the server: each change of a hand or of the
-// winner is sent at once, the others' arrive on the stream (live.js: `carte:entry-state`) and are
-// drawn in the form, which holds the whole manche. Saving sends the page's nonce as idempotency
-// key; no network: the form is posted as it is (same nonce). Loaded after entry.js; without
-// JavaScript (or IndexedDB): the whole-manche form.
+// One manche, many hands: once this phone says which player it is (`me`, entry.js), its entry joins
+// the game's open entry on the server: each change of a hand or of the winner is sent at once, the
+// others' arrive on the stream (live.js: `carte:entry-state`) and are drawn in the form, which
+// holds the whole manche. Saving sends the page's nonce as idempotency key; no network: the form
+// is posted as it is (same nonce). Without JavaScript (or IndexedDB): the whole-manche form.
 (function () {
   "use strict";
   var box = document.getElementById("open-entry");
@@ -17,13 +16,12 @@
   function words(name, values) {
     return box.dataset["w" + name].replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
   }
-  function me() { return E.now.me; }
   function nameOf(seat) {
     var hand = form.querySelector("[data-hand][data-seat='" + seat + "']");
     return hand ? hand.querySelector("[data-name]").textContent : "";
   }
   // this phone said who it is: it counts into the open entry
-  function joined() { return me() !== null; }
+  function joined() { return E.now.me !== null; }
   // app.js draws the entry again on an input event of the form
   function refresh() { form.elements.selected.dispatchEvent(new Event("input", { bubbles: true })); }
 
@@ -48,7 +46,7 @@
     form.querySelectorAll("input[type=hidden][name^='p" + seat + "-n_']").forEach(function (input) {
       for (var i = parseInt(input.value, 10) || 0; i > 0; i--) cards.push(input.name.slice(("p" + seat + "-n_").length));
     });
-    var mine = me();
+    var mine = E.now.me;
     return { number: number, cards: typed ? [] : cards, typed: typed || null, done: isDone(seat), me: mine ? nameOf(mine) : null };
   }
   // counted or not: as last said here (waiting, or on its way), else as the server says
@@ -60,8 +58,9 @@
   function showDone() { box.querySelector("[data-done]").setAttribute("aria-pressed", String(isDone(form.elements.selected.value))); }
   function changed(seat, extra) {
     if (!joined()) return;
-    if (String(seat) === me()) counted = true;
+    if (String(seat) === E.now.me) counted = true;
     pending[seat] = Object.assign(pending[seat] || {}, extra || {});
+    remember();
     clearTimeout(timers[seat]);
     timers[seat] = setTimeout(function () { flush(seat); }, 150);
   }
@@ -79,6 +78,7 @@
     inflight[seat] = body;
     return send("PUT", "/hands/" + seat, body).then(function (answer) {
       delete inflight[seat];
+      remember();
       if (answer.status === 200 && !(answered && answered.version > answer.data.version)) answered = answer.data;
       if (answer.status === 200) apply(answer.data);
       else if (answer.status === 409) late(seat, body);
@@ -87,7 +87,15 @@
       // the manche was recorded while this hand was on its way
       if (!sending() && overdue && !saving) recorded();
     // offline: kept, sent when back (marked done or not, as it was sent)
-    }).catch(function () { delete inflight[seat]; pending[seat] = Object.assign({ done: body.done }, pending[seat] || {}); });
+    }).catch(function () { delete inflight[seat]; pending[seat] = Object.assign({ done: body.done }, pending[seat] || {}); remember(); });
+  }
+  // the hands changed here, not answered yet, kept with the phone's entry: sent once it is opened again
+  function remember() {
+    var hands = {};
+    [inflight, pending].forEach(function (from) {
+      Object.keys(from).forEach(function (seat) { if (seat !== "winner") hands[seat] = "done" in from[seat] ? { done: from[seat].done } : {}; });
+    });
+    E.change(function (entry) { entry.unsent = { number: number, hands: hands }; });
   }
   function catchUp(seat) {
     var hand = handAt(state, seat);
@@ -123,7 +131,7 @@
 
   // saved by another phone: counting its own hand, this phone goes on to the next entry
   function movedOn() {
-    var mine = me(), own = mine && handAt(state, mine);
+    var mine = E.now.me, own = mine && handAt(state, mine);
     if (!counted && !(own && own.by.phone === myTag)) return leave();
     saving = true;
     // recorded: its entry would come back in the next one
@@ -174,7 +182,7 @@
   }
 
   function draw(data) {
-    var list = document.getElementById("hands-status"), mine = me();
+    var list = document.getElementById("hands-status"), mine = E.now.me;
     list.textContent = "";
     data.hands.forEach(function (hand) {
       if (String(hand.seat) === mine) return;
@@ -203,7 +211,7 @@
     if (button) button.click();
   }
   function showMe() {
-    var mine = me();
+    var mine = E.now.me;
     document.getElementById("who-am-i").hidden = mine !== null;
     document.getElementById("i-am").hidden = mine === null;
     box.querySelectorAll("[data-when-joined]").forEach(function (part) { part.hidden = mine === null; });
@@ -250,7 +258,7 @@
       delete pending.winner;
       if (answer.status === 200) apply(answer.data);
     }).catch(function () { delete pending.winner; });
-    var mine = me();
+    var mine = E.now.me;
     // this phone stays on its hand
     if (mine && mine !== seat) pick(mine);
     showDone();
@@ -293,8 +301,11 @@
   // what waited is sent
   addEventListener("online", function () { flushAll().then(load); });
   E.ready.then(function () {
+    var kept = E.now.unsent;
+    if (kept && kept.number === number) Object.assign(pending, kept.hands);
     box.hidden = false;
     showMe();
-    load();
-  });
+    // the entry as kept drawn: what it holds on its way leaves, then the table's hands are drawn
+    return E.settled;
+  }).then(function () { flushAll().then(load); });
 })();

@@ -28,11 +28,9 @@
     var entered = form && form.elements.number && form.elements.nonce ? entry() : form && E.drafts(form);
     O.shown = show();
     return Promise.all([entered, O.shown]);
-  }).then(function () { O.settled = true; });
+  }).then(function () { O.settled = true; if (E) E.settle(); });
 
   // --- the manche entry: its number after those waiting; a waiting manche to edit -------------
-
-  function formGame() { return decodeURIComponent(form.getAttribute("action").split("/")[2]); }
 
   function entry() {
     var rendered = parseInt(form.elements.number.value, 10) || 1;
@@ -44,7 +42,7 @@
   // The entry's number: the server's next (`rendered`), after what waits on this phone — the last
   // manche's deletion waiting: the entry takes its number; new manches waiting: the next.
   function numberEntry(rendered) {
-    return Q.all(formGame()).then(function (items) {
+    return Q.all(model.game).then(function (items) {
       var waiting = items.filter(function (item) { return item.state === "waiting" && item.id !== restoring; });
       var number = rendered - waiting.filter(function (item) { return kind(item) === "delete"; }).length;
       waiting.forEach(function (item) { if (isNew(item)) number = Math.max(number, item.number + 1); });
