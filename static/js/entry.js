@@ -75,9 +75,11 @@
 
   // the manche a correction form is of (none: the next manche's entry)
   function editing(form) { return form.elements.number ? null : form.getAttribute("action").split("/")[4]; }
-  function forget(form) {
+  // (`over`: this page's entry is done with, recorded: no later change of the page keeps it again)
+  function forget(form, over) {
     var n = editing(form);
-    return change(function (entry) { if (n) delete entry.edits[n]; else entry.pairs = null; });
+    if (over) keep = null;
+    return change(function (entry) { if (n) delete entry.edits[n]; else entry.pairs = entry.unsent = null; });
   }
 
   // This entry as kept brought back (of its number), said so, with "clear" (and its undo); a
@@ -116,6 +118,7 @@
     var said = new URLSearchParams(location.search), n = said.get("edited") || said.get("queued_edit");
     if (said.get("saved") || said.get("queued") || n) change(function (entry) {
       if (!n || entry.number === n) entry.pairs = null;
+      if (!n) entry.unsent = null;
       if (n) delete entry.edits[n];
       if (n && entry.late && String(entry.late.number) === n) entry.late = null;
     });

@@ -134,8 +134,7 @@
     var mine = E.now.me, own = mine && handAt(state, mine);
     if (!counted && !(own && own.by.phone === myTag)) return leave();
     saving = true;
-    // recorded: its entry would come back in the next one
-    E.forget(form);
+    E.forget(form, true);
     location.assign(nextUrl + "?saved=" + number);
   }
 
@@ -143,7 +142,8 @@
   function late(seat, body) {
     if (!body.cards.length && body.typed === null) return leave();
     saving = true;
-    E.change(function (entry) { entry.pairs = null; entry.late = { number: number, seat: seat, cards: body.cards, typed: body.typed }; });
+    E.forget(form, true);  // a renumbering heard now would keep this manche's hands as the next one's
+    E.change(function (entry) { entry.late = { number: number, seat: seat, cards: body.cards, typed: body.typed }; });
     var line = document.getElementById("hand-late");
     line.querySelector("a").href = gameUrl + "/manches/" + number + "/edit";
     line.hidden = false;

@@ -66,7 +66,7 @@ def shows(page, counted: dict[int, int]) -> None:
             f"(want) => JSON.stringify(({SHOWN})()) === JSON.stringify(want)", arg=want, timeout=5 * SECOND
         )
     except PlaywrightTimeout:
-        assert page.evaluate(SHOWN) == want, page.url
+        assert page.evaluate(SHOWN) == want, (page.url, page.locator("h1").inner_text())
 
 
 def on_entry(page, base: str, game_id: str, number: int, player: str) -> None:
@@ -118,7 +118,7 @@ def test_a_ten_manche_evening_on_four_phones(browser, live_server):
                 for page in (ana, bob, chloe):
                     shows(page, counted)
             expect(ana.locator("#entry-missing")).to_have_text(
-                "Toutes les mains sont là\u00a0: enregistrez la manche.", timeout=SECOND
+                "Toutes les mains sont là\u00a0: enregistrez la manche.", timeout=5 * SECOND
             )
             if number == 3:
                 saved_at_once(ana, bob)
