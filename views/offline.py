@@ -30,9 +30,10 @@ PAGE_SCRIPTS = (
     "js/queue.js",
     "js/score.js",
     "js/offline.js",
-    "js/drafts.js",
+    "js/entry.js",
     "js/waiting.js",
     "js/replay.js",
+    "js/hands.js",
 )
 # The app shell: what every page needs, fetched once the page is interactive.
 SHELL = (
@@ -42,7 +43,6 @@ SHELL = (
     "js/htmx-ext-sse.min.js",
     "js/live.js",
     *PAGE_SCRIPTS,
-    "js/hands.js",
     "css/offline.css",
     "icon.svg",
     "icons/icon-192.png",

@@ -1,28 +1,27 @@
-// One manche, many hands: once this phone says which player it is (localStorage, per game), its
-// entry joins the game's open entry on the server: each change of a hand or of the winner is sent
-// at once, the others' arrive on the stream (live.js: `carte:entry-state`) and are drawn in the
-// form, which holds the whole manche. Saving sends the page's nonce as idempotency key; no
-// network: the form is posted as it is (same nonce). Without JavaScript: the whole-manche form.
+// One manche, many hands: once this phone says which player it is (`me`, entry.js), its entry joins
+// the game's open entry on the server: each change of a hand or of the winner is sent at once, the
+// others' arrive on the stream (live.js: `carte:entry-state`) and are drawn in the form, which
+// holds the whole manche. Saving sends the page's nonce as idempotency key; no network: the form
+// is posted as it is (same nonce). Without JavaScript (or IndexedDB): the whole-manche form.
 (function () {
   "use strict";
   var box = document.getElementById("open-entry");
   var form = box && box.closest("form[data-manche-form]");
-  if (!form || !window.fetch || !window.JSON) return;
+  var E = window.CarteEntry;
+  if (!form || !E || !window.fetch) return;
   var base = box.dataset.openEntry, gameUrl = box.dataset.gameUrl, nextUrl = box.dataset.nextUrl;
-  var number = parseInt(form.elements.number.value, 10);
-  var meKey = "carte-me|" + base, myTag = null, shown = 0, state = null, pending = {}, timers = {}, chains = {}, saving = false, posting = false, counted = false, inflight = {}, overdue = false, answered = null;
+  var number = parseInt(form.elements.number.defaultValue, 10);  // the server's (waiting.js may renumber the field)
+  var myTag = null, shown = 0, state = null, pending = {}, timers = {}, chains = {}, saving = false, posting = false, counted = false, inflight = {}, overdue = false, answered = null;
 
   function words(name, values) {
     return box.dataset["w" + name].replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
   }
-  function stored(fn) { try { return fn(localStorage); } catch (e) { return null; } }
-  function me() { var seat = stored(function (s) { return s.getItem(meKey); }); return seat === null ? null : seat; }
   function nameOf(seat) {
     var hand = form.querySelector("[data-hand][data-seat='" + seat + "']");
     return hand ? hand.querySelector("[data-name]").textContent : "";
   }
   // this phone said who it is: it counts into the open entry
-  function joined() { return me() !== null; }
+  function joined() { return E.now.me !== null; }
   // app.js draws the entry again on an input event of the form
   function refresh() { form.elements.selected.dispatchEvent(new Event("input", { bubbles: true })); }
 
@@ -47,7 +46,7 @@
     form.querySelectorAll("input[type=hidden][name^='p" + seat + "-n_']").forEach(function (input) {
       for (var i = parseInt(input.value, 10) || 0; i > 0; i--) cards.push(input.name.slice(("p" + seat + "-n_").length));
     });
-    var mine = me();
+    var mine = E.now.me;
     return { number: number, cards: typed ? [] : cards, typed: typed || null, done: isDone(seat), me: mine ? nameOf(mine) : null };
   }
   // counted or not: as last said here (waiting, or on its way), else as the server says
@@ -59,8 +58,9 @@
   function showDone() { box.querySelector("[data-done]").setAttribute("aria-pressed", String(isDone(form.elements.selected.value))); }
   function changed(seat, extra) {
     if (!joined()) return;
-    if (String(seat) === me()) counted = true;
+    if (String(seat) === E.now.me) counted = true;
     pending[seat] = Object.assign(pending[seat] || {}, extra || {});
+    remember();
     clearTimeout(timers[seat]);
     timers[seat] = setTimeout(function () { flush(seat); }, 150);
   }
@@ -78,6 +78,7 @@
     inflight[seat] = body;
     return send("PUT", "/hands/" + seat, body).then(function (answer) {
       delete inflight[seat];
+      remember();
       if (answer.status === 200 && !(answered && answered.version > answer.data.version)) answered = answer.data;
       if (answer.status === 200) apply(answer.data);
       else if (answer.status === 409) late(seat, body);
@@ -86,12 +87,20 @@
       // the manche was recorded while this hand was on its way
       if (!sending() && overdue && !saving) recorded();
     // offline: kept, sent when back (marked done or not, as it was sent)
-    }).catch(function () { delete inflight[seat]; pending[seat] = Object.assign({ done: body.done }, pending[seat] || {}); });
+    }).catch(function () { delete inflight[seat]; pending[seat] = Object.assign({ done: body.done }, pending[seat] || {}); remember(); });
+  }
+  // the hands changed here, not answered yet, kept with the phone's entry: sent once it is opened again
+  function remember() {
+    var hands = {};
+    [inflight, pending].forEach(function (from) {
+      Object.keys(from).forEach(function (seat) { if (seat !== "winner") hands[seat] = "done" in from[seat] ? { done: from[seat].done } : {}; });
+    });
+    E.change(function (entry) { entry.unsent = { number: number, hands: hands }; });
   }
   function catchUp(seat) {
     var hand = handAt(state, seat);
     if (saving || posting || !hand || mineNow(seat)) return;
-    fillHand(hand);
+    E.fillHand(form, hand);
     refresh();
   }
   function sending() { return Object.keys(inflight).length > 0; }
@@ -117,40 +126,30 @@
   // what the server says
 
   function leave() { saving = true; location.assign(gameUrl + "?saved=" + (number)); }
-  // recorded: its draft would come back in the next entry
-  function forgetDraft() { if (window.CarteOffline && window.CarteOffline.forgetDraft) window.CarteOffline.forgetDraft(form); }
   // live.js: saving (no sign of life, no renumbering), or not
   function tellSaving(on) { document.dispatchEvent(new CustomEvent("carte:saving", { detail: { saving: on } })); }
 
   // saved by another phone: counting its own hand, this phone goes on to the next entry
   function movedOn() {
-    var mine = me(), own = mine && handAt(state, mine);
+    var mine = E.now.me, own = mine && handAt(state, mine);
     if (!counted && !(own && own.by.phone === myTag)) return leave();
     saving = true;
-    forgetDraft();
+    E.forget(form, true);
     location.assign(nextUrl + "?saved=" + number);
   }
 
   // recorded without this phone's hand (offline): kept for the correction offered
   function late(seat, body) {
     if (!body.cards.length && body.typed === null) return leave();
-    stored(function (s) { s.setItem("carte-late|" + gameUrl + "|" + number, JSON.stringify({ seat: seat, cards: body.cards, typed: body.typed })); });
     saving = true;
-    forgetDraft();
+    E.forget(form, true);  // a renumbering heard now would keep this manche's hands as the next one's
+    E.change(function (entry) { entry.late = { number: number, seat: seat, cards: body.cards, typed: body.typed }; });
     var line = document.getElementById("hand-late");
     line.querySelector("a").href = gameUrl + "/manches/" + number + "/edit";
     line.hidden = false;
     line.querySelector("a").focus();
   }
 
-  function fillHand(hand) {
-    var seat = hand.seat, counts = {};
-    hand.cards.forEach(function (token) { counts[token] = (counts[token] || 0) + 1; });
-    form.querySelectorAll("input[type=hidden][name^='p" + seat + "-n_']").forEach(function (input) {
-      input.value = counts[input.name.slice(("p" + seat + "-n_").length)] || 0;
-    });
-    form.elements["p" + seat + "-typed"].value = hand.typed === null ? "" : hand.typed;
-  }
   function fillWinner(data) {
     form.querySelectorAll("input[name=winner]").forEach(function (radio) {
       radio.checked = data.blocked ? radio.value === "blocked" : radio.value === String(data.winner_seat);
@@ -177,13 +176,13 @@
     shown = data.version;
     state = data;
     if (!pending.winner) fillWinner(data);
-    data.hands.forEach(function (hand) { if (!mineNow(hand.seat)) fillHand(hand); });
+    data.hands.forEach(function (hand) { if (!mineNow(hand.seat)) E.fillHand(form, hand); });
     refresh();
     draw(data);
   }
 
   function draw(data) {
-    var list = document.getElementById("hands-status"), mine = me();
+    var list = document.getElementById("hands-status"), mine = E.now.me;
     list.textContent = "";
     data.hands.forEach(function (hand) {
       if (String(hand.seat) === mine) return;
@@ -212,7 +211,7 @@
     if (button) button.click();
   }
   function showMe() {
-    var mine = me();
+    var mine = E.now.me;
     document.getElementById("who-am-i").hidden = mine !== null;
     document.getElementById("i-am").hidden = mine === null;
     box.querySelectorAll("[data-when-joined]").forEach(function (part) { part.hidden = mine === null; });
@@ -223,8 +222,8 @@
 
   box.addEventListener("click", function (event) {
     var chosen = event.target.closest("[data-me]"), again = event.target.closest("[data-change-me]");
-    if (chosen) { stored(function (s) { s.setItem(meKey, chosen.dataset.me); }); showMe(); load(); }
-    if (again) { stored(function (s) { s.removeItem(meKey); }); showMe(); }
+    if (chosen || again) { E.change(function (entry) { entry.me = chosen ? chosen.dataset.me : null; }); showMe(); }
+    if (chosen) load();
     if (event.target.closest("[data-done]")) {
       var seat = form.elements.selected.value;
       changed(seat, { done: !isDone(seat) });
@@ -233,7 +232,7 @@
     var back = event.target.closest("[data-put-back]");
     if (back) {
       var line = document.getElementById("hand-replaced"), hand = handAt(state, line.dataset.seat);
-      fillHand({ seat: hand.seat, cards: hand.replaced.cards, typed: hand.replaced.typed });
+      E.fillHand(form, { seat: hand.seat, cards: hand.replaced.cards, typed: hand.replaced.typed });
       refresh();
       changed(hand.seat, { done: hand.replaced.done });
       flush(hand.seat);
@@ -259,7 +258,7 @@
       delete pending.winner;
       if (answer.status === 200) apply(answer.data);
     }).catch(function () { delete pending.winner; });
-    var mine = me();
+    var mine = E.now.me;
     // this phone stays on its hand
     if (mine && mine !== seat) pick(mine);
     showDone();
@@ -301,7 +300,12 @@
   }
   // what waited is sent
   addEventListener("online", function () { flushAll().then(load); });
-  box.hidden = false;
-  showMe();
-  load();
+  E.ready.then(function () {
+    var kept = E.now.unsent;
+    if (kept && kept.number === number) Object.assign(pending, kept.hands);
+    box.hidden = false;
+    showMe();
+    // the entry as kept drawn: what it holds on its way leaves, then the table's hands are drawn
+    return E.settled;
+  }).then(function () { flushAll().then(load); });
 })();

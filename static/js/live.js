@@ -207,7 +207,7 @@
       if (node) node.textContent = node.textContent.replace(pattern, to);
     });
     document.title = document.title.replace(pattern, to);
-    form.elements.number.dispatchEvent(new Event("input", { bubbles: true }));  // its draft follows (drafts.js)
+    form.elements.number.dispatchEvent(new Event("input", { bubbles: true }));  // its kept entry follows (entry.js)
   }
   // The entry numbered after the manches waiting on this phone (waiting.js), emptied for the next
   // one once the page queued this one itself.

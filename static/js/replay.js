@@ -149,7 +149,7 @@
     post({ action: path, pairs: pairs }).then(function (response) {
       if (response.status >= 502 && response.status <= 504) return queue();
       if (response.redirected && response.ok) {
-        if (O.forgetDraft && form.matches("[data-manche-form]")) O.forgetDraft(form);
+        if (form.matches("[data-manche-form]")) window.CarteEntry.forget(form);
         location.href = response.url;
         return null;
       }

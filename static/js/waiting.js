@@ -6,7 +6,7 @@
 //   take, with both versions and a choice.
 (function () {
   "use strict";
-  var O = window.CarteOffline, Q = window.CarteQueue;
+  var O = window.CarteOffline, Q = window.CarteQueue, E = window.CarteEntry;
   if (!O) return;
   var say = O.say, el = O.el, form = document.querySelector("form[data-manche-form]");
 
@@ -16,9 +16,6 @@
     model.game = decodeURIComponent(location.pathname.split("/")[2]);
     model.next = model.manches.length + model.after_end.length + 1;
   }
-  // the game page after a write: the stored manche's draft goes at once (needing no words, it
-  // does not wait for them: the next entry may be opened before they come)
-  if (model && !form) O.draftsDone(model.game);
 
   function kind(item) { return item.kind || "new"; }
   function isNew(item) { return kind(item) === "new"; }
@@ -28,26 +25,24 @@
 
   // `settled` once the page drew what waits and its entry keeps every tap as a draft.
   O.ready.then(function () {
-    var entered = form && form.elements.number && form.elements.nonce ? entry() : form && O.drafts(form);
+    var entered = form && form.elements.number && form.elements.nonce ? entry() : form && E.drafts(form);
     O.shown = show();
     return Promise.all([entered, O.shown]);
-  }).then(function () { O.settled = true; });
+  }).then(function () { O.settled = true; if (E) E.settle(); });
 
   // --- the manche entry: its number after those waiting; a waiting manche to edit -------------
-
-  function formGame() { return decodeURIComponent(form.getAttribute("action").split("/")[2]); }
 
   function entry() {
     var rendered = parseInt(form.elements.number.value, 10) || 1;
     return numberEntry(rendered).then(function () {
       return restoring && Q.get(restoring);
-    }).then(function (item) { if (item) restore(item, rendered); else O.drafts(form); });
+    }).then(function (item) { if (item) restore(item, rendered); else E.drafts(form); });
   }
 
   // The entry's number: the server's next (`rendered`), after what waits on this phone — the last
   // manche's deletion waiting: the entry takes its number; new manches waiting: the next.
   function numberEntry(rendered) {
-    return Q.all(formGame()).then(function (items) {
+    return Q.all(model.game).then(function (items) {
       var waiting = items.filter(function (item) { return item.state === "waiting" && item.id !== restoring; });
       var number = rendered - waiting.filter(function (item) { return kind(item) === "delete"; }).length;
       waiting.forEach(function (item) { if (isNew(item)) number = Math.max(number, item.number + 1); });
@@ -57,15 +52,12 @@
   }
 
   function restore(item, rendered) {
-    var skip = ["nonce", "number", "selected", "save"];
-    O.fill(form, item.pairs);
+    E.fill(form, item.pairs);
     form.prepend(el("p", { class: "notice panel", role: "status" }, say("editing")));
     form.addEventListener("submit", function (event) {
       if (event.submitter && event.submitter.name !== "save") return;
       event.preventDefault();
-      var pairs = [];
-      new FormData(form).forEach(function (value, name) { if (typeof value === "string" && skip.indexOf(name) === -1) pairs.push([name, value]); });
-      item.pairs = item.pairs.filter(function (p) { return ["nonce", "number", "save"].indexOf(p[0]) !== -1; }).concat(pairs);
+      item.pairs = item.pairs.filter(function (p) { return ["nonce", "number", "save"].indexOf(p[0]) !== -1; }).concat(E.typed(form) || []);
       var conflict = item.state === "conflict";
       item.state = "waiting";
       delete item.problem;
@@ -82,10 +74,10 @@
   // numbered after those waiting (no page fetched: the network is gone).
   O.queued = function (item) {
     queuedHere = item;
-    if (form) O.forgetDraft(form);
+    if (form) E.forget(form);
     return show().then(function () {
       if (!form || !isNew(item) || !form.elements.number) return null;
-      O.fill(form, []);
+      E.fill(form, []);
       form.elements.nonce.value = O.newKey();
       return numberEntry(model.next);
     }).then(function () { panel.scrollIntoView({ block: "start" }); });

@@ -32,7 +32,8 @@ KEEPS_STREAMS = """(() => {
 
 
 NO_NETWORK = "Pas de réseau\u00a0: ce téléphone garde la saisie et l'enverra."
-NO_DRAFT = "() => !Object.keys(localStorage).some((key) => key.startsWith('carte-draft|'))"
+# the phone's copy of the manche being counted (entry.js) holds no entry typed, new or corrected
+NO_DRAFT = "() => window.CarteEntry && !CarteEntry.now.pairs && !Object.values(CarteEntry.now.edits).some(Boolean)"
 
 
 def refused(route):
@@ -172,3 +173,30 @@ def test_a_phone_without_network_says_so_on_the_entry_and_the_game_page(browser,
         assert bob.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
         back(bob_phone)
         expect(line).to_be_hidden(timeout=SECOND)
+
+
+def test_a_hand_still_on_its_way_is_sent_after_the_page_is_opened_again(browser, live_server):
+    """Bob's phone counts K + 7 = 17 and marks it counted while the open entry refuses its hands
+    (the table's server out of reach for them); the page is opened again before they went through:
+    the hand is still this phone's, on its way, and once the server takes hands again it reaches
+    the table (the scorekeeper reads it) instead of being drawn over by the table's empty one."""
+    table = table_of(live_server, THREE)
+    with phones(browser, "light") as phone:
+        bob = table.on_entry(phone(), "Bob")
+        keeper = table.on_entry(phone(), "Chloé", name="Chloé")
+        choose_winner(keeper, 0)
+        expect(bob.locator("#winner-0")).to_be_checked(timeout=SECOND)
+
+        bob.route("**/entry/hands/**", refused)
+        tap(bob, 1, "K 7")
+        bob.get_by_role("button", name="Cette main est comptée ✓").click()
+        expect(bob.get_by_text(NO_NETWORK)).to_be_visible(timeout=SECOND)  # the hand's request failed
+        bob.reload()
+        bob.wait_for_function("() => window.CarteOffline && window.CarteOffline.settled === true")
+        expect(bob.locator("#hand-1 [data-hand-total]")).to_have_text("17")
+        expect(keeper.locator("#hands-status")).not_to_contain_text("Bob")
+
+        bob.unroute("**/entry/hands/**", refused)
+        bob.evaluate("dispatchEvent(new Event('online'))")  # what a phone hears when its network is back
+        expect(keeper.locator("#hands-status")).to_contain_text("Bob\u00a0: 17 pts ✓", timeout=5 * SECOND)
+        expect(bob.locator("#hand-1 [data-hand-total]")).to_have_text("17")

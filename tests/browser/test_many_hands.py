@@ -103,7 +103,7 @@ def moved_on(page, game_id: str, number: int, player: str):
     expect(page.locator("#saved-before")).to_have_text(f"Manche {number} enregistrée.")
     expect(page.locator("h1")).to_have_text(f"Manche {number + 1}")
     expect(page.locator("[data-entry-name]")).to_have_text(player)
-    # once drafts.js has settled (a draft would be back by then): the entry is empty, nothing of
+    # once entry.js has settled (a draft would be back by then): the entry is empty, nothing of
     # the manche saved is brought back
     page.wait_for_function("() => window.CarteOffline && window.CarteOffline.settled === true")
     expect(page.locator(".draft-note")).to_have_count(0)
@@ -111,7 +111,7 @@ def moved_on(page, game_id: str, number: int, player: str):
     expect(page.locator("[data-hand-total]").filter(has_not_text=re.compile("^0$"))).to_have_count(0)
 
 
-KEEPS_A_DRAFT = "() => Object.keys(localStorage).some((key) => key.startsWith('carte-draft|'))"
+KEEPS_A_DRAFT = "() => !!(window.CarteEntry && CarteEntry.now.pairs)"
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -156,7 +156,7 @@ def test_two_phones_count_their_own_hands_into_one_manche(browser, table, scheme
         screenshots(browser, scheme, "many-hands", (("propriétaire : Bob", owner), ("marqueur : Chloé", keeper),
                                                     ("spectateur", watcher)))  # fmt: skip
 
-        owner.wait_for_function(KEEPS_A_DRAFT)  # drafts.js keeps the owner's entry on the phone
+        owner.wait_for_function(KEEPS_A_DRAFT)  # entry.js keeps the owner's entry on the phone
         # One tap saves manche 1 with both hands: the saving phone goes to the game page; the owner's,
         # which was counting Bob's hand, goes on to manche 2's entry, on Bob's keypad again.
         keeper.get_by_role("button", name="Enregistrer la manche 1").click()
