@@ -32,6 +32,14 @@
     return source;
   };
 
+  // What this phone writes is said by its own notice: the stream's echo of it, heard while the
+  // write is under way (htmx's post, or the entry's save), is not said again.
+  var writing = 0;
+  ["htmx:beforeRequest", "htmx:afterRequest"].forEach(function (type, after) {
+    document.addEventListener(type, function (event) { if (event.detail.requestConfig.verb === "post") writing += after ? -1 : 1; });
+  });
+  document.addEventListener("htmx:sseBeforeMessage", function (event) { if (event.detail.type === "said" && (writing || saving)) event.preventDefault(); });
+
   // --- not under the person's fingers ------------------------------------------------------------
 
   // (or shows what is shown only once: a new invite's link and code, data-live-hold)
@@ -107,14 +115,21 @@
   // A swapped part keeps what the person had opened, and the page stays where the thumb left it.
   // Put back at once after the swap (the same task as the swap), not once settled: a tap on the new
   // part in between (it opens it), or another part swapped meanwhile, would be undone.
-  var before = null;
+  // The focus stays on the element the person was on: htmx puts it back on one with an id; one
+  // without is found again in its box (its closest element with an id) by its address, else its
+  // words; else the box takes it (a notice swapped in takes it next: `autofocus`), never <body>.
+  var before = null, focus = null;
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var part = event.detail.target;
-    var box = part.getBoundingClientRect();
+    var part = event.detail.target, box = part.getBoundingClientRect(), at = document.activeElement, home = at && at.parentNode.closest("[id]");
     before = { id: part.id, open: part.open, above: box.bottom <= 0, height: box.height };
+    focus = home && { was: at, home: home.id, href: at.getAttribute("href") };
   });
   document.addEventListener("htmx:afterSwap", function (event) {
     var part = event.detail.elt && event.detail.elt.id ? document.getElementById(event.detail.elt.id) : null;
+    var was = focus && !focus.was.isConnected && document.activeElement === document.body && focus.was, home = was && document.getElementById(focus.home);
+    if (home) (Array.prototype.find.call(home.querySelectorAll(was.tagName), function (el) {
+      return focus.href ? el.getAttribute("href") === focus.href : el.textContent === was.textContent;
+    }) || Object.assign(home, { tabIndex: -1 })).focus({ preventScroll: true });
     if (!before || !part || part.id !== before.id) return;
     if (typeof before.open === "boolean" && part.tagName === "DETAILS") part.open = before.open;
     if (before.above) window.scrollBy(0, part.getBoundingClientRect().height - before.height);

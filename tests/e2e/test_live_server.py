@@ -57,8 +57,8 @@ def test_a_manche_reaches_the_game_page_and_the_shared_view_within_a_second(serv
     assert page.headers["cache-control"] == "no-store" and page.headers["x-accel-buffering"] == "no"
     started = time.monotonic()
     assert record(server, game_id, token)[0] == 201
-    for stream, said in ((page, "Manche 1 enregistrée\u00a0: Ana 0, Chloé 5, Bob 30."),
-                         (shared, "Round 1 recorded: Ana 0, Chloé 5, Bob 30.")):  # fmt: skip
+    for stream, said in ((page, "Manche 1 enregistrée. Totaux\u00a0: Ana 0, Chloé 5, Bob 30."),
+                         (shared, "Round 1 recorded. Totals: Ana 0, Chloé 5, Bob 30.")):  # fmt: skip
         events = stream.events_until("said")
         assert time.monotonic() - started < 1.0
         assert [(e.event, e.id, e.data) for e in events] == [("scores", "1", "1"), ("said", None, said)]
@@ -282,7 +282,7 @@ def test_the_service_s_own_writes_reach_the_server_s_streams(server, games):
     stream = open_stream(server.url, f"/games/{game_id}/events?since=0", {"Accept-Language": "en"})
     games.record_manche(game_id, MancheEntry("Bob", {"Ana": ["3C"], "Chloé": ["9C"]}))  # Ana 3, Chloé 9
     events = stream.events_until("said")
-    assert events[-1].data == "Round 1 recorded: Bob 0, Ana 3, Chloé 9."
+    assert events[-1].data == "Round 1 recorded. Totals: Bob 0, Ana 3, Chloé 9."
     stream.close()
 
 
