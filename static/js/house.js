@@ -10,13 +10,10 @@
   document.addEventListener("input", function (event) {
     var form = event.target.form;
     if (!form || !form.classList.contains("house-editor") || !event.target.hasAttribute("data-points")) return;
-    var total = 0;
+    var total = 0, out = form.querySelector("#preview-total");
     form.querySelectorAll("[data-preview-card]").forEach(function (cell) {
-      var value = points(form, cell.getAttribute("data-preview-card"));
-      cell.textContent = value;
-      total += value;
+      total += cell.textContent = points(form, cell.getAttribute("data-preview-card"));
     });
-    var out = form.querySelector("#preview-total");
     if (out) out.textContent = total;
   });
 })();

@@ -198,10 +198,10 @@ def test_a_worker_full_of_streams_refuses_the_next_at_once_and_answers_the_rest(
     server = live_server(database_url, STREAMS_PER_WORKER="3")
     try:
         game_id, token, share = new_game(server)
-        held = [open_stream(server.url, f"/games/{game_id}/events?since=1") for _ in range(2)]
-        held.append(open_stream(server.url, f"/s/{share}/events?since=1"))
+        held = [open_stream(server.url, f"/games/{game_id}/events?since=0") for _ in range(2)]
+        held.append(open_stream(server.url, f"/s/{share}/events?since=0"))
         started = time.monotonic()
-        refused = open_stream(server.url, f"/games/{game_id}/events?since=1")
+        refused = open_stream(server.url, f"/games/{game_id}/events?since=0")
         assert (refused.status, time.monotonic() - started < 2) == (503, True)
         assert int(refused.headers["retry-after"]) > 0 and refused.headers["cache-control"] == "no-store"
         assert [s.status for s in held] == [200, 200, 200]
