@@ -14,11 +14,10 @@
     if (to && target.value === modes.dataset[to[0]]) target.value = modes.dataset[to[1]];
   });
 
+  // "who deals first" follows the names typed
   document.addEventListener("input", function (event) {
-    if (event.target.matches("input[data-seat-name]")) {
-      // "who deals first" follows the names typed
-      var option = document.querySelector("#first_dealer option[value='" + event.target.dataset.seatName + "']");
-      if (option) option.textContent = event.target.value.trim() || event.target.dataset.placeholderName;
-    }
+    var seat = event.target.matches("input[data-seat-name]") && event.target.dataset.seatName;
+    var option = seat && document.querySelector("#first_dealer option[value='" + seat + "']");
+    if (option) option.textContent = event.target.value.trim() || event.target.dataset.placeholderName;
   });
 })();

@@ -3,10 +3,7 @@
 (function () {
   "use strict";
 
-  function picked(form, name) {
-    var input = form.querySelector("input[name=" + name + "]:checked");
-    return input ? input.value : "";
-  }
+  function picked(form, name) { var input = form.querySelector("input[name=" + name + "]:checked"); return input ? input.value : ""; }
 
   function refresh(form) {
     var naming = (form.dataset.suitNaming || "").split(" "), rank = picked(form, "top_rank"), suit = picked(form, "top_suit");
