@@ -202,6 +202,37 @@ def second_phone_saves(page, w: dict) -> None:
     expect(page.locator(".notice")).to_contain_text(w["saved"].format(n=2))
 
 
+def search_the_rules(page, w: dict) -> None:
+    """The rules of this game: the search says how many rules it found, not the rules."""
+    tab_to(page, "a[href$='/rules']", back=True)
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    tab_to(page, "#rule-q")
+    page.keyboard.type("joker")
+    page.wait_for_function("() => document.querySelectorAll('#rule-hits .hits li').length > 0")
+    found = page.locator("#rule-hits .hits li").count()
+    hears(page, "rule-count", w["found"].format(n=found))
+    assert said(page, "rule-count") == [w["found"].format(n=found)]
+    assert page.locator("#rule-hits[aria-live], #rule-hits [aria-live]").count() == 0
+    assert focus(page)["id"] == "rule-q"
+
+
+def check_a_dispute(page) -> None:
+    """« Litige ? »: two cards picked with the keyboard, checked; the answer takes the focus, in view."""
+    page.go_back()
+    tab_to(page, "a[href*='/referee']")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    for group in ("top_rank", "top_suit", "card_rank", "card_suit"):
+        tab_to(page, f"input[name={group}]")
+        page.keyboard.press("Space")
+    tab_to(page, ".referee-form .save-bar button")
+    page.keyboard.press("Enter")
+    wait_focus(page, "#verdict[data-legal]")
+    box = page.locator("#verdict").bounding_box()
+    assert 0 <= box["y"] < page.viewport_size["height"], box
+
+
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_a_game_walked_with_the_keyboard_alone(live_server, browser, browser_context_args, lang):
     w = WORDS[lang]
@@ -252,30 +283,6 @@ def test_a_game_walked_with_the_keyboard_alone(live_server, browser, browser_con
     assert said(page, "announce") == [w["live"].format(n=2, totals="Chloé 3, Ana 5, Bob 54")]
     second.close()
 
-    # The rules of this game: the search says how many rules it found, not the rules
-    tab_to(page, "a[href$='/rules']", back=True)
-    with page.expect_navigation():
-        page.keyboard.press("Enter")
-    tab_to(page, "#rule-q")
-    page.keyboard.type("joker")
-    page.wait_for_function("() => document.querySelectorAll('#rule-hits .hits li').length > 0")
-    found = page.locator("#rule-hits .hits li").count()
-    hears(page, "rule-count", w["found"].format(n=found))
-    assert said(page, "rule-count") == [w["found"].format(n=found)]
-    assert page.locator("#rule-hits[aria-live], #rule-hits [aria-live]").count() == 0
-    assert focus(page)["id"] == "rule-q"
-
-    # « Litige ? »: two cards picked with the keyboard, checked; the answer takes the focus, in view
-    page.go_back()
-    tab_to(page, "a[href*='/referee']")
-    with page.expect_navigation():
-        page.keyboard.press("Enter")
-    for group in ("top_rank", "top_suit", "card_rank", "card_suit"):
-        tab_to(page, f"input[name={group}]")
-        page.keyboard.press("Space")
-    tab_to(page, ".referee-form .save-bar button")
-    page.keyboard.press("Enter")
-    where = wait_focus(page, "#verdict[data-legal]")
-    box = page.locator("#verdict").bounding_box()
-    assert 0 <= box["y"] < page.viewport_size["height"], box
+    search_the_rules(page, w)
+    check_a_dispute(page)
     first.close()
