@@ -331,21 +331,24 @@ def rights_lost_said(by_group: bool) -> str:
 
 
 def change_said(change) -> str:
-    """A change another phone made, in one sentence for the polite live region (« Manche 7
-    enregistrée : Ana 120, Bob 95. »); empty when nothing a reader would hear changed."""
+    """A change another phone made, in plain words for the polite live region (« Manche 7
+    enregistrée. Totaux : Ana 120, Bob 95. »: the totals said as totals); empty when nothing a
+    reader would hear changed."""
     sentences = []
     for fact in change.facts:
         kind, *args = fact
         if kind == "recorded":
             sentences.append(
-                gettext("Round %(n)d recorded: %(totals)s.", n=args[0], totals=totals_line(change.ranking))
+                gettext("Round %(n)d recorded. Totals: %(totals)s.", n=args[0], totals=totals_line(change.ranking))
             )
         elif kind == "edited":
             sentences.append(
-                gettext("Round %(n)d corrected: %(totals)s.", n=args[0], totals=totals_line(change.ranking))
+                gettext("Round %(n)d corrected. Totals: %(totals)s.", n=args[0], totals=totals_line(change.ranking))
             )
         elif kind == "deleted":
-            sentences.append(gettext("Round %(n)d deleted: %(totals)s.", n=args[0], totals=totals_line(change.ranking)))
+            sentences.append(
+                gettext("Round %(n)d deleted. Totals: %(totals)s.", n=args[0], totals=totals_line(change.ranking))
+            )
         elif kind == "joined":
             sentences.append(gettext("%(name)s joins the table.", name=args[0]))
         elif kind == "left":
@@ -362,7 +365,7 @@ def change_said(change) -> str:
         elif kind == "reopened":
             sentences.append(gettext("The game goes on."))
         elif kind == "caught_up":
-            sentences.append(gettext("Up to date: %(totals)s.", totals=totals_line(change.ranking)))
+            sentences.append(gettext("Up to date. Totals: %(totals)s.", totals=totals_line(change.ranking)))
     return " ".join(sentences)
 
 

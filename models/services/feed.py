@@ -169,6 +169,7 @@ class Listener:
         self.feed = feed
         self.game_id = game_id
         self.events: queue.Queue = queue.Queue() if events is None else events
+        self.seen = 0  # a revision its page showed before this process heard of it: not told again
 
     def get(self, timeout: float):
         """The next event, or None after ``timeout`` seconds without one."""
@@ -250,7 +251,9 @@ class ChangeFeed:
         if watched is None:
             return False
         watched.listeners.add(listener)
-        if since is not None and since != watched.snapshot.revision:
+        if since is not None and since > watched.snapshot.revision:
+            listener.seen = since  # a phone's page built after a write this process is about to hear
+        elif since is not None and since != watched.snapshot.revision:
             for change in self._missed(listener.game_id, watched, since):
                 listener.events.put(change)
         if watched.entering:
@@ -362,7 +365,8 @@ class ChangeFeed:
             watched.snapshot = snapshot
             watched.kept.append(change)
             for listener in watched.listeners:
-                listener.events.put(change)
+                if change.revision > listener.seen:
+                    listener.events.put(change)
 
     def _look_at_presence(self, game_ids) -> None:
         found = self.presence.of_games(game_ids)

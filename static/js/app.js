@@ -15,6 +15,7 @@
       var count = key.querySelector("[data-count]");
       key.classList.toggle("has-cards", n > 0);
       if (!n && document.activeElement === minus) key.querySelector(ADD).focus();
+      else if (!n && minus.getAttribute("tabindex") === "0") rove(pad, key.querySelector(ADD));
       minus.hidden = !n;
       count.parentNode.hidden = !n;
       count.textContent = n;
@@ -112,6 +113,30 @@
     if (form.matches("[data-manche-form]")) refreshEntry(form); else calculette(form);
   }
 
+  // A keypad is one Tab stop (a roving tabindex): the arrows move to the nearest visible key that
+  // way on the screen (left and right go on to the next row), Home and End to the first and last.
+  function rove(pad, to) { pad.querySelectorAll("button").forEach(function (b) { b.tabIndex = b === to ? 0 : -1; }); }
+  document.addEventListener("focusin", function (event) {
+    var pad = event.target.closest("[data-keypad]");
+    if (pad && event.target.type === "submit") rove(pad, event.target);
+  });
+  document.addEventListener("keydown", function (event) {
+    var from = event.target, key = event.key, pad = /^(Arrow|Home|End)/.test(key) && from.closest("[data-keypad]");
+    if (!pad || from.type !== "submit") return;
+    var here = from.getBoundingClientRect(), back = /Left|Up|Home/.test(key) ? -1 : 1, ends = /Home|End/.test(key);
+    var to = Array.prototype.map.call(pad.querySelectorAll("button"), function (b) {
+      var box = b.getBoundingClientRect(), y = Math.round(box.top - here.top) * back, x = (box.left - here.left) * back;
+      return { b: b, rank: ends ? [-y, -x] : /Up|Down/.test(key) ? [y > 0 ? y : NaN, Math.abs(x)] : [y > 0 || (!y && x > 0) ? y : NaN, x] };
+    }).filter(function (c) { return c.b.offsetParent && !c.b.disabled && c.rank[0] === c.rank[0]; }).sort(function (a, c) {
+      return a.rank[0] - c.rank[0] || a.rank[1] - c.rank[1];
+    })[0];
+    event.preventDefault();
+    if (to) to.b.focus();
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-keypad]").forEach(function (pad) { rove(pad, pad.querySelector(ADD)); });
+  });
+
   // a long press takes one card away
   document.addEventListener("pointerdown", function (event) {
     var add = event.target.closest("[data-keypad] " + ADD), current = press = add && !add.disabled && { button: add };
@@ -154,7 +179,8 @@
   });
 })();
 
-// Game pages: wake lock, notice hidden after a while; the new-game form.
+// Game pages: wake lock, notice hidden after a while, the first error shown; sharing: a 304 from the
+// shared view's poll keeps the page, Print / Send shown where they work.
 (function () {
   "use strict";
 
@@ -171,75 +197,37 @@
     if (document.visibilityState === "visible" && wakeLock === null) keepAwake();
   });
 
+  // A notice hidden with the focus on it gives it to the page's heading; one whose button has the
+  // focus waits until it is left.
   function autohide(root) {
     root.querySelectorAll("[data-autohide]").forEach(function (box) {
-      var seconds = parseInt(box.dataset.autohide, 10) || 8;
-      setTimeout(function () { box.hidden = true; }, seconds * 1000);
+      setTimeout(function hide() {
+        var focus = document.activeElement, heading = document.querySelector("main h1");
+        if (box.contains(focus) && focus !== box) return box.addEventListener("focusout", function () { setTimeout(hide); }, { once: true });
+        box.hidden = true;
+        if (focus === box && heading) { heading.tabIndex = -1; heading.focus(); }
+      }, (parseInt(box.dataset.autohide, 10) || 8) * 1000);
     });
   }
-
-  document.addEventListener("change", function (event) {
-    var form = event.target.form;
-    // a variant chosen folds the picker, the players under it
-    var picker = event.target.name === "variant" && event.target.closest("details.variant-picker");
-    if (picker) {
-      picker.open = false;
-      picker.scrollIntoView({ block: "start" });
-    }
-    var modes = event.target.name === "mode" && event.target.closest("[data-wins-target]");
-    var target = form && form.querySelector("#target");
-    if (modes && target) {
-      // "rounds won": the default target in points becomes a number of wins
-      var wins = event.target.value === "wins";
-      if (wins && target.value === modes.dataset.pointsTarget) target.value = modes.dataset.winsTarget;
-      if (!wins && target.value === modes.dataset.winsTarget) target.value = modes.dataset.pointsTarget;
-    }
-  });
-
-  document.addEventListener("input", function (event) {
-    if (event.target.matches("input[data-seat-name]")) {
-      // "who deals first" follows the names typed
-      var option = document.querySelector("#first_dealer option[value='" + event.target.dataset.seatName + "']");
-      if (option) option.textContent = event.target.value.trim() || event.target.dataset.placeholderName;
-    }
-  });
 
   function showFirstError(root) {
     var error = root.querySelector("form .error[role=alert]");
     if (error && error.scrollIntoView) error.scrollIntoView({ block: "center" });
   }
 
-  function init(root) {
-    autohide(root);
-    showFirstError(root);
-  }
-  document.addEventListener("DOMContentLoaded", function () { init(document); keepAwake(); });
-  document.addEventListener("htmx:load", function (event) { if (event.target !== document.body) init(event.target); });
-})();
-
-// Sharing: a 304 from the shared view's poll keeps the page; Print / Send shown where they work.
-(function () {
-  "use strict";
-
   document.addEventListener("htmx:beforeSwap", function (event) {
-    if (event.detail.xhr && event.detail.xhr.status === 304) {
-      event.detail.shouldSwap = false;
-      event.detail.isError = false;
-    }
+    if (event.detail.xhr && event.detail.xhr.status === 304) event.detail.shouldSwap = event.detail.isError = false;
   });
 
   document.addEventListener("click", function (event) {
-    if (event.target.closest("button[data-print]")) {
-      window.print();
-      return;
-    }
     var share = event.target.closest("button[data-share-url]");
-    if (share && navigator.share) {
-      navigator.share({ title: share.dataset.shareTitle, url: share.dataset.shareUrl }).catch(function () { /* closed */ });
-    }
+    if (event.target.closest("button[data-print]")) window.print();
+    else if (share && navigator.share) navigator.share({ title: share.dataset.shareTitle, url: share.dataset.shareUrl }).catch(function () { /* closed */ });
   });
 
   function init(root) {
+    autohide(root);
+    showFirstError(root);
     // dates written in UTC by the server, shown in the phone's time zone
     root.querySelectorAll("time[data-local]").forEach(function (time) {
       time.textContent = new Date(time.dateTime).toLocaleString(document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" });
@@ -247,72 +235,8 @@
     root.querySelectorAll("button[data-print]").forEach(function (button) { button.hidden = !window.print; });
     root.querySelectorAll("button[data-share-url]").forEach(function (button) { button.hidden = !navigator.share; });
   }
-  document.addEventListener("DOMContentLoaded", function () { init(document); });
+  document.addEventListener("DOMContentLoaded", function () { init(document); keepAwake(); });
   document.addEventListener("htmx:load", function (event) { if (event.target !== document.body) init(event.target); });
-})();
-
-// "Litige ?": the named suit after a card naming one (data-suit-naming), the card underneath after
-// one that counts as it (data-covering), no suits for a Joker, a pending draw's count while one is.
-(function () {
-  "use strict";
-
-  function picked(form, name) {
-    var input = form.querySelector("input[name=" + name + "]:checked");
-    return input ? input.value : "";
-  }
-
-  function refresh(form) {
-    var naming = (form.dataset.suitNaming || "").split(" ");
-    var rank = picked(form, "top_rank");
-    var suit = picked(form, "top_suit");
-    var names = rank && (naming.indexOf(rank) !== -1 || naming.indexOf(rank + suit) !== -1);
-    var box = form.querySelector("[data-named-suit]");
-    if (box) box.hidden = !names;
-    // "None" is no answer once a suit must be named
-    var none = form.querySelector("[for=active-none]");
-    if (none) none.hidden = !!names;
-    var covering = (form.dataset.covering || "").split(" ");
-    var covered = form.querySelector("[data-covered]");  // the card under an 8 that counts as it (les-huit)
-    if (covered) covered.hidden = !(rank && (covering.indexOf(rank) !== -1 || covering.indexOf(rank + suit) !== -1));
-    var draw = form.querySelector("[data-pending-draw]");
-    if (draw) draw.hidden = !form.elements.pending.checked;
-    ["top", "card"].forEach(function (side) {
-      var suits = form.querySelector("[data-picker=" + side + "] [data-suits]");
-      if (suits) suits.hidden = picked(form, side + "_rank") === "JK";
-    });
-  }
-
-  function init(root) {
-    root.querySelectorAll("form[data-suit-naming]").forEach(refresh);
-  }
-  document.addEventListener("change", function (event) {
-    var form = event.target.form;
-    if (form && form.matches("[data-suit-naming]")) refresh(form);
-  });
-  document.addEventListener("DOMContentLoaded", function () { init(document); });
-  document.addEventListener("htmx:load", function (event) { if (event.target !== document.body) init(event.target); });
-})();
-// House rules editor: the sample hand follows the points typed.
-(function () {
-  function points(form, card) {
-    var exact = form.querySelector('[data-points="' + card + '"]');
-    if (exact && exact.value !== "" && card.length > 1 && card !== "JK") return Number(exact.value) || 0;
-    var rank = card === "JK" ? "JK" : card.slice(0, -1);
-    var input = form.querySelector('[data-points="' + rank + '"]');
-    return input ? Number(input.value) || 0 : 0;
-  }
-  document.addEventListener("input", function (event) {
-    var form = event.target.form;
-    if (!form || !form.classList.contains("house-editor") || !event.target.hasAttribute("data-points")) return;
-    var total = 0;
-    form.querySelectorAll("[data-preview-card]").forEach(function (cell) {
-      var value = points(form, cell.getAttribute("data-preview-card"));
-      cell.textContent = value;
-      total += value;
-    });
-    var out = form.querySelector("#preview-total");
-    if (out) out.textContent = total;
-  });
 })();
 
 // Offline at the table: once the page is interactive, the service worker where the browser gives

@@ -1,8 +1,9 @@
 // The live table, with htmx and htmx-ext-sse: the page listens to its game's stream; a change
 // swaps the parts it names (conditional GETs), `said` and `presence` come as text. Left to this
 // file: a reconnection asks from the revision last heard; a part being filled in is swapped once
-// left; the entry says it is being entered and follows another phone's numbering; a club night's
-// next turn follows the ranking; the no-network line. Without JavaScript, none of this runs.
+// left, keeping the focus; a phone's own write is not said twice; the entry says it is being
+// entered and follows another phone's numbering; the no-network line (a club night's next turn:
+// night.js). Without JavaScript, none of this runs.
 (function () {
   "use strict";
   if (!window.htmx) return;
@@ -31,6 +32,14 @@
     });
     return source;
   };
+
+  // What this phone writes is said by its own notice: the stream's echo of it, heard while the
+  // write is under way (htmx's post, or the entry's save), is not said again.
+  var writing = 0;
+  ["htmx:beforeRequest", "htmx:afterRequest"].forEach(function (type, after) {
+    document.addEventListener(type, function (event) { if (event.detail.requestConfig.verb === "post") writing += after ? -1 : 1; });
+  });
+  document.addEventListener("htmx:sseBeforeMessage", function (event) { if (event.detail.type === "said" && (writing || saving)) event.preventDefault(); });
 
   // --- not under the person's fingers ------------------------------------------------------------
 
@@ -107,52 +116,25 @@
   // A swapped part keeps what the person had opened, and the page stays where the thumb left it.
   // Put back at once after the swap (the same task as the swap), not once settled: a tap on the new
   // part in between (it opens it), or another part swapped meanwhile, would be undone.
-  var before = null;
+  // The focus stays on the element the person was on: htmx puts it back on one with an id; one
+  // without is found again in its box (its closest element with an id) by its address, else its
+  // words; else the box takes it (a notice swapped in takes it next: `autofocus`), never <body>.
+  var before = null, focus = null;
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var part = event.detail.target;
-    var box = part.getBoundingClientRect();
+    var part = event.detail.target, box = part.getBoundingClientRect(), at = document.activeElement, home = at && at.parentNode.closest("[id]");
     before = { id: part.id, open: part.open, above: box.bottom <= 0, height: box.height };
+    focus = home && { was: at, home: home.id, href: at.getAttribute("href") };
   });
   document.addEventListener("htmx:afterSwap", function (event) {
     var part = event.detail.elt && event.detail.elt.id ? document.getElementById(event.detail.elt.id) : null;
+    var was = focus && !focus.was.isConnected && document.activeElement === document.body && focus.was, home = was && document.getElementById(focus.home);
+    if (home) (Array.prototype.find.call(home.querySelectorAll(was.tagName), function (el) {
+      return focus.href ? el.getAttribute("href") === focus.href : el.textContent === was.textContent;
+    }) || Object.assign(home, { tabIndex: -1 })).focus({ preventScroll: true });
     if (!before || !part || part.id !== before.id) return;
     if (typeof before.open === "boolean" && part.tagName === "DETAILS") part.open = before.open;
     if (before.above) window.scrollBy(0, part.getBoundingClientRect().height - before.height);
     before = null;
-  });
-
-  // --- a club night's next turn -------------------------------------------------------------------
-
-  // The next turn's seating (#next-seating) carries the order of the ranking it was drawn from
-  // (data-order, the server's key; so does the live part's ranking). When the live part comes back
-  // with another order, the seating is fetched again (its URL keeps the organiser's method, tables
-  // and seed) — unless the organiser has moved someone or typed a name: what they chose stays, and
-  // the line with « propose again » is shown. A seating with the focus in it waits until it is left.
-  function edited(event) {
-    var part = event.target.closest && event.target.closest("#next-seating");
-    if (!part || !event.target.closest("[data-seating]")) return;
-    part.dataset.edited = "1";
-    if (part.dataset.liveStale) part.querySelector("[data-ranking-moved]").hidden = false;  // moved while in it
-  }
-  document.addEventListener("change", edited);
-  document.addEventListener("input", edited);
-  document.addEventListener("htmx:afterSettle", function (event) {
-    if (!event.detail.elt || event.detail.elt.id !== "night-live") return;
-    // the turn begun: the next may start
-    if (document.querySelector("#night-live [data-turn-begun]")) document.querySelectorAll("[data-turn-waits], [data-start-round]").forEach(function (el) { el.hidden = el.hasAttribute("data-turn-waits"); });
-    var ranking = document.querySelector("#night-live [data-order]"), part = document.getElementById("next-seating");
-    if (ranking && part && ranking.dataset.order !== part.dataset.order) htmx.trigger(part, "refresh");
-  });
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var part = event.detail.elt;
-    if (part.id !== "next-seating") return;
-    if (part.dataset.edited) {
-      event.preventDefault();
-      part.querySelector("[data-ranking-moved]").hidden = false;
-    } else if (part.contains(document.activeElement)) {
-      event.preventDefault();
-      part.dataset.liveStale = "1";  // fetched once left (above)
-    }
   });
 
   // --- no network -------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from .test_games_flow import choose_winner, tap, type_total
 pytestmark = pytest.mark.on_postgresql  # PostgreSQL's NOTIFY reaches the other phones
 
 THREE = ["Ana", "Bob", "Chloé"]
+SAID_ONE = "Manche 1 enregistrée. Totaux\u00a0: Bob 0, Ana 5, Chloé 12."  # the totals said as totals
 SECOND = 1000  # ms: the bound, from the write stored to every other page showing it
 
 
@@ -159,7 +160,7 @@ def test_three_phones_one_table(browser, live_server, scheme):
         expect(entry.locator("#hand-1 [data-hand-total]")).to_have_text("60")  # what was typed stays
         expect(entry.locator("#winner-0")).to_be_checked()
         # Said once to screen readers, politely, on the pages that did not make the change.
-        expect(owner_page.locator("#announce")).to_have_text("Manche 1 enregistrée\u00a0: Bob 0, Ana 5, Chloé 12.")
+        expect(owner_page.locator("#announce")).to_have_text(SAID_ONE)
         expect(owner_page.locator("#announce")).to_have_attribute("aria-live", "polite")
         # The scorekeeper (named by the invite) left their entry: only the owner's entry remains.
         for page in (keeper_page, watcher):

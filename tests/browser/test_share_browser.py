@@ -127,7 +127,7 @@ def test_the_shared_view_follows_the_game_by_its_stream_and_stops_at_the_end(liv
     expect(bob).to_have_text("60", timeout=5_000)
     expect(page.locator('#scoreboard tr[data-side="Chloé"] .total')).to_have_text("3")
     expect(page.locator(".history-table .manche-row")).to_have_count(1)
-    expect(page.locator("#announce")).to_have_text("Manche 1 enregistrée\u00a0: Ana 0, Chloé 3, Bob 60.")
+    expect(page.locator("#announce")).to_have_text("Manche 1 enregistrée. Totaux\u00a0: Ana 0, Chloé 3, Bob 60.")
     assert fetched == [200] and len(streams) == 1  # one fetch of the part, one stream
     shot("following")
 

@@ -57,8 +57,8 @@ def test_a_manche_reaches_the_game_page_and_the_shared_view_within_a_second(serv
     assert page.headers["cache-control"] == "no-store" and page.headers["x-accel-buffering"] == "no"
     started = time.monotonic()
     assert record(server, game_id, token)[0] == 201
-    for stream, said in ((page, "Manche 1 enregistrée\u00a0: Ana 0, Chloé 5, Bob 30."),
-                         (shared, "Round 1 recorded: Ana 0, Chloé 5, Bob 30.")):  # fmt: skip
+    for stream, said in ((page, "Manche 1 enregistrée. Totaux\u00a0: Ana 0, Chloé 5, Bob 30."),
+                         (shared, "Round 1 recorded. Totals: Ana 0, Chloé 5, Bob 30.")):  # fmt: skip
         events = stream.events_until("said")
         assert time.monotonic() - started < 1.0
         assert [(e.event, e.id, e.data) for e in events] == [("scores", "1", "1"), ("said", None, said)]
@@ -199,10 +199,10 @@ def test_a_worker_full_of_streams_refuses_the_next_at_once_and_answers_the_rest(
     server = live_server(database_url, STREAMS_PER_WORKER="3")
     try:
         game_id, token, share = new_game(server)
-        held = [open_stream(server.url, f"/games/{game_id}/events?since=1") for _ in range(2)]
-        held.append(open_stream(server.url, f"/s/{share}/events?since=1"))
+        held = [open_stream(server.url, f"/games/{game_id}/events?since=0") for _ in range(2)]
+        held.append(open_stream(server.url, f"/s/{share}/events?since=0"))
         started = time.monotonic()
-        refused = open_stream(server.url, f"/games/{game_id}/events?since=1")
+        refused = open_stream(server.url, f"/games/{game_id}/events?since=0")
         assert (refused.status, time.monotonic() - started < 2) == (503, True)
         assert int(refused.headers["retry-after"]) > 0 and refused.headers["cache-control"] == "no-store"
         assert [s.status for s in held] == [200, 200, 200]
@@ -283,7 +283,7 @@ def test_the_service_s_own_writes_reach_the_server_s_streams(server, games):
     stream = open_stream(server.url, f"/games/{game_id}/events?since=0", {"Accept-Language": "en"})
     games.record_manche(game_id, MancheEntry("Bob", {"Ana": ["3C"], "Chloé": ["9C"]}))  # Ana 3, Chloé 9
     events = stream.events_until("said")
-    assert events[-1].data == "Round 1 recorded: Bob 0, Ana 3, Chloé 9."
+    assert events[-1].data == "Round 1 recorded. Totals: Bob 0, Ana 3, Chloé 9."
     stream.close()
 
 

@@ -263,9 +263,11 @@ def test_the_game_page_shows_the_qr_big_enough_and_open_at_the_start(client, gam
     page = page_of(client, f"/games/{game.id}")
     section = share_section(page)
     assert re.search(rf'<img src="/s/{game.share_id}/qr.svg" width="(\d+)" height="\1"', section)
-    assert '<details class="share panel" id="share" open>' in page  # no manche yet: open
+    assert '<details class="share panel" id="share" open aria-labelledby="share-title">' in page  # no manche yet: open
     games.record_manche(game.id, MancheEntry("Ana", {"Bob": ["5C"], "Chloé": ["5D"]}))
-    assert '<details class="share panel" id="share">' in page_of(client, f"/games/{game.id}")
+    assert '<details class="share panel" id="share" aria-labelledby="share-title">' in page_of(
+        client, f"/games/{game.id}"
+    )
 
 
 @pytest.mark.skipif(not shutil.which("zbarimg"), reason="zbar-tools not installed")

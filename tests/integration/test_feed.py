@@ -108,6 +108,21 @@ def test_a_listener_back_with_its_revision_gets_what_it_missed_once(feed, games,
     assert up_to_date.get(timeout=0.3) is None
 
 
+def test_a_page_built_after_a_write_the_feed_has_not_heard_yet_is_not_told_that_write(feed, games, game):
+    """The phone that saved a manche opens the game page at once, built at the new revision; its
+    stream may join before this process hears the write. The write is its own notice already: its
+    stream says nothing of it (said twice otherwise), while the other phones hear it."""
+    watching = feed.listen(game.id)
+    with feed.lock:  # the feed hears the write only once both are done
+        games.record_manche(game.id, ANA_OUT)
+        saver = feed.listen(game.id, since=1)
+    assert next_of(watching).facts == (("recorded", 1),)
+    games.record_manche(game.id, BOB_OUT)
+    assert next_of(watching).revision == 2
+    change = next_of(saver)  # the next write is told, and nothing before it
+    assert (change.previous, change.revision, change.facts) == (1, 2, (("recorded", 2),))
+
+
 def test_a_listener_back_from_further_than_the_feed_remembers_catches_up_in_one_change(feed, games, game):
     games.record_manche(game.id, ANA_OUT)
     games.record_manche(game.id, BOB_OUT)  # before anyone watched: nothing kept
