@@ -90,19 +90,24 @@ def pages(data: dict, url: str, app) -> dict:
     }  # fmt: skip
 
 
-def main() -> None:
-    from app import create_app
-
-    workdir = Path(os.environ.get("BENCH_DIR") or tempfile.mkdtemp(prefix="carte-inprocess-"))
+def seeded(prefix: str) -> tuple[str, dict, object]:
+    """The seeded database (kept in ``BENCH_DIR`` for the next run), what seeding said of it, and
+    the bare app (``bench/tiny.py``) beside it."""
+    workdir = Path(os.environ.get("BENCH_DIR") or tempfile.mkdtemp(prefix=prefix))
     workdir.mkdir(parents=True, exist_ok=True)
-    url, seeded = f"sqlite:///{workdir / 'bench.db'}", workdir / "seeded.json"
-    if not seeded.exists():
-        seeded.write_text(json.dumps(seed(url)))
-    data = json.loads(seeded.read_text())
+    url, said = f"sqlite:///{workdir / 'bench.db'}", workdir / "seeded.json"
+    if not said.exists():
+        said.write_text(json.dumps(seed(url)))
     tiny_url = f"sqlite:///{workdir / 'tiny.db'}"
     tiny.prepare(tiny_url)
     os.environ["DATABASE_URL"] = tiny_url
-    bare = tiny.create_app()
+    return url, json.loads(said.read_text()), tiny.create_app()
+
+
+def main() -> None:
+    from app import create_app
+
+    url, data, bare = seeded("carte-inprocess-")
     config = {"DATABASE_URL": url, "SECRET_KEY": SECRET_KEY, "AUTO_MIGRATE": False, "ADMIN_TOKEN": ADMIN}
     app = create_app(config)
     asked = pages(data, url, app)

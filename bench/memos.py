@@ -24,16 +24,13 @@ import io
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench import tiny  # noqa: E402
-from bench.inprocess import ask, cpu_per_request, environ  # noqa: E402
+from bench.inprocess import ask, cpu_per_request, environ, seeded  # noqa: E402
 from bench.phone import PHONE, owner_cookie  # noqa: E402
-from bench.seed import seed  # noqa: E402
 from bench.serve import SECRET_KEY  # noqa: E402
 
 REQUESTS = int(os.environ.get("BENCH_REQUESTS", "2000"))
@@ -92,16 +89,8 @@ def compare(label, measure, keep, forget, bare) -> None:
 def main() -> None:
     from app import create_app
 
-    workdir = Path(os.environ.get("BENCH_DIR") or tempfile.mkdtemp(prefix="carte-memos-"))
-    workdir.mkdir(parents=True, exist_ok=True)
-    url, seeded = f"sqlite:///{workdir / 'bench.db'}", workdir / "seeded.json"
-    if not seeded.exists():
-        seeded.write_text(json.dumps(seed(url)))
-    data = json.loads(seeded.read_text())
-    tiny_url = f"sqlite:///{workdir / 'tiny.db'}"
-    tiny.prepare(tiny_url)
-    os.environ["DATABASE_URL"] = tiny_url
-    bare = (tiny.create_app(), "/html", PHONE)
+    url, data, bare_app = seeded("carte-memos-")
+    bare = (bare_app, "/html", PHONE)
     app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET_KEY, "AUTO_MIGRATE": False, "RATELIMIT_ENABLED": False})
     game_30, token = data["game_30"]
     owner = (f"/games/{game_30}", {**PHONE, "Cookie": owner_cookie(url, game_30, token)})

@@ -19,6 +19,11 @@ from tests.e2e.test_groups import join_link, make_group, phone
 def played(app):
     """Ana's group, a member client's bearer header, and a night of two tables whose turn 1 is over:
     table 1 Ana goes out, Bob keeps 3♣ (3); table 2 Chloé goes out, Dan keeps K♦ 2♠ (30)."""
+    return played_night(app)[1:]
+
+
+def played_night(app):
+    """``played``, with Ana's phone first."""
     ana, client = phone(app), app.test_client()
     group_id = make_group(ana)
     invite = join_link(ana, group_id).rsplit("/", 1)[1]
@@ -29,7 +34,7 @@ def played(app):
     one, two = (t.game_id for t in nights.state(night_id).current)
     games.record_manche(one, MancheEntry("Ana", {"Bob": ["3C"]}))
     games.record_manche(two, MancheEntry("Chloé", {"Dan": ["KD", "2S"]}))
-    return client, bearer, group_id, night_id, (one, two)
+    return ana, client, bearer, group_id, night_id, (one, two)
 
 
 def test_a_member_lists_and_reads_a_night(app, played):

@@ -14,25 +14,16 @@ import io
 
 import pytest
 
-from models.services.games import MancheEntry
-from tests.e2e.test_groups import join_link, make_group, page, phone
+from tests.e2e.test_groups import page, phone
+from tests.e2e.test_night_api import played_night
 from tests.e2e.test_nights import seating_form
 
 
 @pytest.fixture
 def played(app):
-    """Ana's phone and group, a member's API client, and a night of two tables whose turn 1 is
-    over: table 1 Ana goes out, Bob keeps 3♣ (3); table 2 Chloé goes out, Dan keeps K♦ 2♠ (30)."""
-    ana, client = phone(app), app.test_client()
-    group_id = make_group(ana)
-    invite = join_link(ana, group_id).rsplit("/", 1)[1]
-    joined = client.post(f"/api/v1/groups/{group_id}/members", json={"invite": invite, "name": "Tablet"})
-    bearer = {"Authorization": f"Bearer {joined.get_json()['member_token']}"}
-    nights, games = app.extensions["nights"], app.extensions["games"]
-    night_id, _ = nights.start(group_id, "Mardi soir", "classique", None, 1, [["Ana", "Bob"], ["Chloé", "Dan"]], "k")
-    one, two = (t.game_id for t in nights.state(night_id).current)
-    games.record_manche(one, MancheEntry("Ana", {"Bob": ["3C"]}))
-    games.record_manche(two, MancheEntry("Chloé", {"Dan": ["KD", "2S"]}))
+    """Ana's phone, a member's API client and a night whose turn 1 is over (``test_night_api``):
+    table 1 Ana goes out, Bob keeps 3♣ (3); table 2 Chloé goes out, Dan keeps K♦ 2♠ (30)."""
+    ana, client, bearer, _group_id, night_id, _games = played_night(app)
     return ana, client, bearer, night_id
 
 
