@@ -278,15 +278,16 @@ def game_notice(group_id: str, args) -> tuple | None:
     return ("back", None) if args.get("back") else None
 
 
-def out_rights(group_id: str, game_id: str) -> tuple[bool, bool]:
-    """Whether this request is the group's owner, and whether it made the game (holds its own
-    rights): who may take a game out of the group, and put it back. A phone that is neither a
-    member nor the game's maker is answered as ``member`` answers it."""
+def out_rights(group_id: str, game_id: str) -> tuple[str | None, bool]:
+    """The member id of the group's owner when this request is it, and whether it made the game
+    (holds its own rights): who may take a game out of the group, and put it back (the service
+    asks the owner again inside its write). A phone that is neither a member nor the game's maker
+    is answered as ``member`` answers it."""
     found = groups().membership(group_id, member_tokens())
     maker = is_owner(game_id)
     if found is None and not maker:
         member(group_id)
-    return bool(found and found.owner), maker
+    return (found.member_id if found and found.owner else None), maker
 
 
 @bp.post("/groups/<group_id>/games/<game_id>/out")

@@ -15,24 +15,31 @@ from sqlalchemy import select, update
 
 from ..core.errors import N_, Conflict, Forbidden, NotFound, ValidationError
 from .db import Database, Game
+from .groups import acting
 from .ids import checked_id
 from .unit_of_work import unit_of_work
 
 NOT_YOURS = N_("Only the group's owner or the phone that made this game can take it out of the group.")
 
 
-def allowed(owner: bool, maker: bool) -> None:
-    """The group's owner or the game's maker may; anyone else is refused, and told who may."""
-    if not (owner or maker):
+def allowed(session, group_id: str, owner: str | None, maker: bool) -> None:
+    """The game's maker may (its rights never change); else the group's owner, asked inside the
+    write (``groups.acting``: a hand-over at the same moment is not gone round); anyone else is
+    refused, and told who may."""
+    if maker:
+        return
+    if owner is None:
         raise Forbidden(NOT_YOURS)
+    acting(session, group_id, owner)
 
 
-def take_out(database: Database, group_id: str, game_id: str, owner: bool, maker: bool) -> None:
-    """The game leaves the group (``owner``: the request is the group's owner; ``maker``: it
-    holds the game's own rights). Refused for a club night's table and for a game not in the group."""
-    allowed(owner, maker)
+def take_out(database: Database, group_id: str, game_id: str, owner: str | None, maker: bool) -> None:
+    """The game leaves the group (``owner``: the member id of the group's owner, when the request
+    is; ``maker``: it holds the game's own rights). Refused for a club night's table and for a
+    game not in the group."""
     group_id, game_id = checked_id(group_id), checked_id(game_id)
     with unit_of_work(database) as session:
+        allowed(session, group_id, owner, maker)
         done = session.execute(
             update(Game)
             .where(Game.id == game_id, Game.group_id == group_id, Game.night_id.is_(None))
@@ -46,12 +53,12 @@ def take_out(database: Database, group_id: str, game_id: str, owner: bool, maker
     raise NotFound(N_("No such game in this group."), field="game")
 
 
-def put_back(database: Database, group_id: str, game_id: str, owner: bool, maker: bool) -> None:
+def put_back(database: Database, group_id: str, game_id: str, owner: str | None, maker: bool) -> None:
     """The undo: the game taken out of the group is in it again, as long as it is in no group and
     was taken out of this one (else a clear conflict: nothing to undo)."""
-    allowed(owner, maker)
     group_id, game_id = checked_id(group_id), checked_id(game_id)
     with unit_of_work(database) as session:
+        allowed(session, group_id, owner, maker)
         done = session.execute(
             update(Game)
             .where(Game.id == game_id, Game.group_id.is_(None), Game.taken_from == group_id)

@@ -273,12 +273,12 @@ class GroupService:
 
     def create_invite(self, group_id: str, max_uses: int | None = None, *, by: str) -> str:
         """A new invite link's token (shown once, stored hashed), for one phone when ``max_uses``
-        is 1, else for as many as open it; made by ``by``, a member (still one: ``_acting``)."""
+        is 1, else for as many as open it; made by ``by``, a member (still one: ``acting``)."""
         if max_uses not in (None, 1):
             raise ValidationError(N_("A join link is for one phone or for any number."), field="uses")
         token = secrets.token_urlsafe(24)
         with unit_of_work(self.db) as session:
-            self._acting(session, group_id, by, owner=False)
+            acting(session, group_id, by, owner=False)
             session.add(
                 GroupInvite(id=new_id(), group_id=checked_id(group_id), token_hash=token_hash(token), max_uses=max_uses)
             )
@@ -288,7 +288,7 @@ class GroupService:
     def revoke_invite(self, group_id: str, invite_id: str, *, by: str) -> None:
         """The owner ``by`` revokes a link: it opens nothing from now on."""
         with unit_of_work(self.db) as session:
-            self._acting(session, group_id, by)
+            acting(session, group_id, by)
             done = session.execute(
                 update(GroupInvite)
                 .where(GroupInvite.group_id == checked_id(group_id), GroupInvite.id == checked_id(invite_id))
@@ -364,7 +364,7 @@ class GroupService:
         """The owner ``by`` takes a phone out: its rights end now. The group's games in progress get
         a new revision, so that their open streams ask their rights again (and the phone's end)."""
         with unit_of_work(self.db) as session:
-            self._acting(session, group_id, by)
+            acting(session, group_id, by)
             done = session.execute(
                 update(GroupMember)
                 .where(GroupMember.group_id == checked_id(group_id), GroupMember.id == checked_id(member_id))
@@ -441,7 +441,7 @@ class GroupService:
         group_id = checked_id(group_id)
         try:
             with unit_of_work(self.db) as session:
-                self._acting(session, group_id, by)
+                acting(session, group_id, by)
                 self._bump(session, group_id)
                 merged = set(
                     session.execute(
@@ -464,7 +464,7 @@ class GroupService:
         """The merge undone by the owner ``by``: the two spellings are two people again (nothing
         else was changed)."""
         with unit_of_work(self.db) as session:
-            self._acting(session, group_id, by)
+            acting(session, group_id, by)
             done = session.execute(
                 delete(GroupAlias).where(
                     GroupAlias.group_id == checked_id(group_id), GroupAlias.id == checked_id(alias_id)
@@ -473,20 +473,6 @@ class GroupService:
             if done.rowcount != 1:
                 raise NotFound(N_("No such merge in this group."), field="merge")
             self._bump(session, group_id)
-
-    @staticmethod
-    def _acting(session, group_id: str, member_id: str, owner: bool = True) -> None:
-        """A member's write goes on only if ``member_id`` is a member now (the owner, with
-        ``owner``), asked inside the write: its member row read and held. A hand-over or a removal
-        at the same moment (which changes that row) waits for this write to end, or this write
-        for it and then finds it gone: refused, whatever the phone's page said when it was sent."""
-        query = select(GroupMember.id).where(
-            GroupMember.group_id == checked_id(group_id), GroupMember.id == checked_id(member_id), LIVE
-        )
-        if owner:
-            query = query.where(GroupMember.owner.is_(True))
-        if session.execute(query.with_for_update()).first() is None:
-            raise Forbidden(N_("Only the group's owner can do this.") if owner else REMOVED_FROM_GROUP)
 
     @staticmethod
     def _bump(session, group_id: str) -> None:
@@ -548,6 +534,20 @@ def derived_token(secret: bytes, member_id: str) -> str:
         raise ValueError("a member's token is derived with the server's secret")
     digest = hmac.new(secret, b"carte-member-token\0" + member_id.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")[:32]
+
+
+def acting(session, group_id: str, member_id: str, owner: bool = True) -> None:
+    """A member's write goes on only if ``member_id`` is a member now (the owner, with
+    ``owner``), asked inside the write: its member row read and held. A hand-over or a removal
+    at the same moment (which changes that row) waits for this write to end, or this write
+    for it and then finds it gone: refused, whatever the phone's page said when it was sent."""
+    query = select(GroupMember.id).where(
+        GroupMember.group_id == checked_id(group_id), GroupMember.id == checked_id(member_id), LIVE
+    )
+    if owner:
+        query = query.where(GroupMember.owner.is_(True))
+    if session.execute(query.with_for_update()).first() is None:
+        raise Forbidden(N_("Only the group's owner can do this.") if owner else REMOVED_FROM_GROUP)
 
 
 def merges_of(aliases) -> dict[str, str]:
