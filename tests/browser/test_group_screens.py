@@ -187,7 +187,7 @@ def test_the_owner_tells_unnamed_phones_apart_and_a_removed_one_cannot_come_back
     expect(members).to_contain_text("Téléphone 2")
     expect(members).to_contain_text("Téléphone 3")
     expect(members.locator("[data-joined]")).to_have_count(3)
-    expect(ana.locator("[data-uses]")).to_have_text("2 téléphones sont entrés par elle")
+    expect(ana.locator("[data-uses]")).to_have_text("2 téléphones l'ont utilisée")
     looks_right(ana, shot, f"phones-{width}", "#members")
     ana.get_by_role("button", name="Retirer Téléphone 3 de la tablée").click()
     expect(ana.locator("[data-closed]")).to_be_visible()
