@@ -104,9 +104,9 @@ def points_summary(table: ScoringTable, jokers: bool = True) -> tuple:
     ]
     values = {table.ranks[r] for r in FACE_RANKS}
     if all(table.ranks[r] == int(r) for r in FACE_RANKS):
-        out.append(Message(N_("3–7, 9, 10: face value")))
+        out.append(Message(N_("3–\u20607, 9, 10: face value")))  # a word joiner: the range never breaks
     elif len(values) == 1:
-        out.append(Message(N_("3–7, 9, 10: %(points)s"), {"points": values.pop()}))
+        out.append(Message(N_("3–\u20607, 9, 10: %(points)s"), {"points": values.pop()}))
     else:
         out += [Message(N_("%(card)s: %(points)s"), {"card": Card(r), "points": table.ranks[r]}) for r in FACE_RANKS]
     return tuple(out)
