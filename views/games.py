@@ -30,7 +30,7 @@ from models.core.errors import (
 from models.core.variant import MAX_MANCHES, MODES
 from models.services.access import Level
 from models.services.games import MancheEntry
-from models.services.stored import read_sent
+from models.services.stored import TYPED, read_sent
 
 from . import links, live, present
 from .groups import group_choice, played_in
@@ -232,6 +232,7 @@ class MancheForm:
     nonce: str = ""
     selected: str = ""  # the seat whose hand the keypad enters (the form's ``selected``, or ``pick``)
     tapped: bool = False  # a key or a player's name pressed without JavaScript: show the form again
+    sent: dict = field(default_factory=dict)  # the parts typed as they are (``stored.TYPED``), by JSON name
 
     def entry(self, game, number: int | None = None) -> MancheEntry:
         """The manche as the service takes it: the hands of those dealt in it (manche ``number``
@@ -265,6 +266,7 @@ def read_manche(data, game, keys) -> MancheForm:
         number=data.get("number", ""),
         nonce=data.get("nonce", ""),
         selected=data.get("selected", ""),
+        sent={part.json: data.get(part.json, "") for part in TYPED},
     )
     pick = whole_number(data.get("pick", ""), 0, len(game.players) - 1)
     if pick is not None:
@@ -284,6 +286,7 @@ def stored_manche(game, manche, keys) -> MancheForm:
     form = MancheForm(
         winner="blocked" if manche.blocked else str(game.players.index(manche.winner)) if manche.winner else "",
         last_card=parse_card(manche.last_card).rank if manche.last_card else "",
+        sent={part.json: getattr(manche.stored, part.name) or "" for part in TYPED},
     )
     for name in game.players:
         hand = manche.hands.get(name)

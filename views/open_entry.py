@@ -17,6 +17,7 @@ from flask import Blueprint, jsonify, request, url_for
 from models.core.errors import N_, DomainError, ValidationError
 from models.core.variant import MAX_MANCHES
 from models.services.open_entry import HandChange, entry_fields, phone_tag
+from models.services.stored import read_sent
 
 from .api import bp as api
 from .api import json_body
@@ -101,12 +102,16 @@ def choose_winner(game_id: str, data: dict):
     return game, open_entries().choose_winner(game, entry_number(data), chosen_winner(data, game.players))
 
 
-def save(game_id: str, data: dict, key: str | None):
+def save(game_id: str, data: dict, key: str | None, saved_by: str | None = None):
+    """Record the open entry as manche ``data["number"]``, with the parts ``data`` sends besides its
+    hands (``stored.TYPED``: the form's own fields, read as the whole-manche form reads them) and
+    the name of the phone that saved it."""
     game = games().current(game_id)
     last_card = data.get("last_card")
     if last_card is not None and not isinstance(last_card, str):
         raise ValidationError(N_("“last_card” is a card or null."), field="last_card")
-    recorded = open_entries().save(games(), game, entry_number(data), key, last_card)
+    sent = {**read_sent(data), "saved_by": saved_by}
+    recorded = open_entries().save(games(), game, entry_number(data), key, last_card, sent=sent)
     return {"number": recorded.number, "replayed": recorded.replayed, "totals": recorded.totals}
 
 
@@ -143,7 +148,7 @@ def put_winner(game_id):
 def save_entry(game_id):
     data = json_body()
     nonce = data.get("nonce")
-    answer = save(game_id, data, f"form:{nonce}" if isinstance(nonce, str) and nonce else None)
+    answer = save(game_id, data, f"form:{nonce}" if isinstance(nonce, str) and nonce else None, phone_name())
     answer["url"] = url_for("games.game_page", game_id=game_id, saved=answer["number"])
     return jsonify(answer)
 

@@ -275,10 +275,11 @@
     if (posting) return;
     posting = true;
     tellSaving(true);
-    var submitter = event.submitter, last = form.querySelector("input[name=last_card]:checked");
+    var submitter = event.submitter;
     Object.keys(pending).forEach(function (seat) { if (seat !== "winner") pending[seat].done = true; });
     flushAll().then(vouch).then(function () {
-      return send("POST", "/save", { number: number, nonce: form.elements.nonce.value, last_card: last ? last.value || null : null });
+      // the form's own fields, as the whole-manche form posts them; the hands are the entry's
+      return send("POST", "/save", Object.assign(Object.fromEntries(new FormData(form)), { number: number }));
     }).then(function (answer) {
       if (answer.status === 200 && answer.data.url) { saving = true; location.assign(answer.data.url); }
       else if (answer.status === 409) leave();
