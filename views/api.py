@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, jsonify, request, url_for
 from werkzeug.exceptions import UnsupportedMediaType
 
 from models.core import referee, scoring
@@ -14,7 +14,7 @@ from models.services.game_json import game_fields
 from models.services.games import MancheEntry
 from models.services.stored import read_sent
 
-from . import api_groups
+from . import api_groups, links
 from .jsontext import may_hold_surrogate, refuse_unencodable
 from .kit import games, groups, house, lang, registry
 from .limiting import new_game_limit, new_house_rules_limit
@@ -254,6 +254,28 @@ def join_group(group_id):
     data = json_body()
     token = groups().join(group_id, data.get("invite"), data.get("name"))
     return jsonify({"group": group_id, "member_token": token}), 201
+
+
+@bp.get("/groups/<group_id>/members")
+def get_group_members(group_id):
+    """The group's phones for a member; its join links and their uses for the owner (else null)."""
+    return jsonify(api_groups.members_document(group_id))
+
+
+@bp.put("/groups/<group_id>/members/<member_id>")
+def rename_group_member(group_id, member_id):
+    """The owner names a phone of the group (``{"name": …}``)."""
+    return jsonify(api_groups.rename(group_id, member_id, json_body()))
+
+
+@bp.post("/groups/<group_id>/invites")
+def create_group_invite(group_id):
+    """A member makes a join link (``{"uses"?: n, "until"?: "YYYY-MM-DD"}``; none: no limit):
+    201, its token and address, shown once."""
+    body = api_groups.new_invite(
+        group_id, json_body(), lambda token: links.absolute(url_for("groups.join", group_id=group_id, token=token))
+    )
+    return jsonify(body), 201
 
 
 @bp.get("/groups/<group_id>/standings")

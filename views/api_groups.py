@@ -9,7 +9,7 @@ from models.core import standings
 from models.services import group_file, group_games
 from models.services import groups as group_service
 
-from .groups import member, out_rights
+from .groups import link_limits, member, out_rights, owner
 from .kit import database, groups, now, summaries
 
 
@@ -88,3 +88,53 @@ def put_back(group_id: str, game_id: str) -> dict:
     """The game taken out, in the group again (``group_games.put_back``)."""
     group_games.put_back(database(), group_id, game_id, *out_rights(group_id, game_id))
     return {"id": game_id, "group": group_id, "taken_from": None}
+
+
+def _moment(value) -> str | None:
+    return None if value is None else value.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def member_line(member_row) -> dict:
+    return {
+        "id": member_row.id,
+        "name": member_row.name,
+        "owner": member_row.owner,
+        "number": member_row.number,
+        "joined_at": _moment(member_row.joined_at),
+        "last_visit": None if member_row.seen_at is None else member_row.seen_at.date().isoformat(),
+    }
+
+
+def invite_line(invite) -> dict:
+    return {
+        "id": invite.id,
+        "created_at": _moment(invite.created_at),
+        "max_uses": invite.max_uses,
+        "until": None if invite.last_day is None else invite.last_day.isoformat(),
+        "uses": invite.uses,
+        "open": invite.revoked_at is None and not invite.closed,
+    }
+
+
+def members_document(group_id: str) -> dict:
+    """The group's phones (names, joining, last visit) for a member; its links and their uses for
+    the owner."""
+    me = member(group_id)
+    return {
+        "members": [member_line(m) for m in groups().members(group_id)],
+        "invites": [invite_line(i) for i in groups().invites(group_id)] if me.owner else None,
+    }
+
+
+def new_invite(group_id: str, data: dict, link_of) -> dict:
+    """A new join link for a member (``link_limits``); ``link_of(token)``: its address. The
+    token is shown once."""
+    me = member(group_id)
+    token = groups().create_invite(group_id, **link_limits(data), by=me.member_id)
+    return {"invite": token, "link": link_of(token)}
+
+
+def rename(group_id: str, member_id: str, data: dict) -> dict:
+    """The owner names a phone of the group."""
+    groups().rename(group_id, member_id, data.get("name"), by=owner(group_id).member_id)
+    return member_line(next(m for m in groups().members(group_id) if m.id == member_id))

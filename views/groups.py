@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import secrets
+from datetime import UTC, date, datetime, time, timedelta
 from urllib.parse import urlencode
 
 from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
@@ -25,6 +26,7 @@ from . import links
 from .group_charts import season_chart
 from .kit import database, fragment_or_page, games, groups, lang, now, registry, summaries
 from .live import phone_name
+from .numbers import whole_number
 from .pagecache import cached_page
 from .rights import is_owner, known_games, member_tokens, phone_id, remember_token, stored_tokens
 
@@ -166,6 +168,7 @@ def group_context(group_id: str, membership: Membership, new_invite: str | None 
         "new_invite": new_invite,
         "new_invite_qr": data_uri(links.qr_svg(new_invite)) if new_invite else None,
         "watch_url": watch_url(group),
+        "today": now().date(),
         "games": played.newest,
         "game_count": played.count,
         "addable": summaries().of(own),
@@ -191,7 +194,7 @@ def create_group():
 def group_page(group_id):
     """A member's page of the group, kept per revision of the group (one lookup with the
     membership), the member, and the games this phone may still add (one more when it owns any)."""
-    membership = member(group_id)
+    membership = groups().visited(group_id, member(group_id), now())
     addable = group_service.addable(database(), stored_tokens())
 
     def render(here):
@@ -201,12 +204,33 @@ def group_page(group_id):
     return kept_page(key, render, "groups.group_page", group_id=group_id)
 
 
+def link_limits(data) -> dict:
+    """A join link's limits as a form or a JSON body sends them: ``uses`` (a number of phones, or
+    "some" with that number in ``count``; "any" or absent: no limit) and ``until`` (an ISO date,
+    its last day, which ends at midnight UTC; absent or empty: none)."""
+    uses = data.get("count") if data.get("uses") == "some" else data.get("uses")
+    max_uses = None
+    if uses not in (None, "", "any"):
+        # anything else than a number of phones: 0, which the service refuses in words
+        max_uses = uses if type(uses) is int else whole_number(uses, 1, group_service.MAX_LINK_USES) or 0
+    until, expires_at = data.get("until"), None
+    if until not in (None, ""):
+        try:
+            last_day = date.fromisoformat(until) if isinstance(until, str) else None
+        except ValueError:
+            last_day = None
+        if last_day is None:
+            raise ValidationError(N_("A join link's last day is a date, such as 2026-12-31."), field="until")
+        expires_at = datetime.combine(last_day + timedelta(days=1), time(), UTC)
+    return {"max_uses": max_uses, "expires_at": expires_at}
+
+
 @bp.post("/groups/<group_id>/invites")
 def create_invite(group_id):
-    """A new join link, shown now to the member who asked, and never again; for one phone when
-    ``uses`` is 1 (a link shown as a QR code to one phone)."""
+    """A new join link, shown now to the member who asked, and never again; for the phones and
+    until the day the member chose (``link_limits``)."""
     membership = member(group_id)
-    token = groups().create_invite(group_id, 1 if request.form.get("uses") == "1" else None, by=membership.member_id)
+    token = groups().create_invite(group_id, **link_limits(request.form), by=membership.member_id)
     url = links.absolute(url_for("groups.join", group_id=group_id, token=token))
     page = render_template("groups/group.html", **group_context(group_id, membership, new_invite=url))
     return private(make_response(page, 201))
@@ -225,11 +249,15 @@ def join(group_id, token):
     if groups().membership(group_id, member_tokens()):
         return private(redirect(url_for("groups.group_page", group_id=group_id), 303))
     groups().open_invite(group_id, token)
-    nonce = secrets.token_urlsafe(16)
+    return join_page(group_id, token, secrets.token_urlsafe(16), phone_name())
+
+
+def join_page(group_id: str, token: str, nonce: str, name: str | None, error: str | None = None):
+    """The join form, its name prefilled (the name this phone gave this app, or the one it typed)."""
     page = render_template(
-        "groups/join.html", group=groups().group(group_id), token=token, nonce=nonce, phone_name=phone_name()
+        "groups/join.html", group=groups().group(group_id), token=token, nonce=nonce, phone_name=name, error=error
     )
-    return private(make_response(page))
+    return private(make_response(page, 422 if error else 200))
 
 
 @bp.post("/groups/<group_id>/join/<token>")
@@ -237,10 +265,13 @@ def join_group(group_id, token):
     """This phone joins by the link; its requests of one double tap (a phone with no id yet takes
     one from the form's nonce: ``phone_id``) make one member, and both answers its token."""
     if not groups().membership(group_id, member_tokens()):
+        name = group_service.phone_name(request.form.get("phone"))
+        if name is None:  # the owner tells the phones apart by their names
+            groups().open_invite(group_id, token)
+            error = N_("Give this phone a name (at most 40 characters): the group's owner tells phones apart by it.")
+            return join_page(group_id, token, request.form.get("nonce") or secrets.token_urlsafe(16), None, error)
         phone = "phone:" + phone_id(request.form.get("nonce"))
-        member_token = groups().join(
-            group_id, token, request.form.get("phone"), phone=phone, secret=current_app.secret_key.encode()
-        )
+        member_token = groups().join(group_id, token, name, phone=phone, secret=current_app.secret_key.encode())
         remember_token(group_id, member_token, "group_tokens")
     return private(redirect(url_for("groups.group_page", group_id=group_id), 303))
 
@@ -248,6 +279,13 @@ def join_group(group_id, token):
 @bp.post("/groups/<group_id>/members/<member_id>/remove")
 def remove_member(group_id, member_id):
     groups().remove(group_id, member_id, by=owner(group_id).member_id)
+    return private(redirect(url_for("groups.group_page", group_id=group_id, _anchor="members"), 303))
+
+
+@bp.post("/groups/<group_id>/members/<member_id>/name")
+def rename_member(group_id, member_id):
+    """The owner names a phone of the group."""
+    groups().rename(group_id, member_id, request.form.get("name"), by=owner(group_id).member_id)
     return private(redirect(url_for("groups.group_page", group_id=group_id, _anchor="members"), 303))
 
 

@@ -3,7 +3,16 @@
 
 from __future__ import annotations
 
-from .openapi_groups import GROUP, GROUP_DOC, GROUP_FILE_PATHS, GROUP_GAME_PATHS, GROUP_ID, STANDINGS
+from .openapi_groups import (
+    GROUP,
+    GROUP_DOC,
+    GROUP_FILE_PATHS,
+    GROUP_GAME_PATHS,
+    GROUP_ID,
+    GROUP_MEMBER_PATHS,
+    LIST_MEMBERS,
+    STANDINGS,
+)
 from .openapi_nights import night_paths
 from .openapi_parts import (
     AUTH,
@@ -145,6 +154,7 @@ DOCUMENT = {
             }
         },
         "/groups/{group_id}/members": {
+            "get": LIST_MEMBERS,
             "post": {
                 "operationId": "joinGroup",
                 "description": "Join by an invite link's token: the answer's member_token is the bearer token. A link"
@@ -163,7 +173,7 @@ DOCUMENT = {
                     **ok("The member token (shown once)", {"type": "object"}, status="201"),
                     **errors("403", "404", "413", "422", "429"),
                 },
-            }
+            },
         },
         "/groups/{group_id}/standings": {
             "get": {
@@ -342,6 +352,7 @@ DOCUMENT = {
         **ENTRY_PATHS,
         **GROUP_FILE_PATHS,
         **GROUP_GAME_PATHS,
+        **GROUP_MEMBER_PATHS,
         **NIGHT_PATHS,
         "/games/{game_id}/players": {
             "post": {

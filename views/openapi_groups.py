@@ -154,3 +154,90 @@ GROUP_GAME_PATHS = {
         },
     }
 }
+
+MEMBER = {
+    "type": "object",
+    "description": "A phone of the group: its name (null: none given), number (its place in the order of joining),"
+    " joined_at, last_visit (the day it last opened the group's page; null: none since it joined)",
+    "required": ["id", "name", "owner", "number", "joined_at", "last_visit"],
+    "properties": {
+        "id": {"type": "string"},
+        "name": {"type": ["string", "null"]},
+        "owner": {"type": "boolean"},
+        "number": {"type": "integer"},
+        "joined_at": {"type": "string", "format": "date-time"},
+        "last_visit": {"type": ["string", "null"], "format": "date"},
+    },
+}
+INVITE = {
+    "type": "object",
+    "description": "A join link: max_uses (null: any number of phones), until (its last day, null: none), uses"
+    " (the phones that joined through it), open (whether it still lets a phone in)",
+    "required": ["id", "created_at", "max_uses", "until", "uses", "open"],
+    "properties": {
+        "id": {"type": "string"},
+        "created_at": {"type": "string", "format": "date-time"},
+        "max_uses": {"type": ["integer", "null"]},
+        "until": {"type": ["string", "null"], "format": "date"},
+        "uses": {"type": "integer"},
+        "open": {"type": "boolean"},
+    },
+}
+MEMBERS = {
+    "type": "object",
+    "required": ["members", "invites"],
+    "properties": {
+        "members": {"type": "array", "items": MEMBER},
+        "invites": {"type": ["array", "null"], "items": INVITE, "description": "For the owner; null for a member"},
+    },
+}
+NEW_INVITE = {
+    "type": "object",
+    "required": ["invite", "link"],
+    "properties": {"invite": {"type": "string"}, "link": {"type": "string", "format": "uri"}},
+}
+MEMBER_ID = {"name": "member_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
+LIST_MEMBERS = {
+    "operationId": "listGroupMembers",
+    "description": GROUP_DOC + ". The owner also gets the join links and how many phones each let in",
+    "security": AUTH,
+    "parameters": [GROUP_ID],
+    "responses": {**ok("The phones of the group", MEMBERS), **errors("404", "429")},
+}
+GROUP_MEMBER_PATHS = {
+    "/groups/{group_id}/members/{member_id}": {
+        "put": {
+            "operationId": "renameGroupMember",
+            "description": "The owner names a phone of the group (1 to 40 characters): 403 for a member who is not"
+            " the owner; 404 for a phone not (or no longer) in the group",
+            "security": AUTH,
+            "parameters": [GROUP_ID, MEMBER_ID],
+            "requestBody": json_body(
+                {"type": "object", "required": ["name"], "properties": {"name": {"type": "string", "maxLength": 40}}}
+            ),
+            "responses": {**ok("The phone renamed", MEMBER), **errors("403", "404", "413", "415", "422", "429")},
+        }
+    },
+    "/groups/{group_id}/invites": {
+        "post": {
+            "operationId": "createGroupInvite",
+            "description": "A member makes a join link: uses (1 to 50 phones; absent or null: any number) and until"
+            " (its last day, which ends at midnight UTC; absent or null: none). The token is shown once",
+            "security": AUTH,
+            "parameters": [GROUP_ID],
+            "requestBody": json_body(
+                {
+                    "type": "object",
+                    "properties": {
+                        "uses": {"type": ["integer", "null"], "minimum": 1, "maximum": 50},
+                        "until": {"type": ["string", "null"], "format": "date"},
+                    },
+                }
+            ),
+            "responses": {
+                **ok("The new link", NEW_INVITE, status="201"),
+                **errors("403", "404", "413", "415", "422", "429"),
+            },
+        }
+    },
+}

@@ -276,12 +276,13 @@ class GroupMember(SQLModel, table=True):
     joined_at: datetime = Field(default_factory=utcnow)
     removed_at: datetime | None = None
     invite_id: str | None = Field(default=None, index=True, max_length=32)
+    seen_at: datetime | None = None  # the day it last opened the group's page (migration 0023)
 
 
 class GroupInvite(SQLModel, table=True):
     """A link that lets a phone join a group: its token (stored hashed) works until the owner
     revokes it (migration 0010), ``max_uses`` phones have joined through it, or a phone that joined
-    through it is removed (migration 0017)."""
+    through it is removed (migration 0017), or from ``expires_at`` on (migration 0023)."""
 
     __tablename__ = "group_invite"
 
@@ -291,6 +292,7 @@ class GroupInvite(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     revoked_at: datetime | None = None
     max_uses: int | None = None
+    expires_at: datetime | None = None  # it opens nothing from this moment on (migration 0023)
 
 
 class GroupAlias(SQLModel, table=True):

@@ -16,7 +16,7 @@ import base64
 import hashlib
 import hmac
 import secrets
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from sqlalchemy import and_, bindparam, delete, func, or_, select, update
@@ -41,6 +41,9 @@ REMOVED_FROM_GROUP = N_(
 )
 
 
+MAX_LINK_USES = 50  # the most phones one join link may be for, when limited
+
+
 class StoredGroup(NamedTuple):
     id: str
     name: str
@@ -58,24 +61,40 @@ class StoredMember(NamedTuple):
     owner: bool
     joined_at: datetime
     number: int
+    seen_at: datetime | None  # the day it last opened the group's page (None: not since it joined)
 
 
 class StoredGroupInvite(NamedTuple):
     """A join link: ``uses`` the phones that joined through it, ``removed`` how many of them the
-    owner has removed since (the link then opens no more), ``max_uses`` its limit (None: none)."""
+    owner has removed since (the link then opens no more), ``max_uses`` its limit (None: none),
+    ``expires_at`` the moment it stops opening (None: never)."""
 
     id: str
     created_at: datetime
     revoked_at: datetime | None
     max_uses: int | None
+    expires_at: datetime | None
     uses: int
     removed: int
 
     @property
+    def used_up(self) -> bool:
+        return self.max_uses is not None and self.uses >= self.max_uses
+
+    @property
+    def last_day(self):
+        """The last day the link opens (it stops at the next midnight, UTC), or None."""
+        return None if self.expires_at is None else (self.expires_at - timedelta(days=1)).date()
+
+    @property
+    def expired(self) -> bool:
+        return self.expires_at is not None and self.expires_at <= utcnow()
+
+    @property
     def closed(self) -> bool:
-        """Whether the link opens no more though it was not revoked: used up, or used by a phone
-        removed since."""
-        return self.removed > 0 or (self.max_uses is not None and self.uses >= self.max_uses)
+        """Whether the link opens no more though it was not revoked: used up, past its day, or
+        used by a phone removed since."""
+        return self.removed > 0 or self.used_up or self.expired
 
 
 class StoredAlias(NamedTuple):
@@ -94,6 +113,7 @@ class Membership(NamedTuple):
     member_id: str
     owner: bool
     revision: int
+    seen_at: datetime | None = None  # the day this phone last opened the group's page
 
 
 GROUP_COLUMNS = columns_of(StoredGroup, PlayGroup)
@@ -116,6 +136,7 @@ MEMBER_COLUMNS = [
     GroupMember.owner,
     GroupMember.joined_at,
     JOIN_ORDER.label("number"),
+    GroupMember.seen_at,
 ]
 JOINED_THROUGH = GroupMember.invite_id == GroupInvite.id
 
@@ -129,6 +150,7 @@ INVITE_COLUMNS = [
     GroupInvite.created_at,
     GroupInvite.revoked_at,
     GroupInvite.max_uses,
+    GroupInvite.expires_at,
     _count_of(JOINED_THROUGH).label("uses"),
     _count_of(JOINED_THROUGH, GroupMember.removed_at.is_not(None)).label("removed"),
 ]
@@ -136,7 +158,7 @@ ALIAS_COLUMNS = columns_of(StoredAlias, GroupAlias)
 LIVE = GroupMember.removed_at.is_(None)
 # The group page's first question: one parameter per member token a phone may show.
 MEMBERSHIP = (
-    select(GroupMember.id, GroupMember.owner, PlayGroup.revision)
+    select(GroupMember.id, GroupMember.owner, PlayGroup.revision, GroupMember.seen_at)
     .join(PlayGroup, PlayGroup.id == GroupMember.group_id)
     .where(
         GroupMember.group_id == bindparam("group_id"),
@@ -178,7 +200,7 @@ class GroupService:
         if not member_digests(tokens):
             return None
         row = self.db.first(MEMBERSHIP, {"group_id": checked_id(group_id), **member_params(tokens)})
-        return None if row is None else Membership(row.id, row.owner, row.revision)
+        return None if row is None else Membership._make(row)
 
     def member_of(self, group_id: str, tokens) -> Membership:
         """The membership, or not found: a group says nothing to a phone that is not a member."""
@@ -220,6 +242,37 @@ class GroupService:
             .order_by(GroupMember.owner.desc(), GroupMember.joined_at, GroupMember.id)
         )
         return [StoredMember._make(row) for row in self.db.all(query)]
+
+    def visited(self, group_id: str, membership: Membership, now: datetime) -> Membership:
+        """This phone opened the group's page at ``now``: its last visit is kept by the day (one
+        write a member a day, which moves the group's revision, as the owner's page shows it)."""
+        if membership.seen_at is not None and membership.seen_at.date() >= now.date():
+            return membership
+        with unit_of_work(self.db) as session:
+            session.execute(update(GroupMember).where(GroupMember.id == membership.member_id).values(seen_at=now))
+            revision = session.execute(
+                update(PlayGroup)
+                .where(PlayGroup.id == checked_id(group_id))
+                .values(revision=PlayGroup.revision + 1)
+                .returning(PlayGroup.revision)
+            ).scalar_one()
+        return membership._replace(seen_at=now, revision=revision)
+
+    def rename(self, group_id: str, member_id: str, name, *, by: str) -> None:
+        """The owner ``by`` names a phone of the group (as it would have named itself)."""
+        name = phone_name(name)
+        if name is None:
+            raise ValidationError(N_("Give this phone a name (at most 40 characters)."), field="name")
+        with unit_of_work(self.db) as session:
+            acting(session, group_id, by)
+            done = session.execute(
+                update(GroupMember)
+                .where(GroupMember.group_id == checked_id(group_id), GroupMember.id == checked_id(member_id), LIVE)
+                .values(name=name)
+            )
+            if done.rowcount != 1:
+                raise NotFound(N_("No such phone in this group."), field="member")
+            self._bump(session, group_id)
 
     def group_of_game(self, game_id: str) -> str | None:
         """The group a game is played in, or None (no such game either): one statement."""
@@ -271,16 +324,29 @@ class GroupService:
                 self._move_game(session, group_id, game_id)
         return group_id, token
 
-    def create_invite(self, group_id: str, max_uses: int | None = None, *, by: str) -> str:
-        """A new invite link's token (shown once, stored hashed), for one phone when ``max_uses``
-        is 1, else for as many as open it; made by ``by``, a member (still one: ``acting``)."""
-        if max_uses not in (None, 1):
-            raise ValidationError(N_("A join link is for one phone or for any number."), field="uses")
+    def create_invite(
+        self, group_id: str, max_uses: int | None = None, expires_at: datetime | None = None, *, by: str
+    ) -> str:
+        """A new invite link's token (shown once, stored hashed), for ``max_uses`` phones (None: as
+        many as open it) until ``expires_at`` (None: until revoked); made by ``by``, a member
+        (still one: ``acting``)."""
+        if max_uses is not None and not (isinstance(max_uses, int) and 1 <= max_uses <= MAX_LINK_USES):
+            raise ValidationError(
+                N_("A join link is for 1 to %(max)s phones, or for any number."), field="uses", max=MAX_LINK_USES
+            )
+        if expires_at is not None and expires_at <= utcnow():
+            raise ValidationError(N_("A join link's last day cannot be in the past."), field="until")
         token = secrets.token_urlsafe(24)
         with unit_of_work(self.db) as session:
             acting(session, group_id, by, owner=False)
             session.add(
-                GroupInvite(id=new_id(), group_id=checked_id(group_id), token_hash=token_hash(token), max_uses=max_uses)
+                GroupInvite(
+                    id=new_id(),
+                    group_id=checked_id(group_id),
+                    token_hash=token_hash(token),
+                    max_uses=max_uses,
+                    expires_at=expires_at,
+                )
             )
             self._bump(session, group_id)
         return token
@@ -320,8 +386,14 @@ class GroupService:
                 ),
                 field="token",
             )
-        if invite.closed:
+        if invite.expired:
+            raise Forbidden(N_("This link's last day has passed: ask the group's owner for a new one."), field="token")
+        if invite.used_up and invite.max_uses == 1:
             raise Forbidden(N_("This link was for one phone, and it has joined: ask the group's owner for a new one."))
+        if invite.used_up:
+            raise Forbidden(
+                N_("Every phone this link was for has joined: ask the group's owner for a new one."), field="token"
+            )
         return invite
 
     def join(self, group_id: str, invite_token, name=None, phone: str | None = None, secret: bytes = b"") -> str:

@@ -11,6 +11,7 @@ written "Robert" — Ana 8 and Chloé 9, then Ana 4 and Chloé 2: Robert wins.
 
 from __future__ import annotations
 
+import re
 import shutil
 from urllib.parse import urlencode
 
@@ -166,30 +167,43 @@ def test_a_removed_phone_reads_why_its_game_page_went_quiet(live_server, phone, 
 
 
 @pytest.mark.parametrize(("width", "height"), [(360, 780), (320, 640)])
-def test_the_owner_tells_unnamed_phones_apart_and_a_removed_one_cannot_come_back(
+def test_the_owner_tells_phones_apart_renames_one_and_a_removed_one_cannot_come_back(
     live_server, phone, shot, width, height
 ):
-    """Two phones join by one link without a name: the owner's list shows « Téléphone 2 » and
-    « Téléphone 3 » with their join dates, the link's uses; « Téléphone 3 » removed, its phone opens
-    the same link again and is told why it cannot join."""
+    """The owner makes one link for two phones; each phone must give a name to join (the field
+    starts empty and is required); the owner's list shows each name with its join date and last
+    visit, the link's uses; the owner renames Chloé's phone, then removes it: its phone opens the
+    same link again and is told why it cannot join."""
     base = live_server.url
     ana, bob, chloe = phone(width, height), phone(width, height), phone(width, height)
     group_url = make_group(ana, base)
+    ana.get_by_label("Un nombre de téléphones\u00a0:").check()
+    ana.fill("#invite-count", "2")
     ana.get_by_role("button", name="Créer un lien d'invitation").click()
     link = base + path_of(ana.locator("[data-join-link]").inner_text())
-    for member in (bob, chloe):
+    for member, name in ((bob, "Bob"), (chloe, "Chloé")):
         member.goto(link)
-        expect(member.locator("#join-phone")).to_have_value("")
+        field = member.locator("#join-phone")
+        expect(field).to_have_value("")
+        member.get_by_role("button", name="Rejoindre la tablée").click()  # no name: the browser asks for one
+        assert field.evaluate("(input) => input.validity.valueMissing")
+        field.fill(name)
         member.get_by_role("button", name="Rejoindre la tablée").click()
         expect(member.get_by_role("heading", level=1)).to_have_text("Dimanche")
     ana.goto(group_url)
     members = ana.locator("[data-members]")
-    expect(members).to_contain_text("Téléphone 2")
-    expect(members).to_contain_text("Téléphone 3")
+    expect(members.locator("strong")).to_have_text([re.compile(".+"), "Bob", "Chloé"])  # the owner's phone first
     expect(members.locator("[data-joined]")).to_have_count(3)
+    expect(members.locator("li", has_text="Bob").locator("[data-seen]")).to_contain_text("dernière visite")
     expect(ana.locator("[data-uses]")).to_have_text("2 téléphones l'ont utilisée")
     looks_right(ana, shot, f"phones-{width}", "#members")
-    ana.get_by_role("button", name="Retirer Téléphone 3 de la tablée").click()
+    chloes = members.locator("li", has_text="Chloé")
+    chloes.locator("summary").click()
+    chloes.get_by_label("Nouveau nom de ce téléphone").fill("Tablette de Chloé")
+    looks_right(ana, shot, f"rename-{width}", "#members")
+    chloes.get_by_role("button", name="Enregistrer ce nom").click()
+    expect(members.locator("strong")).to_have_text([re.compile(".+"), "Bob", "Tablette de Chloé"])
+    ana.get_by_role("button", name="Retirer Tablette de Chloé de la tablée").click()
     expect(ana.locator("[data-closed]")).to_be_visible()
     looks_right(ana, shot, f"link-closed-{width}", "#invites")
     chloe.goto(link)

@@ -50,6 +50,7 @@ def test_a_group_on_four_phones(live_server, phone, shot):
     group_url = ana.url
     assert bob.goto(group_url).status == 404  # not a member: nothing to see
 
+    ana.get_by_label("Autant qu'il en faut, jusqu'à ce que vous le révoquiez").check()  # a link for the whole table
     ana.get_by_role("button", name="Créer un lien d'invitation").click()
     link = path_of(ana.locator("[data-join-link]").inner_text())
     for member, name in ((bob, "Bob"), (chloe, "Chloé"), (dan, "Dan")):

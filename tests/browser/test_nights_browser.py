@@ -50,6 +50,7 @@ def make_group_of_four(base, ana, others) -> str:
     ana.get_by_role("button", name="Créer la tablée").click()
     expect(ana.get_by_role("heading", level=1)).to_have_text("Mardi")
     group_url = ana.url
+    ana.get_by_label("Autant qu'il en faut, jusqu'à ce que vous le révoquiez").check()  # a link for the whole table
     ana.get_by_role("button", name="Créer un lien d'invitation").click()
     link = path_of(ana.locator("[data-join-link]").inner_text())
     for member, name in others:

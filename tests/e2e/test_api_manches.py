@@ -456,6 +456,7 @@ def test_openapi_says_bodies_are_json_only(client):
         ("POST", "/games/{game_id}/entry/save"),
         ("POST", "/games/{game_id}/players"), ("POST", "/games/{game_id}/players/leave"),  # who sits
         ("POST", "/groups/{group_id}/members"), ("POST", "/groups/import"),  # a group
+        ("POST", "/groups/{group_id}/invites"), ("PUT", "/groups/{group_id}/members/{member_id}"),  # its links, names
         ("PUT", "/groups/{group_id}/games/{game_id}"),  # a game put back in its group
         ("POST", "/nights/{night_id}/rounds"), ("POST", "/nights/{night_id}/end"),  # a club night's next turn, its end
         ("POST", "/variants"), ("POST", "/variants/import"), ("PUT", "/variants/{variant_id}"),  # house rules
