@@ -1,16 +1,17 @@
-// The manche being counted on this phone: one object per game, in IndexedDB (idb-keyval, as the
-// queue) under the game's id, read once a game's page opens (`ready`): `me` (the seat this phone
-// counts: "" for the table, null: not said), `number` and `pairs` (the next manche's entry as
-// typed: its form's [name, value] pairs), `edits` (n: a correction as typed), `unsent` (its hands
-// not yet answered: hands.js), `late` (its hand, recorded without it while offline). The form is
-// drawn from it (`fill`, of that number only) and each tap changes it (`keep`); the server's open
-// entry stays the truth of the hands; a manche saved, whichever way, takes its entry with it.
+// The manche being counted on this phone: one object per game, kept with the offline queue (one
+// idb-keyval store, queue.js) under "entry:" and the game's id, read once a game's page opens
+// (`ready`): `me` (the seat this phone counts: "" for the table, null: not said), `number` and
+// `pairs` (the next manche's entry as typed: its form's [name, value] pairs), `edits` (n: a
+// correction as typed), `unsent` (its hands not answered yet: hands.js), `late` (its hand, recorded
+// without it while offline). The form is drawn from it (`fill`, of that number only) and each tap
+// changes it (`keep`); the server's open entry stays the truth of the hands; a manche saved,
+// whichever way, takes its entry with it.
 (function () {
   "use strict";
   var O = window.CarteOffline, kv = window.idbKeyval;
   var place = location.pathname.match(/^\/games\/([^/]+)/);
-  if (!O || !kv || !place) return;
-  var game = decodeURIComponent(place[1]), store = kv.createStore("carte-entry", "games");
+  if (!O || !place) return;
+  var store = window.CarteQueue.store, key = "entry:" + decodeURIComponent(place[1]);
   var SKIP = ["nonce", "number", "selected", "save", "version"];
   function blank() { return { me: null, number: null, pairs: null, edits: {}, late: null }; }
 
@@ -18,7 +19,7 @@
   // changed it meanwhile: its changes stay).
   function change(fn) {
     fn(E.now);
-    return kv.update(game, function (kept) { var entry = Object.assign(blank(), kept); fn(entry); return entry; }, store)
+    return kv.update(key, function (kept) { var entry = Object.assign(blank(), kept); fn(entry); return entry; }, store)
       .catch(function () { /* storage refused: kept on this page only */ });
   }
 
@@ -32,6 +33,9 @@
       if (form && keep) keep();
     });
   });
+
+  // app.js puts the hand of `seat` on the keypad
+  function pick(form, seat) { var button = form.querySelector("[data-hand][data-seat='" + seat + "'] [name=pick]"); if (button) button.click(); }
 
   // One hand ({seat, cards, typed}) put in the form.
   function fillHand(form, hand) {
@@ -96,7 +100,7 @@
       var late = E.now.late;  // the hand this phone counted offline, in the correction of its manche
       if (!found && n && late && String(late.number) === n) {
         fillHand(form, late);
-        form.querySelector("[data-hand][data-seat='" + late.seat + "'] [name=pick]").click();  // app.js draws it on the keypad
+        pick(form, late.seat);
         document.getElementById("late-hand").hidden = false;
       }
       if (!found) return;
@@ -125,8 +129,8 @@
   }
 
   var E = window.CarteEntry = {
-    now: blank(), change: change, fill: fill, fillHand: fillHand, typed: typed, drafts: drafts, forget: forget,
-    ready: kv.get(game, store).catch(function () { return null; }).then(function (kept) {
+    now: blank(), change: change, fill: fill, fillHand: fillHand, pick: pick, typed: typed, drafts: drafts, forget: forget,
+    ready: kv.get(key, store).catch(function () { return null; }).then(function (kept) {
       E.now = Object.assign(blank(), kept);
       if (!document.querySelector("form[data-manche-form]")) done();
     }),

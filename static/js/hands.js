@@ -11,7 +11,8 @@
   if (!form || !E || !window.fetch) return;
   var base = box.dataset.openEntry, gameUrl = box.dataset.gameUrl, nextUrl = box.dataset.nextUrl;
   var number = parseInt(form.elements.number.defaultValue, 10);  // the server's (waiting.js may renumber the field)
-  var myTag = null, shown = 0, state = null, pending = {}, timers = {}, chains = {}, saving = false, posting = false, counted = false, inflight = {}, overdue = false, answered = null;
+  var myTag = null, shown = 0, state = null, timers = {}, chains = {}, saving = false, posting = false, counted = false, overdue = false, answered = null;
+  var winning = false;  // the winner chosen here on its way
 
   function words(name, values) {
     return box.dataset["w" + name].replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
@@ -35,7 +36,14 @@
     });
   }
 
-  // this phone's hand
+  // this phone's hands, changed and not answered yet, in its entry (entry.js): `pending` waits to
+  // leave, `inflight` is on its way (of this page's number; the page opened again, they leave).
+  function unsent(entry) {
+    if (!entry.unsent || entry.unsent.number !== number || !entry.unsent.inflight) entry.unsent = { number: number, pending: {}, inflight: {} };
+    return entry.unsent;
+  }
+  // `fn(pending, inflight)` changes them, in the object here and as kept
+  function hold(fn) { E.change(function (entry) { var held = unsent(entry); fn(held.pending, held.inflight); }); }
 
   // the hand of ``seat`` in a state the server sent (none before the first)
   function handAt(data, seat) {
@@ -51,7 +59,7 @@
   }
   // counted or not: as last said here (waiting, or on its way), else as the server says
   function isDone(seat) {
-    var hand = handAt(state, seat), said = [pending[seat], inflight[seat]].find(function (p) { return p && "done" in p; });
+    var held = unsent(E.now), hand = handAt(state, seat), said = [held.pending[seat], held.inflight[seat]].find(function (p) { return p && "done" in p; });
     return said ? said.done : !!(hand && hand.done);
   }
   // « comptée » says it of the hand on the keypad, whichever was just put there
@@ -59,26 +67,22 @@
   function changed(seat, extra) {
     if (!joined()) return;
     if (String(seat) === E.now.me) counted = true;
-    pending[seat] = Object.assign(pending[seat] || {}, extra || {});
-    remember();
+    hold(function (pending) { pending[seat] = Object.assign(pending[seat] || {}, extra); });
     clearTimeout(timers[seat]);
     timers[seat] = setTimeout(function () { flush(seat); }, 150);
   }
   // one hand's changes leave in turn (two at once could land in either order: the later wins)
   function flush(seat) {
     clearTimeout(timers[seat]);
-    var run = (chains[seat] || Promise.resolve()).then(function () { return sendHand(seat); });
-    chains[seat] = run;
-    return run;
+    chains[seat] = (chains[seat] || Promise.resolve()).then(function () { return sendHand(seat); });
+    return chains[seat];
   }
   function sendHand(seat) {
-    if (!pending[seat]) return;
+    if (!unsent(E.now).pending[seat]) return;
     var body = handBody(seat);
-    delete pending[seat];
-    inflight[seat] = body;
+    hold(function (pending, inflight) { delete pending[seat]; inflight[seat] = body; });
     return send("PUT", "/hands/" + seat, body).then(function (answer) {
-      delete inflight[seat];
-      remember();
+      hold(function (pending, inflight) { delete inflight[seat]; });
       if (answer.status === 200 && !(answered && answered.version > answer.data.version)) answered = answer.data;
       if (answer.status === 200) apply(answer.data);
       else if (answer.status === 409) late(seat, body);
@@ -87,15 +91,7 @@
       // the manche was recorded while this hand was on its way
       if (!sending() && overdue && !saving) recorded();
     // offline: kept, sent when back (marked done or not, as it was sent)
-    }).catch(function () { delete inflight[seat]; pending[seat] = Object.assign({ done: body.done }, pending[seat] || {}); remember(); });
-  }
-  // the hands changed here, not answered yet, kept with the phone's entry: sent once it is opened again
-  function remember() {
-    var hands = {};
-    [inflight, pending].forEach(function (from) {
-      Object.keys(from).forEach(function (seat) { if (seat !== "winner") hands[seat] = "done" in from[seat] ? { done: from[seat].done } : {}; });
-    });
-    E.change(function (entry) { entry.unsent = { number: number, hands: hands }; });
+    }).catch(function () { hold(function (pending, inflight) { delete inflight[seat]; pending[seat] = Object.assign({ done: body.done }, pending[seat]); }); });
   }
   function catchUp(seat) {
     var hand = handAt(state, seat);
@@ -103,14 +99,12 @@
     E.fillHand(form, hand);
     refresh();
   }
-  function sending() { return Object.keys(inflight).length > 0; }
+  function sending() { return Object.keys(unsent(E.now).inflight).length > 0; }
   // changed here, not answered yet: the form holds it
-  function mineNow(seat) { return pending[seat] || inflight[seat]; }
+  function mineNow(seat) { var held = unsent(E.now); return held.pending[seat] || held.inflight[seat]; }
   // every hand sent and answered (a save must not overtake one)
   function flushAll() {
-    var seats = Object.keys(pending).concat(Object.keys(chains)).filter(function (seat, i, all) {
-      return seat !== "winner" && all.indexOf(seat) === i;
-    });
+    var seats = Object.keys(unsent(E.now).pending).concat(Object.keys(chains)).filter(function (seat, i, all) { return all.indexOf(seat) === i; });
     return Promise.all(seats.map(flush));
   }
   // What this phone counted, it vouches for: its hands the server finds missing are marked done,
@@ -118,7 +112,8 @@
   function vouch() {
     var last = answered && (!state || answered.version > state.version) ? answered : state;
     (last ? last.hands : []).forEach(function (hand) {
-      if (hand.by.phone === (last.me || myTag) && last.missing.indexOf(hand.player) >= 0) pending[hand.seat] = Object.assign(pending[hand.seat] || {}, { done: true });
+      if (hand.by.phone !== (last.me || myTag) || last.missing.indexOf(hand.player) < 0) return;
+      hold(function (pending) { pending[hand.seat] = Object.assign(pending[hand.seat] || {}, { done: true }); });
     });
     return flushAll();
   }
@@ -158,11 +153,10 @@
 
   // recorded by another phone (entry or whole form): what waits is sent (see late), or move on
   function recorded() {
-    var waiting = Object.keys(pending).filter(function (seat) { return seat !== "winner"; });
     // a hand on its way decides first
     overdue = sending();
     if (overdue) return;
-    return waiting.length ? flushAll() : movedOn();
+    return Object.keys(unsent(E.now).pending).length ? flushAll() : movedOn();
   }
 
   function apply(data) {
@@ -175,7 +169,7 @@
     if (data.version < shown) return;
     shown = data.version;
     state = data;
-    if (!pending.winner) fillWinner(data);
+    if (!winning) fillWinner(data);
     data.hands.forEach(function (hand) { if (!mineNow(hand.seat)) E.fillHand(form, hand); });
     refresh();
     draw(data);
@@ -205,11 +199,6 @@
 
   // who this phone is
 
-  function pick(seat) {
-    var button = form.querySelector("[data-hand][data-seat='" + seat + "'] [name=pick]");
-    // app.js puts that hand on the keypad
-    if (button) button.click();
-  }
   function showMe() {
     var mine = E.now.me;
     document.getElementById("who-am-i").hidden = mine !== null;
@@ -217,7 +206,7 @@
     box.querySelectorAll("[data-when-joined]").forEach(function (part) { part.hidden = mine === null; });
     if (mine === null) return;
     box.querySelector("[data-i-am]").textContent = mine ? nameOf(mine) : box.querySelector("[data-me='']").textContent;
-    if (mine) pick(mine);
+    if (mine) E.pick(form, mine);
   }
 
   box.addEventListener("click", function (event) {
@@ -252,15 +241,15 @@
   // on the document, after app.js's (which puts the next hand to count on the keypad)
   document.addEventListener("change", function (event) {
     if (event.target.form !== form || event.target.name !== "winner" || !joined()) return;
-    pending.winner = true;
+    winning = true;
     var seat = event.target.value;
     send("PUT", "/winner", { number: number, seat: seat }).then(function (answer) {
-      delete pending.winner;
+      winning = false;
       if (answer.status === 200) apply(answer.data);
-    }).catch(function () { delete pending.winner; });
+    }).catch(function () { winning = false; });
     var mine = E.now.me;
     // this phone stays on its hand
-    if (mine && mine !== seat) pick(mine);
+    if (mine && mine !== seat) E.pick(form, mine);
     showDone();
   });
 
@@ -276,7 +265,7 @@
     posting = true;
     tellSaving(true);
     var submitter = event.submitter;
-    Object.keys(pending).forEach(function (seat) { if (seat !== "winner") pending[seat].done = true; });
+    hold(function (pending) { Object.keys(pending).forEach(function (seat) { pending[seat].done = true; }); });
     flushAll().then(vouch).then(function () {
       // the form's own fields, as the whole-manche form posts them; the hands are the entry's
       return send("POST", "/save", Object.assign(Object.fromEntries(new FormData(form)), { number: number }));
@@ -302,8 +291,8 @@
   // what waited is sent
   addEventListener("online", function () { flushAll().then(load); });
   E.ready.then(function () {
-    var kept = E.now.unsent;
-    if (kept && kept.number === number) Object.assign(pending, kept.hands);
+    // what was on its way when the page went leaves again
+    hold(function (pending, inflight) { Object.keys(inflight).forEach(function (seat) { pending[seat] = { done: inflight[seat].done }; delete inflight[seat]; }); });
     box.hidden = false;
     showMe();
     // the entry as kept drawn: what it holds on its way leaves, then the table's hands are drawn

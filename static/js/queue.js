@@ -2,7 +2,7 @@
 // loaded before this file by the pages and the service worker). Shared by the service worker and
 // the pages: whichever finds the network gone queues the write (`write`: the one place a form
 // becomes a queued item); the pages show, send and settle it. One store, each item under its
-// idempotency key (the form's nonce).
+// idempotency key (the form's nonce), and each game's entry on this phone (entry.js) beside them.
 // The database's name never changes with the app's version: an update carries the queue across.
 (function (scope) {
   "use strict";
@@ -51,10 +51,11 @@
   }
 
   scope.CarteQueue = {
+    store: store,
     // every item (of one game), in the order they were made
     all: function (game) {
       return carried().then(function () { return kv.values(store); }).then(function (items) {
-        return items.filter(function (item) { return !game || item.game === game; }).sort(order);
+        return items.filter(function (item) { return item.action && (!game || item.game === game); }).sort(order);
       });
     },
     get: function (id) { return kv.get(id, store); },

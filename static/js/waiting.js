@@ -152,13 +152,9 @@
       var total = tr.querySelector(".total");
       total.textContent = row[2];
       total.classList.add("provisional");
-      var toGo = tr.querySelector(".to-go");
-      if (target && row[2] && !progress.standing.finished) {
-        if (!toGo) toGo = tr.querySelector("th").appendChild(el("small", { class: "to-go" }));
-        toGo.textContent = say("toGo", { left: Math.max(target - row[2], 0), target: target });
-      } else if (toGo) {
-        toGo.remove();
-      }
+      var toGo = tr.querySelector(".to-go"), left = Math.max(target - row[2], 0);
+      if (toGo) toGo.remove();
+      if (target && row[2] && !progress.standing.finished) tr.querySelector("th").appendChild(el("small", { class: "to-go" }, say("toGo", { left: left, target: target })));
       body.appendChild(tr);
     });
     var note = board.querySelector(".provisional-note") || board.querySelector("table").insertAdjacentElement("beforebegin", el("p", { class: "provisional-note" }));
@@ -188,10 +184,15 @@
       var item = list.appendChild(el("li", { "data-side": row[1] }, row[0] + ". " + row[1] + " "));
       item.appendChild(el("strong", { class: "total provisional" }, row[2] + " " + say("pts")));
     });
-    var dealer = progress.next_dealer, starter = CarteScore.starter(model, progress.counted + 1, dealer);
-    box.appendChild(el("p", { class: "deal" }, say("deals", { dealer: model.players[dealer], starter: starter }) + " (" + say("provisionalBadge") + ")"));
-    if (progress.standing.finished) box.appendChild(el("p", { class: "provisional-over" }, say("over", { winners: progress.standing.winners.join(", ") })));
+    box.appendChild(el("p", { class: "deal" }, deals(progress)));
+    if (progress.standing.finished) box.appendChild(el("p", { class: "provisional-over" }, over(progress)));
   }
+  // who deals the next manche and who starts (the next seated going round), provisional
+  function deals(progress) {
+    var dealer = progress.next_dealer, starter = CarteScore.starter(model, progress.counted + 1, dealer);
+    return say("deals", { dealer: model.players[dealer], starter: starter }) + " (" + say("provisionalBadge") + ")";
+  }
+  function over(progress) { return say("over", { winners: progress.standing.winners.join(", ") }); }
 
   // The history row of a manche with a correction or a deletion waiting is marked so.
   function pending(item) {
@@ -201,24 +202,17 @@
     if (row) row.classList.add(kind(item) === "delete" ? "pending-delete" : "pending-edit");
   }
 
-  // The "next manche" box: its number, its dealer (and who starts: the next seated going round).
+  // The "next manche" box: its number, its dealer and who starts.
   function nextManche(progress, number) {
     var next = document.querySelector(".next-manche");
     if (!next) return;
     var heading = next.querySelector("h2"), button = next.querySelector("a.button");
     [heading, button].forEach(function (node) { if (node) node.textContent = node.textContent.replace(new RegExp("\\b" + model.next + "\\b"), number); });
-    var deal = next.querySelector(".deal"), dealer = progress.next_dealer;
-    if (deal && deal.firstChild && deal.firstChild.nodeType === 3) {
-      var starter = CarteScore.starter(model, progress.counted + 1, dealer);
-      deal.firstChild.textContent = say("deals", { dealer: model.players[dealer], starter: starter }) + " (" + say("provisionalBadge") + ") ";
-    }
-    var over = next.querySelector(".provisional-over");
-    if (progress.standing.finished) {
-      if (!over) over = next.insertBefore(el("p", { class: "provisional-over" }), heading.nextSibling);
-      over.textContent = say("over", { winners: progress.standing.winners.join(", ") });
-    } else if (over) {
-      over.remove();
-    }
+    var deal = next.querySelector(".deal");
+    if (deal && deal.firstChild && deal.firstChild.nodeType === 3) deal.firstChild.textContent = deals(progress) + " ";
+    var ended = next.querySelector(".provisional-over");
+    if (ended) ended.remove();
+    if (progress.standing.finished) next.insertBefore(el("p", { class: "provisional-over" }, over(progress)), heading.nextSibling);
   }
 
   // The queue of one game renumbered from `first`, in order (after an undo, or to follow the server).

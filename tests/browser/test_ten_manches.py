@@ -1,10 +1,12 @@
-"""A ten-manche evening on four phones at one table of five (Ana, Bob, Chloé, Dan, Eve), at 360 px:
-Ana's phone (the owner's) counts Ana's hand, chooses who went out and saves; Bob's and Dan's count
+"""A ten-manche evening on four phones at one table of five (Ana, Bob, Chloé, Dan, Eve), two at
+360 px and two at 320 px, which change sizes after manche 5 (each role played at both: no second
+evening to pay for). Ana's phone (the owner's) counts Ana's hand, chooses who went out and saves; Bob's and Dan's count
 their own hands; Chloé's counts for the table (Chloé's hand and Eve's). In manche 3 Ana and Bob
 save at the same moment; in manche 5 Dan's phone has its network cut for real (requests refused,
 event stream ended) while it counts, the table saves with Chloé's 0 for Dan, and back online Dan
 corrects the manche with his hand. After every step each phone on the entry shows, for every hand,
-only what was counted in that manche; at the end every total is the one worked out by hand.
+only what was counted in that manche, with nothing to scroll sideways; at the end every total is
+the one worked out by hand.
 
 Classique (SPEC §2, tables.toml): K 10, 7 7, 3 3; in penalty mode the others add up their hands
 and the one who went out scores 0.
@@ -69,6 +71,11 @@ def shows(page, counted: dict[int, int]) -> None:
         assert page.evaluate(SHOWN) == want, (page.url, page.locator("h1").inner_text())
 
 
+def sized(pages: list, width: int) -> None:
+    for page in pages:
+        page.set_viewport_size({"width": width, "height": 740})
+
+
 def on_entry(page, base: str, game_id: str, number: int, player: str) -> None:
     """``page`` on manche ``number``'s entry, as the phone of ``player`` (it said so once): gone
     there by itself after the save (a phone that counted its hand), or from the game page it went
@@ -80,6 +87,17 @@ def on_entry(page, base: str, game_id: str, number: int, player: str) -> None:
     expect(page.locator("h1")).to_have_text(f"Manche {number}")
     expect(page.locator("#i-am")).to_contain_text(player)
     page.wait_for_function("() => window.CarteOffline && window.CarteOffline.settled === true")
+
+
+def all_on_entry(everyone: dict, table, number: int) -> None:
+    """Every phone on manche ``number``'s entry (``on_entry``), two at each width, none wider than
+    its screen."""
+    for page, player in everyone.items():
+        if number > 1:
+            on_entry(page, table.base, table.game.id, number, player)
+        width, used = page.evaluate("[innerWidth, document.documentElement.scrollWidth]")
+        assert used <= width, (player, number, used, width)
+    assert sorted(page.evaluate("innerWidth") for page in everyone) == [320, 320, 360, 360]
 
 
 @pytest.mark.slow
@@ -97,11 +115,13 @@ def test_a_ten_manche_evening_on_four_phones(browser, live_server):
         chloe.locator("#who-am-i").get_by_role("button", name="Personne : je compte pour la table").click()
         everyone = {ana: "Ana", bob: "Bob", chloe: "Personne", dan: "Dan"}
         counts = {ANA: ana, BOB: bob, CHLOE: chloe, DAN: dan, EVE: chloe}
+        sized([chloe, dan], 320)
 
         for number, (out, hands) in enumerate(EVENING, start=1):
-            if number > 1:
-                for page, player in everyone.items():
-                    on_entry(page, table.base, game.id, number, player)
+            if number == 6:
+                sized([ana, bob], 320)
+                sized([chloe, dan], 360)
+            all_on_entry(everyone, table, number)
             offline = number == 5
             choose_winner(ana, out)
             for page in everyone:
