@@ -145,7 +145,7 @@ def start_round(night_id):
     turn = data.get("turn")
     if not isinstance(turn, int) or isinstance(turn, bool):
         raise ValidationError(N_("Say which turn to start (a whole number)."), field="turn")
-    started = nights().next_round(state.night, turn, seating_of(data), data.get("byes", []), state.gone)
+    started = nights().next_round(state.night, turn, seating_of(data), data.get("byes", []))
     if started:
         games = [{"table": n, "id": game_id, "edit_token": token} for n, (game_id, token) in enumerate(started, 1)]
         return jsonify({"turn": turn, "started": True, "games": games}), 201

@@ -345,9 +345,7 @@ def start_round(night_id):
     state = members_night(night_id)
     try:
         number = whole_number(request.form.get("round", ""), 1, 10_000)
-        started = nights().next_round(
-            state.night, number, read_seating(request.form), read_byes(request.form), state.gone
-        )
+        started = nights().next_round(state.night, number, read_seating(request.form), read_byes(request.form))
     except Conflict:
         raise  # the night ended meanwhile: said on its own page, which leads back to the night
     except DomainError as error:

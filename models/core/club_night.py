@@ -313,12 +313,7 @@ def checked_seating(tables, low: int, high: int, out=(), gone=()) -> list[list[s
     kept = [list(table) for table in tables if table]
     if not kept:
         raise ValidationError(N_("Choose the players present."), field="players")
-    left = {person(name): name for name in gone}
-    for name in (name for table in kept for name in table):
-        if person(name) in left:
-            raise ValidationError(
-                N_("%(name)s has left the night: mark their return before seating them."), field="players", name=name
-            )
+    check_not_gone([name for table in kept for name in table], gone)
     seen: set = {person(name) for name in out}
     for number, table in enumerate(kept, start=1):
         check_count(len(table), low, high, table=number)
@@ -333,3 +328,13 @@ def checked_seating(tables, low: int, high: int, out=(), gone=()) -> list[list[s
                 )
             seen.add(person(name))
     return kept
+
+
+def check_not_gone(names, gone) -> None:
+    """Refuse a player of ``names`` (seated, or sitting out) who left the night (``gone``)."""
+    left = {person(name) for name in gone}
+    for name in names:
+        if person(name) in left:
+            raise ValidationError(
+                N_("%(name)s has left the night: mark their return before seating them."), field="players", name=name
+            )

@@ -184,9 +184,9 @@ class NightService:
 
     # --- writes ------------------------------------------------------------------------------
 
-    def _prepared(self, variant, target, rounds, seating, byes=(), gone=()) -> list:
+    def _prepared(self, variant, target, rounds, seating, byes=()) -> list:
         low, high = self.limits(variant)
-        tables = club_night.checked_seating(seating, low, high, byes, gone)
+        tables = club_night.checked_seating(seating, low, high, byes)
         return [
             self.games.prepare_game(variant, names, None, None, None, None, target, rounds, None) for names in tables
         ]
@@ -224,17 +224,17 @@ class NightService:
         row = self.db.first(query)
         return None if row is None else row.id
 
-    def next_round(self, night: StoredNight, number, seating, byes=(), gone=()) -> list:
+    def next_round(self, night: StoredNight, number, seating, byes=()) -> list:
         """Round ``number`` of the night (the one after the round being played), one game a table
-        of ``seating``, ``byes`` the players present who sit it out (none of the players who left,
-        ``gone``): each new game's ``(id, edit token)``; none when that round was started already
-        (a retry, or another phone first)."""
+        of ``seating``, ``byes`` the players present who sit it out (none of them a player who left
+        the night, asked inside the write): each new game's ``(id, edit token)``; none when that
+        round was started already (a retry, or another phone first)."""
         if not isinstance(number, int) or number > night.round + 1 or number < 1:
             raise ValidationError(N_("This turn cannot be started now."), field="round")
         if number <= night.round:
             return []
         byes = checked_byes(byes)
-        news = self._prepared(night.variant, night.target, night.rounds, seating, byes, gone)
+        news = self._prepared(night.variant, night.target, night.rounds, seating, byes)
         try:
             with unit_of_work(self.db) as session:
                 moved = session.execute(
@@ -245,6 +245,8 @@ class NightService:
                 if moved.rowcount != 1:
                     self._not_ended(session, night.id)
                     raise _Started
+                left = session.execute(select(NightGone.name).where(NightGone.night_id == night.id)).scalars()
+                club_night.check_not_gone([*(name for new in news for name in new.players), *byes], list(left))
                 self._write_round(session, night.id, night.group_id, number, news, byes)
         except (_Started, IntegrityError):
             return []
