@@ -140,6 +140,7 @@ def test_a_player_leaves_is_seated_no_more_and_comes_back(app):
         refused.get_json()["error"]["message"]
         == "Bob a quitté la soirée\u00a0: indiquez son retour avant de l'asseoir."
     )
+    assert app.extensions["nights"].state(night_id).night.round == 2  # asked inside the write: nothing started
     # Back (the undo), through the API: seated again in the proposal.
     back = client.post(f"/api/v1/nights/{night_id}/gone", json={"name": "Bob", "gone": False}, headers=bearer)
     assert back.status_code == 200 and back.get_json() == {"name": "Bob", "gone": False}
