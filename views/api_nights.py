@@ -1,7 +1,8 @@
 """A group's club nights in the JSON API (/api/v1): the group's nights, a night (its turn, the
 tables of that turn with their games' totals, the ranking across tables with its ties, and the
-next turn's seating proposed as asked), and the next turn started from a seating — sent again,
-it starts nothing.
+next turn's seating proposed as asked, with who sits it out), the next turn started from a
+seating and its byes — sent again, it starts nothing —, a player leaving the night or coming
+back, and how the night is ranked (by total, or per table played).
 
 A member's token is the bearer token (as for the group: ``views/api_groups.py``); a night says
 nothing to anyone else (404, like its group). The numbers are the night page's
@@ -48,6 +49,28 @@ def night_line(night: StoredNight) -> dict:
         "turn": night.round,
         "created_at": night.created_at.isoformat(),
         "ended_at": night.ended_at.isoformat() if night.ended_at else None,
+        "ranking_method": night.ranked_by,
+    }
+
+
+def figure(value) -> float | None:
+    """A figure per table played (a fraction) as JSON writes it, four decimals at most."""
+    return None if value is None else round(float(value), 4)
+
+
+def ranking_line(p) -> dict:
+    """A player's line in the night's ranking."""
+    return {
+        "place": p.place,
+        "name": p.name,
+        "wins": p.wins,
+        "points": p.points,
+        "tables": p.tables,
+        "tied": p.tied,
+        "byes": p.byes,
+        "gone": p.gone,
+        "points_per_table": figure(p.points_per_table),
+        "wins_per_table": figure(p.wins_per_table),
     }
 
 
@@ -78,7 +101,7 @@ def get_night(night_id):
     state = members_night(night_id)
     numbers = night_numbers(state)
     asked = asked_seating(state, request.args)
-    seating, refused = proposed_seating(state, numbers.ranking, asked, numbers.met)
+    seating, out, refused = proposed_seating(state, numbers.ranking, asked, numbers.met)
     if refused is not None and request.args.get("tables"):
         raise refused
     tables = [(t, numbers.summaries[t.game_id]) for t in state.current if t.game_id in numbers.summaries]
@@ -88,23 +111,14 @@ def get_night(night_id):
             "group": state.night.group_id,
             "lower_is_better": numbers.lower_is_better,
             "tables": [table_line(table, summary) for table, summary in tables],
-            "ranking": [
-                {
-                    "place": p.place,
-                    "name": p.name,
-                    "wins": p.wins,
-                    "points": p.points,
-                    "tables": p.tables,
-                    "tied": p.tied,
-                }  # fmt: skip
-                for p in numbers.ranking
-            ],
+            "ranking": [ranking_line(p) for p in numbers.ranking],
             "proposal": {
                 "turn": state.night.round + 1,
                 "method": asked.method,
                 "tables": asked.tables,
                 "seed": asked.seed,
                 "seating": seating,
+                "byes": out,
                 "error": None if refused is None else error_message(refused),
             },
         }
@@ -131,10 +145,31 @@ def start_round(night_id):
     turn = data.get("turn")
     if not isinstance(turn, int) or isinstance(turn, bool):
         raise ValidationError(N_("Say which turn to start (a whole number)."), field="turn")
-    started = nights().next_round(state.night, turn, seating_of(data))
+    started = nights().next_round(state.night, turn, seating_of(data), data.get("byes", []))
     if started:
         games = [{"table": n, "id": game_id, "edit_token": token} for n, (game_id, token) in enumerate(started, 1)]
         return jsonify({"turn": turn, "started": True, "games": games}), 201
     now = nights().state(night_id)
     games = [{"table": t.table, "id": t.game_id} for t in now.tables if t.round == turn]
     return jsonify({"turn": turn, "started": False, "games": games}), 200
+
+
+@bp.post("/nights/<night_id>/gone")
+def mark_gone(night_id):
+    """``name`` left the night (``gone`` true, the default) or came back (false): 200, the name as
+    the night spells it and whether they are gone; someone the night never seated is a 422."""
+    members_night(night_id)
+    data = json_body()
+    gone = data.get("gone", True)
+    if not isinstance(gone, bool):
+        raise ValidationError(N_("Say whether the player left (true) or came back (false)."), field="gone")
+    name = nights().leave(night_id, data.get("name"), gone)
+    return jsonify({"name": name, "gone": gone})
+
+
+@bp.put("/nights/<night_id>/ranking")
+def rank_night(night_id):
+    """The night ranked by ``method``: 200, the night as its list shows it."""
+    members_night(night_id)
+    nights().rank_by(night_id, json_body().get("method"))
+    return jsonify(night_line(nights().state(night_id).night))

@@ -7,9 +7,10 @@ and ``said``, the change in one sentence with its table's number, for the polite
 new connection gives ``since``, the night's state its page shows (``NightState.stamp``), and
 ``turn``, its turn and whether it had ended (``NightState.moment``): if the night moved meanwhile,
 ``tables`` (and ``turn``) come at once. Between changes the stream looks at the night's turn
-every ``LOOK_SECONDS`` (one statement): a turn started or the night ended on another phone is
-heard there (``tables`` and ``turn``: the page fetches the next turn's seating, or the podium,
-again too), and the stream listens to the new turn's tables from then on. A member removed from the group
+every ``LOOK_SECONDS`` (one statement): a turn started or the night ended or reopened on another
+phone is heard there (``tables`` and ``turn``: the page fetches the next turn's seating, or the
+podium, again too), and the stream listens to the new turn's tables from then on; a change of the
+night itself (a player leaving or back, the ranking chosen: ``NightState.look``) sends ``tables``. A member removed from the group
 (its games get a new revision, heard as a change of rights) has its stream ended; the watch link's
 stream carries nothing but the tables.
 """
@@ -97,10 +98,12 @@ def told(tables: Tables, members: tuple | None, look: float):
     while True:
         event = tables.get(look)
         if event is None:
-            now = nights().moment_of(night.id)
-            if now is not None and now != tables.state.moment:
+            now = nights().look_of(night.id)
+            if now is not None and now != tables.state.look:
+                before = tables.state.moment
                 tables.listen(nights().state(night.id))
-                yield message("tables", tables.state.stamp) + message("turn", str(now))
+                turned = message("turn", now[0]) if now[0] != before else ""
+                yield message("tables", tables.state.stamp) + turned
             else:
                 yield sse.STILL_HERE
             continue

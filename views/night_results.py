@@ -21,7 +21,7 @@ from .api_nights import bp as api
 from .api_nights import night_line
 from .groups import private
 from .kit import groups, nights
-from .nights import members_night, night_numbers
+from .nights import members_night, night_numbers, per_table
 from .share import attachment, spreadsheet_safe
 
 bp = Blueprint("night_results", __name__)
@@ -73,6 +73,7 @@ def result_sheet(night_id):
         "ranking": numbers.ranking,
         "podium": club_night.podium(numbers.ranking),
         "lower_is_better": numbers.lower_is_better,
+        "uneven": any(line.byes or line.gone for line in numbers.ranking),
         "turns": sorted(turns.items()),
     }
     return private(make_response(render_template("nights/sheet.html", **context)))
@@ -82,15 +83,28 @@ def result_sheet(night_id):
 @api.get("/nights/<night_id>/results.csv")
 def results_csv(night_id):
     """The night's ranking as a spreadsheet reads it (UTF-8 with a byte-order mark, so that the
-    accents are read): one row a player, its words in the request's language."""
+    accents are read): one row a player in the night's ranking, its words in the request's
+    language; the figure per table played when the night is ranked per table."""
     state = members_night(night_id)
     numbers = night_numbers(state)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow([gettext("Place"), gettext("Player"), gettext("Wins"), gettext("Points"), gettext("Tables")])
+    method = state.night.ranked_by
+    figure = {"points_per_table": gettext("Points per table"), "wins_per_table": gettext("Wins per table")}.get(method)
+    headings = [gettext("Place"), gettext("Player"), gettext("Wins"), gettext("Points"), gettext("Tables")]
+    writer.writerow([*headings, gettext("Byes"), gettext("Left"), *([figure] if figure else [])])
     for line in numbers.ranking:
-        writer.writerow(
-            [spreadsheet_safe(cell) for cell in (line.place, line.name, line.wins, line.points, line.tables)]
-        )
+        cells = [
+            line.place,
+            line.name,
+            line.wins,
+            line.points,
+            line.tables,
+            line.byes,
+            gettext("yes") if line.gone else "",
+        ]
+        if figure:
+            cells.append(per_table(getattr(line, method)))
+        writer.writerow([spreadsheet_safe(cell) for cell in cells])
     answer = Response("\ufeff" + out.getvalue(), mimetype="text/csv")
     return private(attachment(answer, f"carte-night-{state.night.created_at:%Y-%m-%d}.csv"))

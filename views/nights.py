@@ -17,7 +17,7 @@ import secrets
 from typing import NamedTuple
 
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
-from flask_babel import format_date, gettext
+from flask_babel import format_date, format_decimal, gettext
 
 from models.core import club_night
 from models.core.errors import N_, Conflict, DomainError, NotFound, ValidationError
@@ -80,6 +80,12 @@ def read_seating(data, lenient: bool = False) -> list[list[str]]:
     return [tables[number] for number in sorted(tables)]
 
 
+def read_byes(data) -> list[str]:
+    """The players the seating sends as sitting the turn out (their table ``0``)."""
+    names = [" ".join(name.split()) for name in data.getlist("players")]
+    return [name for index, name in enumerate(names) if name and data.get(f"table-{index}", "").strip() == "0"]
+
+
 def night_settings(data) -> dict:
     """The new night's variant and how its games end (a target, or a number of manches)."""
     variant = registry().find(data.get("variant") or "") or next(iter(registry().builtins.variants.values()))
@@ -137,14 +143,17 @@ def group_nights(group_id):
     return private(make_response(render_template("nights/list.html", **new_night_context(group_id, request.args))))
 
 
-def first_seating(data) -> tuple[list, int]:
-    """Round 1's seating for the players present, shuffled, and its seed."""
+def first_seating(data) -> tuple[list, list, int]:
+    """Round 1's seating for the players present, shuffled, who sits it out when the tables are
+    full (the last of the shuffled order), and its seed."""
     settings = night_settings(data)
     players = present_players(data)
     low, high = settings["variant"].min_players, settings["variant"].max_players
-    count = club_night.checked_tables(whole_number(data.get("tables", "")), len(players), low, high)
+    count = club_night.checked_tables(whole_number(data.get("tables", "")), len(players), low, high, byes=True)
     seed = seed_of(data)
-    return club_night.shuffled(players, count, seed), seed
+    order = club_night.shuffled(players, 1, seed)[0]
+    seating, out = club_night.turn_seating("together", order, count, high)
+    return seating, out, seed
 
 
 @bp.get("/groups/<group_id>/nights/new")
@@ -152,22 +161,25 @@ def new_night(group_id):
     """Round 1's seating proposed (shuffled) for the players present, editable, then started."""
     member(group_id)
     try:
-        seating, seed = first_seating(request.args)
+        seating, out, seed = first_seating(request.args)
     except DomainError as error:
         context = new_night_context(group_id, request.args, {error.field or "form": error_message(error)})
         return private(make_response(render_template("nights/list.html", **context), 422))
     return private(
-        make_response(render_template("nights/new.html", **seating_context(group_id, request.args, seating, seed)))
+        make_response(
+            render_template("nights/new.html", **seating_context(group_id, request.args, seating, seed, out=out))
+        )
     )
 
 
-def seating_context(group_id: str, data, seating: list, seed: int, error: str | None = None) -> dict:
+def seating_context(group_id: str, data, seating: list, seed: int, error: str | None = None, out=()) -> dict:
     settings = night_settings(data)
     return {
         "group": groups().group(group_id),
         "name": data.get("name", ""),
         "settings": settings,
         "seating": seating,
+        "out": list(out),
         "seed": seed,
         "nonce": data.get("nonce") or secrets.token_urlsafe(16),
         "error": error,
@@ -184,11 +196,12 @@ def start_night(group_id):
         seating = read_seating(request.form)
         night_id, started = nights().start(
             group_id, request.form.get("name"), settings["variant"].id, settings["target"], settings["rounds"],
-            seating, request.form.get("nonce"),
+            seating, request.form.get("nonce"), read_byes(request.form),
         )  # fmt: skip
     except DomainError as error:
         kept = read_seating(request.form, lenient=True)  # as sent, to be seated again
-        context = seating_context(group_id, request.form, kept, seed_of(request.form), error_message(error))
+        out = read_byes(request.form)
+        context = seating_context(group_id, request.form, kept, seed_of(request.form), error_message(error), out)
         return private(make_response(render_template("nights/new.html", **context), 422))
     for game_id, token in started:
         remember_token(game_id, token)
@@ -211,8 +224,9 @@ class Numbers(NamedTuple):
 def night_numbers(state: NightState) -> Numbers:
     summed = nights().summaries(summaries(), state)
     low = nights().lower_is_better(state.night)
-    results = table_results(state, summed, groups().aliases(state.night.group_id))
-    return Numbers(summed, low, club_night.ranking(results, low), club_night.met(results))
+    aliases = groups().aliases(state.night.group_id)
+    ranking = nights().ranking(state, summed, aliases, low)
+    return Numbers(summed, low, ranking, club_night.met(table_results(state, summed, aliases)))
 
 
 def night_context(state: NightState, read_only: bool, live_url: str) -> dict:
@@ -228,6 +242,8 @@ def night_context(state: NightState, read_only: bool, live_url: str) -> dict:
         "ranking": numbers.ranking,
         "met": numbers.met,
         "podium": club_night.podium(numbers.ranking) if state.night.ended_at else [],
+        "rankings": club_night.RANKINGS,
+        "uneven": any(line.byes or line.gone for line in numbers.ranking),
         "order": order_key(numbers.ranking),
         "lower_is_better": numbers.lower_is_better,
         "read_only": read_only,
@@ -238,7 +254,8 @@ def night_context(state: NightState, read_only: bool, live_url: str) -> dict:
 def order_key(ranking) -> str:
     """The ranking's order as a short key: the next turn's proposal is drawn from it, and the page
     draws the proposal again when the live part shows a ranking with another key."""
-    return hashlib.sha256("\n".join(line.name for line in ranking).encode()).hexdigest()[:12]
+    text = "\n".join(f"{line.name}{' gone' if line.gone else ''}" for line in ranking)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 class Asked(NamedTuple):
@@ -257,24 +274,36 @@ def asked_seating(state: NightState, data) -> Asked:
     return Asked(method, count, seed_of(data))
 
 
-def proposed_seating(
-    state: NightState, ranking, asked: Asked, met: frozenset = frozenset()
-) -> tuple[list[list[str]], DomainError | None]:
-    """The next turn's seating drawn from the ranking as ``asked``; when the players cannot fill
-    the number of tables asked, the refusal and the seating at the tables of the turn being played."""
-    order = [line.name for line in ranking]
+class Proposed(NamedTuple):
+    """The next turn's seating: its tables, who sits it out, and why the tables asked could not be."""
+
+    seating: list
+    out: list
+    refused: DomainError | None
+
+
+def proposed_seating(state: NightState, ranking, asked: Asked, met: frozenset = frozenset()) -> Proposed:
+    """The next turn's seating drawn from the ranking as ``asked``, for the players present (not
+    those who left), the ones over the tables' seats sitting out in turn; when the players are
+    too few for the number of tables asked, the refusal and the seating at the tables of the turn
+    being played."""
+    order = [line.name for line in ranking if not line.gone]
+    byes = {person(line.name): line.byes for line in ranking}
+    played = {person(line.name): line.tables for line in ranking}
     low, high = nights().limits(state.night.variant)
+    refused, count = None, asked.tables
     try:
-        club_night.checked_tables(asked.tables, len(order), low, high)
-    except DomainError as refused:
-        return club_night.proposal(asked.method, order, len(state.current) or 1, asked.seed, met), refused
-    return club_night.proposal(asked.method, order, asked.tables, asked.seed, met), None
+        club_night.checked_tables(asked.tables, len(order), low, high, byes=True)
+    except DomainError as error:
+        refused, count = error, len(state.current) or 1
+    seating, out = club_night.turn_seating(asked.method, order, count, high, asked.seed, met, byes, played)
+    return Proposed(seating, out, refused)
 
 
 def proposal_context(state: NightState, ranking, data, error: str | None = None, met: frozenset = frozenset()) -> dict:
     """The next round's seating the organiser asked for (``method``, ``tables``), from the ranking."""
     asked = asked_seating(state, data)
-    seating, refused = proposed_seating(state, ranking, asked, met)
+    seating, out, refused = proposed_seating(state, ranking, asked, met)
     if refused is not None:
         error = error or error_message(refused)  # said; the tables of the turn being played proposed
     return {
@@ -283,6 +312,7 @@ def proposal_context(state: NightState, ranking, data, error: str | None = None,
         "methods": club_night.METHODS,
         "table_count": asked.tables,
         "seating": seating,
+        "out": out,
         "seed": asked.seed,
         "next_round": state.night.round + 1,
         "error": error,
@@ -315,7 +345,7 @@ def start_round(night_id):
     state = members_night(night_id)
     try:
         number = whole_number(request.form.get("round", ""), 1, 10_000)
-        started = nights().next_round(state.night, number, read_seating(request.form))
+        started = nights().next_round(state.night, number, read_seating(request.form), read_byes(request.form))
     except Conflict:
         raise  # the night ended meanwhile: said on its own page, which leads back to the night
     except DomainError as error:
@@ -323,6 +353,30 @@ def start_round(night_id):
     for game_id, token in started:
         remember_token(game_id, token)
     return private(redirect(url_for("nights.night_page", night_id=night_id), 303))
+
+
+@bp.post("/nights/<night_id>/gone")
+def mark_gone(night_id):
+    """A player left the night (``gone`` 1), or came back (0): seated in no later turn, ranked
+    with the tables they played. Someone who is not one of the night's players is a 422."""
+    members_night(night_id)
+    nights().leave(night_id, request.form.get("name"), request.form.get("gone", "1") != "0")
+    return private(redirect(url_for("nights.night_page", night_id=night_id, _anchor="present"), 303))
+
+
+@bp.post("/nights/<night_id>/ranking")
+def rank_night(night_id):
+    """How the night is ranked: by total, or per table played (``club_night.RANKINGS``)."""
+    members_night(night_id)
+    nights().rank_by(night_id, request.form.get("method"))
+    return private(redirect(url_for("nights.night_page", night_id=night_id, _anchor="ranking-title"), 303))
+
+
+@bp.app_template_filter("per_table")
+def per_table(value) -> str:
+    """A figure per table played (a fraction) as the language writes it, two decimals at most; a
+    dash when no table was played."""
+    return "–" if value is None else format_decimal(float(value), format="#,##0.##")
 
 
 def live_answer(state: NightState, revision: int, read_only: bool, live_url: str):

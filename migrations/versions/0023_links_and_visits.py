@@ -5,7 +5,7 @@ owner chose), and a group's member keeps the day it last opened the group's page
 Added and dropped in place (SQLite's own ALTER TABLE … ADD/DROP COLUMN, no rebuild).
 
 Revision ID: 0023
-Revises: 0020
+Revises: 0021
 Create Date: 2026-11-29 15:00:00.000000
 """
 
@@ -15,7 +15,7 @@ import sqlmodel
 
 
 revision = '0023'
-down_revision = '0020'
+down_revision = '0021'
 branch_labels = None
 depends_on = None
 

@@ -6,7 +6,20 @@ the scoring core says). Until then the table's points count in the ranking and i
 a round still being played ranks its players by the wins of the rounds before and by points.
 The night's ranking is by wins first (most), then by points (fewest when points count against,
 most otherwise), over every table a player sat at; players equal on both are tied (« ex æquo »)
-and share a place, the next place skipping as many (1, 1, 3).
+and share a place, the next place skipping as many (1, 1, 3). The organiser may rank per table
+played instead (``RANKINGS``): by points per table (then wins per table), or by wins per table
+(then points per table) — fractions compared exactly — so that a player who played fewer tables
+is neither helped nor harmed by it.
+
+A *bye* (a turn sat out because the tables are full) is a table not played: it adds no win, no
+point and no table, and is shown beside the player. Ranked per table played, a bye changes
+nothing in a player's figures; ranked by total, it leaves them a table short, which the page says.
+A player who *left* the night keeps every table they played and is seated no more. A player who
+played no table yet (a bye in turn 1) is ranked after every player who did.
+
+When the players present are more than the tables seat, the ones over sit out (``sitting_out``):
+the fewest byes so far first, so that nobody sits out twice while another present player has not
+sat out yet; among those, the most tables played, then the last in the order given (the ranking's).
 
 The three seatings of the next round take the ranking's order and the number of tables; the
 tables are as even as can be, the bigger ones first (7 players at 2 tables: 4 and 3):
@@ -28,6 +41,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import combinations
 
 from .errors import N_, ValidationError
@@ -35,6 +49,7 @@ from .seating import check_count
 from .standings import person
 
 METHODS = ("spread", "together", "shuffled", "fresh")
+RANKINGS = ("total", "points_per_table", "wins_per_table")
 SEARCH_LIMIT = 50_000  # partial seatings the fresh search tries before keeping the best found
 MAX_TABLES = 50
 
@@ -53,7 +68,8 @@ class TableResult:
 
 @dataclass(frozen=True)
 class Placed:
-    """A player's place in the night: ``tied`` when another player has the same place."""
+    """A player's place in the night: ``tied`` when another player has the same place, ``byes``
+    the turns they sat out, ``gone`` when they left the night."""
 
     place: int
     name: str
@@ -61,6 +77,18 @@ class Placed:
     points: int
     tables: int  # the tables they sat at
     tied: bool = False
+    byes: int = 0
+    gone: bool = False
+
+    @property
+    def points_per_table(self) -> Fraction | None:
+        """Their points divided by the tables they sat at (None: no table yet)."""
+        return Fraction(self.points, self.tables) if self.tables else None
+
+    @property
+    def wins_per_table(self) -> Fraction | None:
+        """Their wins divided by the tables they sat at (None: no table yet)."""
+        return Fraction(self.wins, self.tables) if self.tables else None
 
 
 def podium(ranking: list[Placed]) -> list[Placed]:
@@ -68,8 +96,31 @@ def podium(ranking: list[Placed]) -> list[Placed]:
     return [line for line in ranking if line.place <= 3]
 
 
-def ranking(results, lower_is_better: bool = True) -> list[Placed]:
-    """The night's ranking over ``results`` (``TableResult``s, in the order they were played)."""
+def checked_ranking(method) -> str:
+    """One of ``RANKINGS``, or refused."""
+    if method not in RANKINGS:
+        raise ValidationError(
+            N_("Choose how the night is ranked: by total, by points per table or by wins per table."), field="ranking"
+        )
+    return method
+
+
+def _rank_key(line: list, method: str, sign: int) -> tuple:
+    """What places a player (``line``: name, wins, points, tables): the smaller, the better."""
+    _, wins, points, tables = line
+    if not tables:
+        return (1,)  # no table played: after every player who played one
+    if method == "points_per_table":
+        return (0, sign * Fraction(points, tables), -Fraction(wins, tables))
+    if method == "wins_per_table":
+        return (0, -Fraction(wins, tables), sign * Fraction(points, tables))
+    return (0, -wins, sign * points)
+
+
+def ranking(results, lower_is_better: bool = True, method: str = "total", byes=(), gone=()) -> list[Placed]:
+    """The night's ranking over ``results`` (``TableResult``s, in the order they were played),
+    by ``method`` (one of ``RANKINGS``); ``byes``: the ``(turn, name)`` of each turn sat out,
+    ``gone``: the names of the players who left."""
     lines: dict = {}  # person -> [latest name, wins, points, tables]
     for result in sorted(results, key=lambda r: (r.round, r.table)):
         for name, total in result.totals.items():
@@ -78,20 +129,53 @@ def ranking(results, lower_is_better: bool = True) -> list[Placed]:
             line[1] += int(result.finished and name in result.winners)
             line[2] += total
             line[3] += 1
+    sat_out: dict = {}
+    for _turn, name in byes:
+        lines.setdefault(person(name), [name, 0, 0, 0])
+        sat_out[person(name)] = sat_out.get(person(name), 0) + 1
+    left = {person(name) for name in gone}
     sign = 1 if lower_is_better else -1
 
     def key(line) -> tuple:
-        return (-line[1], sign * line[2])
+        return _rank_key(line, method, sign)
 
     ordered = sorted(lines.values(), key=lambda line: (*key(line), person(line[0])))
-    placed = []
+    places = []
     for index, line in enumerate(ordered):
-        place = placed[-1].place if placed and key(ordered[index - 1]) == key(line) else index + 1
-        placed.append(Placed(place, line[0], line[1], line[2], line[3]))
+        places.append(places[-1] if places and key(ordered[index - 1]) == key(line) else index + 1)
     counts: dict = {}
-    for line in placed:
-        counts[line.place] = counts.get(line.place, 0) + 1
-    return [Placed(p.place, p.name, p.wins, p.points, p.tables, counts[p.place] > 1) for p in placed]
+    for place in places:
+        counts[place] = counts.get(place, 0) + 1
+    return [
+        Placed(
+            place,
+            line[0],
+            line[1],
+            line[2],
+            line[3],
+            counts[place] > 1,
+            sat_out.get(person(line[0]), 0),
+            person(line[0]) in left,
+        )  # fmt: skip
+        for place, line in zip(places, ordered, strict=True)
+    ]
+
+
+def sitting_out(order, seats: int, byes: dict, tables: dict) -> list[str]:
+    """Who sits out a turn whose tables seat ``seats`` of the players of ``order``: as many as are
+    over, the fewest byes so far first (``byes``: person → turns sat out), then the most tables
+    played (``tables``: person → tables), then the last in ``order``. Returned in ``order``."""
+    names = list(order)
+    over = max(0, len(names) - seats)
+    if not over:
+        return []
+    position = {name: index for index, name in enumerate(names)}
+    chosen = set(
+        sorted(names, key=lambda name: (byes.get(person(name), 0), -tables.get(person(name), 0), -position[name]))[
+            :over
+        ]
+    )
+    return [name for name in names if name in chosen]
 
 
 def sizes(players: int, tables: int) -> list[int]:
@@ -193,11 +277,22 @@ def proposal(method: str, order, tables: int, seed: int = 0, met_before: frozens
     return spread(order, tables)
 
 
-def checked_tables(count, players: int, low: int, high: int) -> int:
-    """A number of tables for ``players`` players where each table seats ``low`` to ``high``."""
+def turn_seating(method: str, order, tables: int, high: int, seed: int = 0, met_before: frozenset = frozenset(),
+                 byes: dict | None = None, played: dict | None = None) -> tuple[list[list[str]], list[str]]:  # fmt: skip
+    """A turn's seating for the players present (``order``, the ranking's) at ``tables`` tables of
+    at most ``high``: the players over sit out (``sitting_out``, from ``byes`` and the tables
+    ``played`` so far), the others are seated by ``method``. Returns the tables and who sits out."""
+    out = sitting_out(order, high * tables, byes or {}, played or {})
+    seated = [name for name in order if name not in set(out)]
+    return proposal(method, seated, tables, seed, met_before), out
+
+
+def checked_tables(count, players: int, low: int, high: int, byes: bool = False) -> int:
+    """A number of tables for ``players`` players where each table seats ``low`` to ``high``
+    (``byes``: the players over the tables' seats sit out, so that only too few is refused)."""
     if not isinstance(count, int) or not 1 <= count <= MAX_TABLES:
         raise ValidationError(N_("Choose a number of tables."), field="tables")
-    few, many = players < low * count, players > high * count
+    few, many = players < low * count, players > high * count and not byes
     if few or many:  # one refusal, said with the limit it passes
         raise ValidationError(
             N_("%(players)s players are too few for %(tables)s tables: at least %(low)s a table.")
@@ -211,17 +306,35 @@ def checked_tables(count, players: int, low: int, high: int) -> int:
     return count
 
 
-def checked_seating(tables, low: int, high: int) -> list[list[str]]:
+def checked_seating(tables, low: int, high: int, out=(), gone=()) -> list[list[str]]:
     """A seating as the organiser left it: the tables with someone at them (an emptied table is
-    dropped), each of ``low`` to ``high`` players, nobody at two tables."""
+    dropped), each of ``low`` to ``high`` players, nobody at two tables, nor seated while sitting
+    out (``out``) or gone from the night (``gone``)."""
     kept = [list(table) for table in tables if table]
     if not kept:
         raise ValidationError(N_("Choose the players present."), field="players")
-    seen: set = set()
+    check_not_gone([name for table in kept for name in table], gone)
+    seen: set = {person(name) for name in out}
     for number, table in enumerate(kept, start=1):
         check_count(len(table), low, high, table=number)
         for name in table:
             if person(name) in seen:
-                raise ValidationError(N_("%(name)s is seated twice."), field="players", name=name)
+                raise ValidationError(
+                    N_("%(name)s is seated twice.")
+                    if person(name) not in {person(o) for o in out}
+                    else N_("%(name)s is seated and sits out at once."),
+                    field="players",
+                    name=name,
+                )
             seen.add(person(name))
     return kept
+
+
+def check_not_gone(names, gone) -> None:
+    """Refuse a player of ``names`` (seated, or sitting out) who left the night (``gone``)."""
+    left = {person(name) for name in gone}
+    for name in names:
+        if person(name) in left:
+            raise ValidationError(
+                N_("%(name)s has left the night: mark their return before seating them."), field="players", name=name
+            )

@@ -329,6 +329,34 @@ class ClubNight(SQLModel, table=True):
     start_key: str = Field(max_length=64)
     created_at: datetime = Field(default_factory=utcnow)
     ended_at: datetime | None = None  # « Terminer la soirée »: no turn starts after it (migration 0020)
+    # How the night is ranked (``club_night.RANKINGS``), and a count of the night's own changes (a
+    # player leaving or back, the ranking chosen) that its streams look at (migration 0021).
+    ranked_by: str = Field(default="total", max_length=20)
+    revision: int = 0
+
+
+class NightBye(SQLModel, table=True):
+    """A player present who sits out a turn of a club night (« exempt »): written with the turn's
+    games (migration 0021)."""
+
+    __tablename__ = "night_bye"
+
+    night_id: str = Field(foreign_key="club_night.id", max_length=32, ondelete="CASCADE", primary_key=True)
+    round: int = Field(primary_key=True)
+    name: str = Field(max_length=40, primary_key=True)
+
+
+class NightGone(SQLModel, table=True):
+    """A player who left a club night (the organiser's mark, undone by deleting the row): seated in
+    no later turn. ``person`` as ``standings.person`` reads the name; ``round`` the turn being
+    played when they left (migration 0021)."""
+
+    __tablename__ = "night_gone"
+
+    night_id: str = Field(foreign_key="club_night.id", max_length=32, ondelete="CASCADE", primary_key=True)
+    person: str = Field(max_length=80, primary_key=True)
+    name: str = Field(max_length=40)
+    round: int
 
 
 # How long a write waits for a lock another write holds before giving up (seconds): SQLite's busy

@@ -8,9 +8,15 @@ retry starts nothing twice: a night is found again by its form's nonce (``start_
 by its number (the round moves on only from the one before it; a unique index holds one game per
 table of a round).
 
+A turn's byes (the players present who sit out it) are written with its games (``night_bye``); a
+player who left is a row of ``night_gone`` (deleted when they come back); the night's ranking
+method is its ``ranked_by``. Those writes of the night itself bump its ``revision``, which its
+streams look at (migration 0021).
+
 The ranking and the seatings are the core's (``models/core/club_night.py``); a night's page reads
-the night and its games in one statement and their summaries through the app's ``history.Summaries`` (a
-constant number of statements whatever the number of tables).
+the night and its games in one statement, its byes and leavers in another, and their summaries
+through the app's ``history.Summaries`` (a constant number of statements whatever the number of tables).
+The night's ranking — the one its podium, sheet and CSV show — is ``NightService.ranking``.
 """
 
 from __future__ import annotations
@@ -19,14 +25,14 @@ import hashlib
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, false, select, true, union_all, update
 from sqlalchemy.exc import IntegrityError
 
 from ..core import club_night, scoring, standings
-from ..core.errors import N_, Conflict, NotFound, ValidationError
+from ..core.errors import N_, Conflict, NotFound, UnknownPlayer, ValidationError
 from ..core.variant import resolve
 from . import history
-from .db import ClubNight, Database, Game, utcnow
+from .db import ClubNight, Database, Game, NightBye, NightGone, Player, utcnow
 from .game_input import write_new_game
 from .games import GameService
 from .groups import checked_name, merges_of
@@ -48,6 +54,8 @@ class StoredNight(NamedTuple):
     round: int
     created_at: datetime
     ended_at: datetime | None  # « Terminer la soirée »: the ranking is final, no turn starts
+    ranked_by: str  # one of club_night.RANKINGS
+    revision: int  # the night's own changes: a player leaving or back, the ranking chosen
 
 
 class NightTable(NamedTuple):
@@ -62,6 +70,13 @@ class NightTable(NamedTuple):
 class NightState(NamedTuple):
     night: StoredNight
     tables: tuple  # NightTable, by round then table
+    byes: tuple = ()  # (turn, name) of each player present who sat a turn out
+    gone: tuple = ()  # the names of the players who left the night
+
+    @property
+    def look(self) -> tuple:
+        """What the night's streams look at between changes: its moment and its own revision."""
+        return (self.moment, self.night.revision)
 
     @property
     def current(self) -> tuple:
@@ -76,7 +91,7 @@ class NightState(NamedTuple):
     @property
     def stamp(self) -> str:
         """What the night's live part shows depends on: its round and its games' revisions."""
-        text = f"{self.night.round}:" + ",".join(f"{t.game_id}.{t.revision}" for t in self.tables)
+        text = f"{self.night.round}:{self.night.revision}:" + ",".join(f"{t.game_id}.{t.revision}" for t in self.tables)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -86,6 +101,7 @@ def moment(turn: int, ended_at) -> str:
 
 NIGHT_COLUMNS = columns_of(StoredNight, ClubNight)
 TABLE_COLUMNS = (Game.id, Game.revision, Game.night_round, Game.night_table)
+MAX_NAME = 40  # a player's name, as a game's
 
 
 class _Started(Exception):
@@ -113,18 +129,22 @@ class NightService:
             .where(ClubNight.id == checked_id(night_id))
             .order_by(Game.night_round, Game.night_table)
         )
-        rows = self.db.all(query)
-        if not rows:
-            raise NotFound(N_("No club night with this id."), field="id")
+        with self.db.snapshot() as connection:
+            rows = connection.execute(query).all()
+            if not rows:
+                raise NotFound(N_("No club night with this id."), field="id")
+            out = connection.execute(outs_of(rows[0].id)).all()
         width = len(NIGHT_COLUMNS)
         night = StoredNight._make(rows[0][:width])
         tables = tuple(NightTable._make(row[width:]) for row in rows if row[width] is not None)
-        return NightState(night, tables)
+        byes = tuple((row.round, row.name) for row in out if not row.gone)
+        return NightState(night, tables, byes, tuple(row.name for row in out if row.gone))
 
-    def moment_of(self, night_id: str) -> str | None:
-        """Where the night stands (``NightState.moment``: a stream's look between two changes): one statement."""
-        row = self.db.first(select(ClubNight.round, ClubNight.ended_at).where(ClubNight.id == checked_id(night_id)))
-        return None if row is None else moment(row.round, row.ended_at)
+    def look_of(self, night_id: str) -> tuple | None:
+        """The night's ``NightState.look`` (a stream's look between two changes): one statement."""
+        query = select(ClubNight.round, ClubNight.ended_at, ClubNight.revision)
+        row = self.db.first(query.where(ClubNight.id == checked_id(night_id)))
+        return None if row is None else (moment(row.round, row.ended_at), row.revision)
 
     def nights(self, group_id: str) -> list[StoredNight]:
         """The group's nights, newest first: one statement."""
@@ -150,27 +170,38 @@ class NightService:
 
     @staticmethod
     def ranking(state: NightState, summaries: dict, aliases, lower_is_better: bool) -> list[club_night.Placed]:
-        """The night's ranking across its tables, the group's merges (``aliases``) applied."""
-        return club_night.ranking(table_results(state, summaries, aliases), lower_is_better)
+        """The night's ranking across its tables, by its method, with its byes and leavers, the
+        group's merges (``aliases``) applied: what its page, podium, sheet and CSV show (once
+        the night has ended, its final places)."""
+        spell = speller(state, summaries, aliases)
+        return club_night.ranking(
+            table_results(state, summaries, aliases),
+            lower_is_better,
+            state.night.ranked_by,
+            byes=[(turn, spell(name)) for turn, name in state.byes],
+            gone=[spell(name) for name in state.gone],
+        )
 
     # --- writes ------------------------------------------------------------------------------
 
-    def _prepared(self, variant, target, rounds, seating) -> list:
+    def _prepared(self, variant, target, rounds, seating, byes=()) -> list:
         low, high = self.limits(variant)
-        tables = club_night.checked_seating(seating, low, high)
+        tables = club_night.checked_seating(seating, low, high, byes)
         return [
             self.games.prepare_game(variant, names, None, None, None, None, target, rounds, None) for names in tables
         ]
 
-    def start(self, group_id: str, name, variant, target, rounds, seating, key) -> tuple[str, list]:
+    def start(self, group_id: str, name, variant, target, rounds, seating, key, byes=()) -> tuple[str, list]:
         """A new night of the group (the caller is a member) and its first round's games, one a
-        table of ``seating`` (lists of names): returns the night's id and each new game's
-        ``(id, edit token)``. A retry with the same ``key`` answers the night it made, and no game."""
+        table of ``seating`` (lists of names), ``byes`` the players present who sit it out: returns
+        the night's id and each new game's ``(id, edit token)``. A retry with the same ``key``
+        answers the night it made, and no game."""
         group_id, key, name = checked_id(group_id), checked_key(key), checked_name(name, refused=NIGHT_NAME_REFUSED)
         found = self._night_by_key(group_id, key)
         if found is not None:
             return found, []
-        news = self._prepared(variant, target, rounds, seating)
+        byes = checked_byes(byes)
+        news = self._prepared(variant, target, rounds, seating, byes)
         first = news[0].row
         night = ClubNight(
             id=new_id(), group_id=group_id, name=name, variant=first["variant"], target=first["target"],
@@ -180,7 +211,7 @@ class NightService:
             with unit_of_work(self.db) as session:
                 session.add(night)
                 session.flush()
-                self._write_round(session, night.id, group_id, 1, news)
+                self._write_round(session, night.id, group_id, 1, news, byes)
         except IntegrityError:  # the same form, sent twice at once: the other one made it
             found = self._night_by_key(group_id, key)
             if found is None:
@@ -193,15 +224,17 @@ class NightService:
         row = self.db.first(query)
         return None if row is None else row.id
 
-    def next_round(self, night: StoredNight, number, seating) -> list:
+    def next_round(self, night: StoredNight, number, seating, byes=()) -> list:
         """Round ``number`` of the night (the one after the round being played), one game a table
-        of ``seating``: each new game's ``(id, edit token)``; none when that round was started
-        already (a retry, or another phone first)."""
+        of ``seating``, ``byes`` the players present who sit it out (none of them a player who left
+        the night, asked inside the write): each new game's ``(id, edit token)``; none when that
+        round was started already (a retry, or another phone first)."""
         if not isinstance(number, int) or number > night.round + 1 or number < 1:
             raise ValidationError(N_("This turn cannot be started now."), field="round")
         if number <= night.round:
             return []
-        news = self._prepared(night.variant, night.target, night.rounds, seating)
+        byes = checked_byes(byes)
+        news = self._prepared(night.variant, night.target, night.rounds, seating, byes)
         try:
             with unit_of_work(self.db) as session:
                 moved = session.execute(
@@ -212,7 +245,9 @@ class NightService:
                 if moved.rowcount != 1:
                     self._not_ended(session, night.id)
                     raise _Started
-                self._write_round(session, night.id, night.group_id, number, news)
+                left = session.execute(select(NightGone.name).where(NightGone.night_id == night.id)).scalars()
+                club_night.check_not_gone([*(name for new in news for name in new.players), *byes], list(left))
+                self._write_round(session, night.id, night.group_id, number, news, byes)
         except (_Started, IntegrityError):
             return []
         return [(new.id, new.token) for new in news]
@@ -227,6 +262,45 @@ class NightService:
             else:
                 session.execute(query.values(ended_at=None))
 
+    def leave(self, night_id: str, name, gone: bool = True) -> str:
+        """``name`` left the night (seated in no later turn), or came back (``gone`` False, the
+        undo): one unit of work, which finds them among the night's players (a table or a bye),
+        else refuses; marking twice changes nothing. Returns the name as the night spells it."""
+        night_id = checked_id(night_id)
+        key = standings.person(name) if isinstance(name, str) and name.strip() else ""
+        with unit_of_work(self.db) as session:
+            turn = session.execute(select(ClubNight.round).where(ClubNight.id == night_id)).scalar()
+            if turn is None:
+                raise NotFound(N_("No club night with this id."), field="id")
+            played = session.execute(players_of(night_id)).scalars().all()
+            spelled_as = next((n for n in reversed(played) if standings.person(n) == key), None)
+            if spelled_as is None:
+                raise UnknownPlayer(
+                    N_("“%(player)s” is not playing in this night."), field="name", player=str(name or "")[:MAX_NAME]
+                )
+            marked = select(NightGone.person).where(NightGone.night_id == night_id, NightGone.person == key)
+            was_gone = session.execute(marked).first() is not None
+            if gone and not was_gone:
+                session.add(NightGone(night_id=night_id, person=key, name=spelled_as, round=turn))
+            elif not gone and was_gone:
+                session.execute(delete(NightGone).where(NightGone.night_id == night_id, NightGone.person == key))
+            if gone != was_gone:
+                session.execute(self._bumped(night_id))
+        return spelled_as
+
+    def rank_by(self, night_id: str, method) -> None:
+        """The night ranked by ``method`` (one of ``club_night.RANKINGS``): one unit of work."""
+        method = club_night.checked_ranking(method)
+        with unit_of_work(self.db) as session:
+            night_id = checked_id(night_id)
+            session.execute(self._bumped(night_id).where(ClubNight.ranked_by != method).values(ranked_by=method))
+            if session.execute(select(ClubNight.id).where(ClubNight.id == night_id)).first() is None:
+                raise NotFound(N_("No club night with this id."), field="id")
+
+    @staticmethod
+    def _bumped(night_id: str):
+        return update(ClubNight).where(ClubNight.id == night_id).values(revision=ClubNight.revision + 1)
+
     @staticmethod
     def _not_ended(session, night_id: str) -> None:
         """Refused, with words, when the night has ended (asked inside the write that would start a turn)."""
@@ -235,9 +309,41 @@ class NightService:
             raise Conflict(N_("This night is over: reopen it to start another turn."))
 
     @staticmethod
-    def _write_round(session, night_id: str, group_id: str, number: int, news: list) -> None:
+    def _write_round(session, night_id: str, group_id: str, number: int, news: list, byes=()) -> None:
         for table, new in enumerate(news, start=1):
             write_new_game(session, new, group_id=group_id, night_id=night_id, night_round=number, night_table=table)
+        session.add_all(NightBye(night_id=night_id, round=number, name=name) for name in byes)
+
+
+def checked_byes(byes) -> list[str]:
+    """The players sitting a turn out as sent: names, each person once, none blank or too long."""
+    if not isinstance(byes, (list, tuple)) or not all(isinstance(name, str) for name in byes):
+        raise ValidationError(N_("Send the players sitting out as a list of names."), field="byes")
+    names, seen = [], set()
+    for raw in byes:
+        name = " ".join(raw.split())
+        if not name or len(name) > MAX_NAME:
+            raise ValidationError(N_("Name each player sitting out (at most 40 characters)."), field="byes")
+        if standings.person(name) not in seen:
+            seen.add(standings.person(name))
+            names.append(name)
+    return names
+
+
+def outs_of(night_id: str):
+    """The night's byes and leavers, in one statement: turn, name, and whether they left."""
+    byes = select(NightBye.round, NightBye.name, false().label("gone")).where(NightBye.night_id == night_id)
+    gone = select(NightGone.round, NightGone.name, true().label("gone")).where(NightGone.night_id == night_id)
+    return union_all(byes, gone)
+
+
+def players_of(night_id: str):
+    """Every name the night seated or had sit out, by turn: one statement."""
+    seated = select(Player.name, Game.night_round.label("turn")).join(Game, Game.id == Player.game_id)
+    seated = seated.where(Game.night_id == night_id)
+    sat_out = select(NightBye.name, NightBye.round.label("turn")).where(NightBye.night_id == night_id)
+    both = union_all(seated, sat_out).subquery()
+    return select(both.c.name).order_by(both.c.turn)
 
 
 def table_results(state: NightState, summaries: dict, aliases=()) -> list[club_night.TableResult]:
@@ -267,3 +373,16 @@ def spelled(state: NightState, summaries: dict, aliases=()) -> dict:
     names = [name for t in state.tables if t.game_id in summaries for name in summaries[t.game_id].players]
     latest = {standings.counted_as(merges, standings.person(name)): name for name in names}
     return {name: latest[standings.counted_as(merges, standings.person(name))] for name in names}
+
+
+def speller(state: NightState, summaries: dict, aliases=()):
+    """A name (a table's, a bye's, a leaver's) → the spelling its person is shown by in the night
+    (``spelled``); a name no table played is its own spelling, unless a merge makes it one of them."""
+    merges = merges_of(aliases)
+    known = spelled(state, summaries, aliases)
+    by_person = {standings.counted_as(merges, standings.person(name)): shown for name, shown in known.items()}
+
+    def spell(name: str) -> str:
+        return known.get(name) or by_person.get(standings.counted_as(merges, standings.person(name)), name)
+
+    return spell

@@ -1,6 +1,7 @@
 """A club night ended on a phone at 360 px (light) and read on one at 320 px (dark): « Terminer la
 soirée » on the first, heard by the second's open page without a reload, the podium whole on both
-(no text cut, no sideways scroll), the result sheet, and « Rouvrir la soirée ».
+(no text cut, no sideways scroll), the result sheet, and « Rouvrir la soirée », which brings the
+next turn's form back on the second's open page without a reload.
 
 Classique in penalty mode, one manche a game: the player who goes out scores 0, the others their
 hand (SPEC §2: 3♣ = 3, K♦ = 10, 2♠ = 20); the night ranks tables won first, then fewest points.
@@ -64,6 +65,12 @@ def test_a_night_ended_shows_its_podium_whole_on_two_phones(live_server, phone, 
     no_sideways_scroll(dan)
     shot("sheet-320-dark", dan)
 
+    open_listening(dan, f"{base}/nights/{night_id}")  # Dan's page open on the ended night
+    expect(dan.locator("#next-turn")).to_have_count(0)
     ana.get_by_role("button", name="Rouvrir la soirée").click()
     expect(ana.locator("[data-podium]")).to_have_count(0)
     expect(ana.get_by_role("button", name="Terminer la soirée")).to_be_visible()
+    # Dan's page hears the night reopened: the next turn's form comes back without a reload.
+    expect(dan.locator("[data-podium]")).to_have_count(0, timeout=LIVE)
+    expect(dan.get_by_role("button", name="Lancer le tour 2")).to_be_visible(timeout=LIVE)
+    expect(dan.get_by_role("button", name="Terminer la soirée")).to_be_visible()

@@ -459,6 +459,7 @@ def test_openapi_says_bodies_are_json_only(client):
         ("POST", "/groups/{group_id}/invites"), ("PUT", "/groups/{group_id}/members/{member_id}"),  # its links, names
         ("PUT", "/groups/{group_id}/games/{game_id}"),  # a game put back in its group
         ("POST", "/nights/{night_id}/rounds"), ("POST", "/nights/{night_id}/end"),  # a club night's next turn, its end
+        ("POST", "/nights/{night_id}/gone"), ("PUT", "/nights/{night_id}/ranking"),  # who left, how it is ranked
         ("POST", "/variants"), ("POST", "/variants/import"), ("PUT", "/variants/{variant_id}"),  # house rules
         ("POST", "/score"), ("POST", "/referee/check"),  # the calculette and the referee
     }  # fmt: skip

@@ -61,7 +61,7 @@ def test_a_member_lists_and_reads_a_night(app, played):
     ]
     # Together, 2 tables of 2: the two first, then the two next.
     assert night["proposal"] == {"turn": 2, "method": "together", "tables": 2, "seed": 5,
-                                 "seating": [["Ana", "Chloé"], ["Bob", "Dan"]], "error": None}  # fmt: skip
+                                 "seating": [["Ana", "Chloé"], ["Bob", "Dan"]], "byes": [], "error": None}  # fmt: skip
     # Spread (the default) deals a snake: 1st table 1, 2nd table 2, 3rd table 2, 4th table 1.
     spread = client.get(f"/api/v1/nights/{night_id}", headers=bearer).get_json()["proposal"]
     assert (spread["method"], spread["seating"]) == ("spread", [["Ana", "Dan"], ["Chloé", "Bob"]])
@@ -122,19 +122,22 @@ def test_the_nights_are_in_the_openapi_document(app):
     assert "415" in paths["/nights/{night_id}/rounds"]["post"]["responses"]
 
 
-def test_a_turn_too_small_for_the_night_is_said_in_the_proposal(app, played):
+def test_a_turn_too_small_for_the_night_seats_the_players_over_out(app, played):
     """Six played turn 1 at two tables; turn 2 seats two at one table. Nobody has scored, so all six
     are tied, in the order of their names. Classique seats 2 to 5 a table: the turn's one table
-    cannot seat six — said in the proposal (seated there all the same, as the page does) when no
-    number of tables was asked, a 422 when one table is asked; two tables seat three and three."""
+    seats five and one sits out. Rule (club_night.sitting_out): the fewest byes first (all 0), then
+    the most tables played — Ana and Bob played two —, then the last in the ranking's order: Bob.
+    Two tables seat three and three, nobody out; six are too few for four tables (two a table at
+    least): a 422."""
     client, bearer, group_id, _night_id, _games = played
     nights = app.extensions["nights"]
     six = [["Ana", "Bob", "Chloé"], ["Dan", "Eve", "Fred"]]
     night_id, _ = nights.start(group_id, "Jeudi", "classique", None, 1, six, "k6")
     nights.next_round(nights.state(night_id).night, 2, [["Ana", "Bob"]])
     proposal = client.get(f"/api/v1/nights/{night_id}", headers=bearer).get_json()["proposal"]
-    assert proposal["tables"] == 1 and proposal["seating"] == [["Ana", "Bob", "Chloé", "Dan", "Eve", "Fred"]]
-    assert proposal["error"] == "6 joueurs, c'est trop pour 1 tables\u00a0: au plus 5 par table."  # French first
-    assert client.get(f"/api/v1/nights/{night_id}?tables=1", headers=bearer).status_code == 422
+    assert proposal["tables"] == 1 and proposal["seating"] == [["Ana", "Chloé", "Dan", "Eve", "Fred"]]
+    assert (proposal["byes"], proposal["error"]) == (["Bob"], None)
+    assert client.get(f"/api/v1/nights/{night_id}?tables=1", headers=bearer).status_code == 200
     two = client.get(f"/api/v1/nights/{night_id}?tables=2&method=together", headers=bearer).get_json()["proposal"]
-    assert (two["seating"], two["error"]) == ([["Ana", "Bob", "Chloé"], ["Dan", "Eve", "Fred"]], None)
+    assert (two["seating"], two["byes"], two["error"]) == ([["Ana", "Bob", "Chloé"], ["Dan", "Eve", "Fred"]], [], None)
+    assert client.get(f"/api/v1/nights/{night_id}?tables=4", headers=bearer).status_code == 422

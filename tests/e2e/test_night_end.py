@@ -66,13 +66,13 @@ def test_the_result_sheet_and_the_csv_say_the_ranking(app, played):
     assert "Final ranking" in sheet and "Turn 1" in sheet and sheet.count("data-sheet-table=") == 2
     english = ana.get(f"/nights/{night_id}/results.csv")  # Ana's phone reads English
     french = client.get(f"/api/v1/nights/{night_id}/results.csv", headers=bearer)  # French first
-    for answer, heading in ((english, ["Place", "Player", "Wins", "Points", "Tables"]),
-                            (french, ["Place", "Joueur", "Gagnées", "Points", "Tables"])):  # fmt: skip
+    for answer, heading in ((english, ["Place", "Player", "Wins", "Points", "Tables", "Byes", "Left"]),
+                            (french, ["Place", "Joueur", "Gagnées", "Points", "Tables", "Exemptions", "A quitté"])):  # fmt: skip
         assert answer.status_code == 200 and answer.mimetype == "text/csv"
         assert answer.headers["Content-Disposition"].startswith('attachment; filename="carte-night-')
         text = answer.get_data(as_text=True)
         assert text.startswith("\ufeff")
-        assert list(csv.reader(io.StringIO(text[1:]))) == [heading, *map(list, RANKING)]
+        assert list(csv.reader(io.StringIO(text[1:]))) == [heading, *([*line, "0", ""] for line in RANKING)]
     assert phone(app).get(f"/nights/{night_id}/results.csv").status_code == 404  # not a member
     assert phone(app).get(f"/nights/{night_id}/sheet").status_code == 404
 

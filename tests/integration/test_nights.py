@@ -126,6 +126,6 @@ def test_a_groups_nights_and_an_unknown_night_not_found(nights, group):
     first, _ = nights.start(group, "Première", "classique", None, 1, SEATING, "key-1")
     second, _ = nights.start(group, "Seconde", "classique", None, 1, SEATING, "key-2")
     assert {n.id for n in nights.nights(group)} == {first, second}
-    assert nights.moment_of(first) == "1"
+    assert nights.look_of(first) == ("1", 0)  # turn 1, no change of the night itself yet
     with pytest.raises(NotFound):
         nights.state("no-such-night-id-at-all")
