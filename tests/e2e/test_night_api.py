@@ -134,7 +134,7 @@ def test_a_turn_too_small_for_the_night_is_said_in_the_proposal(app, played):
     nights.next_round(nights.state(night_id).night, 2, [["Ana", "Bob"]])
     proposal = client.get(f"/api/v1/nights/{night_id}", headers=bearer).get_json()["proposal"]
     assert proposal["tables"] == 1 and proposal["seating"] == [["Ana", "Bob", "Chloé", "Dan", "Eve", "Fred"]]
-    assert proposal["error"] == "6 joueurs, c'est trop pour 1 tables\u00a0: au plus 5 par table."  # French first
+    assert proposal["error"] == "Trop de joueurs (6) pour 1 table\u00a0: au plus 5 par table."  # French first
     assert client.get(f"/api/v1/nights/{night_id}?tables=1", headers=bearer).status_code == 422
     two = client.get(f"/api/v1/nights/{night_id}?tables=2&method=together", headers=bearer).get_json()["proposal"]
     assert (two["seating"], two["error"]) == ([["Ana", "Bob", "Chloé"], ["Dan", "Eve", "Fred"]], None)
