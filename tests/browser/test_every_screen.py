@@ -4,9 +4,10 @@ of each counted thing (games, manches, players, nights, members): no text wider 
 range with equal ends (« 2–2 »); every error page names the way back to where the person was.
 
 The states are seeded once through the app's own forms and services, then looked at by one browser
-context per language and colour scheme: first with no cookie (nothing of this phone's: the home
-page, the lists, a join link, the errors a stranger meets), then with the seeding phone's cookies
-(the owner of every game and group)."""
+context per language, each page loaded once and checked in light then in dark (the scheme switched
+in place): first with no cookie (nothing of this phone's: the home page, the lists, a join link,
+the errors a stranger meets), then with the seeding phone's cookies (the owner of every game and
+group). The parts htmx swaps are checked as their pages draw them."""
 
 from __future__ import annotations
 
@@ -116,7 +117,7 @@ def seed(app, context, base: str) -> dict:
     ended, _ = nights.start(two, "Fini", "classique", None, 1, [["Ana", "Bob"]], "ended")
     nights.end(ended)
     join_link = f"/groups/{two}/join/{groups.create_invite(two, by=groups.members(two)[0].id)}"
-    share = {game: games.get(game).share_id for game in (g0, g1, g2)}
+    share = {game: games.get(game).share_id for game in (g0, g1, g2, won)}
     page = context.new_page()
     page.goto(f"{base}/variants/new?base=classique")
     page.fill("#house-name", "Chez Ana")
@@ -125,7 +126,7 @@ def seed(app, context, base: str) -> dict:
     house = page.url.removeprefix(base + "/")
     page.close()
     return {
-        "games": (g0, g1, g2), "share": share, "groups": (empty, one, two), "nights": (night_one, played, ended),
+        "games": (g0, g1, g2), "won": won, "share": share, "groups": (empty, one, two), "nights": (night_one, played, ended),
         "watch": (empty_watch, one_watch, two_watch), "join": join_link, "house": house,
     }  # fmt: skip
 
@@ -148,7 +149,7 @@ def stranger_pages(s: dict) -> list[tuple[str, str | None]]:
         ("/games/import", None),
         ("/offline", None),
         (s["join"], None),
-        *((f"/s/{s['share'][g]}", None) for g in (g0, g1, g2)),
+        *((f"/s/{s['share'][g]}", None) for g in (g0, g1, g2, s["won"])),
         *((f"/w/{w}", None) for w in s["watch"]),
         *((f"/w/{s['watch'][2]}/nights/{n}", None) for n in s["nights"][1:]),
         (f"/w/{s['watch'][2]}/nights", None),
@@ -172,7 +173,8 @@ def member_pages(s: dict) -> list[tuple[str, str | None]]:
         ("/players/Ana", None),
         ("/players/Chloé", None),
         ("/players/Dan", None),
-        *((f"/games/{g}", None) for g in (g0, g1, g2)),
+        ("/players/Robert", None),
+        *((f"/games/{g}", None) for g in (g0, g1, g2, s["won"])),
         *((f"/games/{g}?share=1", None) for g in (g0, g1, g2)),
         *((f"/games/{g}/manches/new", None) for g in (g0, g1)),
         (f"/games/{g1}?saved=1", None),
@@ -229,26 +231,48 @@ SUBMIT = """([url, fields]) => {
 }"""
 
 
-def look(page, base: str, path: str, back: str | None, offenders: dict, seen: list) -> None:
-    began = time.monotonic()
-    response = page.goto(base + path)
-    loaded = time.monotonic()
-    look_here(page, path, response.status, back, offenders)
-    seen.append((time.monotonic() - began, loaded - began, path))
+SCHEMES = ("light", "dark")
 
 
-def look_here(page, path: str, status: int, back: str | None, offenders: dict) -> None:
-    found = [tuple(o) for o in page.evaluate(OFFENDERS, SINGULAR_IN_S)]
-    if status >= 400 or back:
-        links = page.eval_on_selector_all("main a[href]", "links => links.map(a => a.getAttribute('href'))")
+class Looker:
+    """One phone (a browser context) in one language: each page loaded once, then checked in light
+    and in dark (the colour scheme switched in place: the page is not drawn again by the server)."""
+
+    def __init__(self, page, base: str, language: str, shots: dict):
+        self.page, self.base, self.language, self.shots = page, base, language, shots
+        self.offenders: dict[str, list] = {}
+        self.seen = 0
+
+    def open(self, path: str, back: str | None = None) -> None:
+        response = self.page.goto(self.base + path)
+        self.check(path, response.status, back)
+
+    def post(self, path: str, fields: dict, back: str) -> None:
+        """``fields`` posted as a form of the page open, as a person's browser sends it."""
+        with self.page.expect_navigation() as answer:
+            self.page.evaluate(SUBMIT, [path, fields])
+        self.check(f"POST {path}", answer.value.status, back)
+
+    def check(self, path: str, status: int, back: str | None) -> None:
+        self.seen += 1
+        for scheme in SCHEMES:
+            self.page.emulate_media(color_scheme=scheme)
+            found = [tuple(o) for o in self.page.evaluate(OFFENDERS, SINGULAR_IN_S)]
+            if scheme == SCHEMES[0]:
+                found += self.way_back(status, back)
+            if found:
+                self.offenders[f"{self.language} {scheme} {path}"] = found
+            if path in self.shots:
+                name = f"every-screen-{self.language}-{scheme}-{self.shots[path]}.png"
+                self.page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+    def way_back(self, status: int, back: str | None) -> list:
+        if status < 400 and not back:
+            return [] if status == 200 else [(f"answered {status}", "", "")]
         if status < 400:
-            found.append((f"an error expected, {status} answered", "", ""))
-        elif back not in links:
-            found.append((f"error {status} without the way back to {back}", "", ", ".join(links)))
-    elif status != 200:
-        found.append((f"answered {status}", "", ""))
-    if found:
-        offenders[path] = found
+            return [(f"an error expected, {status} answered", "", "")]
+        links = self.page.eval_on_selector_all("main a[href]", "links => links.map(a => a.getAttribute('href'))")
+        return [] if back in links else [(f"error {status} without the way back to {back}", "", ", ".join(links))]
 
 
 def test_the_checks_name_what_they_find(page):
@@ -273,38 +297,31 @@ def test_every_screen_at_320_px(live_server, browser):
     states = seed(app, seeder, base)
     cookies = seeder.cookies()
     seeder.close()
-    report, seen = {}, []
+    report, seen = {}, 0
     g0, g1, g2 = states["games"]
     shots = {f"/games/{g1}": "game-1-manche", f"/games/{g2}": "game-2-manches", f"/games/{g0}/manches/new": "entry",
              f"/groups/{states['groups'][2]}": "group-2", f"/nights/{states['nights'][1]}": "night-played",
              f"/nights/{states['nights'][0]}": "night-ended", "/players/Ana": "player", "/games": "history",
+             f"/games/{states['won']}": "game-finished",
              f"/games/{g1}/manches/9/edit": "404"}  # fmt: skip
     ARTIFACTS.mkdir(exist_ok=True)
     for language, locale in LANGUAGES.items():
-        for scheme in ("light", "dark"):
-            context = browser.new_context(
-                viewport={"width": 320, "height": 640}, is_mobile=True, has_touch=True, locale=locale,
-                color_scheme=scheme, device_scale_factor=1, service_workers="block",
-            )  # fmt: skip
-            page = context.new_page()
-            offenders = {}
-            for path, back in stranger_pages(states):
-                look(page, base, path, back, offenders, seen)
-            context.add_cookies(cookies)
-            for path, back in member_pages(states):
-                look(page, base, path, back, offenders, seen)
-                if path in shots:
-                    page.screenshot(
-                        path=str(ARTIFACTS / f"every-screen-{language}-{scheme}-{shots[path]}.png"), full_page=True
-                    )
-            for url, fields, back in posted_errors(states):
-                page.goto(f"{base}/games/{states['games'][1]}")
-                with page.expect_navigation() as answer:
-                    page.evaluate(SUBMIT, [url, fields])
-                look_here(page, f"POST {url}", answer.value.status, back, offenders)
-            context.close()
-            for path, found in offenders.items():
-                report[f"{language} {scheme} {path}"] = found
-    duration = time.monotonic() - started
-    print(f"every screen: {len(seen)} pages looked at in {duration:.1f} s", sorted(seen)[-12:])
+        context = browser.new_context(
+            viewport={"width": 320, "height": 640}, is_mobile=True, has_touch=True, locale=locale,
+            device_scale_factor=1, service_workers="block",
+        )  # fmt: skip
+        looker = Looker(context.new_page(), base, language, shots)
+        for path, back in stranger_pages(states):
+            looker.open(path, back)
+        context.add_cookies(cookies)
+        for path, back in member_pages(states):
+            looker.open(path, back)
+        for path, fields, back in posted_errors(states):
+            looker.page.goto(f"{base}/games/{g1}")
+            looker.post(path, fields, back)
+        context.close()
+        report.update(looker.offenders)
+        seen += looker.seen
+    print(f"every screen: {seen} pages, each in light and dark, in {time.monotonic() - started:.1f} s")
+    assert seen > 100
     assert not report, "\n".join(f"{where}:\n  " + "\n  ".join(map(str, found)) for where, found in report.items())
