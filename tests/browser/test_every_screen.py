@@ -128,6 +128,7 @@ def seed(app, context, base: str) -> dict:
     return {
         "games": (g0, g1, g2), "won": won, "share": share, "groups": (empty, one, two), "nights": (night_one, played, ended),
         "watch": (empty_watch, one_watch, two_watch), "join": join_link, "house": house,
+        "variants": list(app.extensions["catalog"].variants),
     }  # fmt: skip
 
 
@@ -140,7 +141,9 @@ def stranger_pages(s: dict) -> list[tuple[str, str | None]]:
         ("/games/new", None),
         ("/calculette", None),
         ("/rules", None),
-        ("/rules/classique", None),
+        *((f"/rules/{variant}", None) for variant in s["variants"]),
+        ("/games/new?variant=les-huit", None),
+        ("/calculette?variant=les-huit", None),
         ("/rules/compare", None),
         ("/rules/compare/all", None),
         ("/rules/search?q=que+fait+le+8", None),
@@ -177,7 +180,8 @@ def member_pages(s: dict) -> list[tuple[str, str | None]]:
         *((f"/games/{g}", None) for g in (g0, g1, g2, s["won"])),
         *((f"/games/{g}?share=1", None) for g in (g0, g1, g2)),
         *((f"/games/{g}/manches/new", None) for g in (g0, g1)),
-        (f"/games/{g1}?saved=1", None),
+        # the notices after a write: saved, edited, deleted, undone
+        *((f"/games/{g2}?{kind}", None) for kind in ("saved=1", "edited=2", "deleted=3", "undone=3", "undone=2")),
         (f"/games/{g1}/manches/1/edit", None),
         (f"/games/{g2}/manches/2/edit", None),
         (f"/games/{g1}/referee", None),
