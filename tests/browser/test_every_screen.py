@@ -14,6 +14,8 @@ from __future__ import annotations
 import time
 from urllib.parse import urlencode
 
+import pytest
+
 from models.core.scoring import MancheEntry
 
 from .conftest import ARTIFACTS
@@ -79,8 +81,9 @@ def new_game(request, base: str, players, *, rounds: int | None = None, group: s
 
 
 def seed(app, context, base: str) -> dict:
-    """Games of 0, 1 and 2 manches, players in 1 and 2 games, groups of 0, 1 and 2 games, 1 and 2
-    members, 0, 1 and 2 nights (one being played, one ended): the addresses to look at."""
+    """Games of 0, 1 and 2 manches (and one finished), players in 1, 2 and more games, groups of 0, 1
+    and 2 games, of 1, 2 and 3 members and of 0, 1 and 2 nights (being played, ended): what the
+    addresses to look at need."""
     games, groups, nights = app.extensions["games"], app.extensions["groups"], app.extensions["nights"]
     request = context.request
     g0 = new_game(request, base, ["Ana", "Bob"], rounds=1)
@@ -294,6 +297,7 @@ def test_the_checks_name_what_they_find(page):
     ], found  # fmt: skip
 
 
+@pytest.mark.slow
 def test_every_screen_at_320_px(live_server, browser):
     base, app = live_server.url, live_server.app
     started = time.monotonic()
