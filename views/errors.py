@@ -65,29 +65,35 @@ def server_page(status: int, message: str):
     return message, status, {**headers, "Content-Type": "text/plain; charset=utf-8"}
 
 
-def way_back(status: int) -> tuple[str, str] | None:
+# What a "not found" may name while the night, group or game of its address was found (a round, a
+# page, an invite of that game): its page is still the way back. An id or a join token not found
+# leaves none.
+FOUND_WITHIN = {"number", "page", "invite", "member", "merge", "game"}
+
+
+def way_back(status: int, field: str | None = None) -> tuple[str, str] | None:
     """Where the person was, for an error page: the club night, the group or the game of the
-    address they were at (unless that page is the one that failed, or what was not found), as
+    address they were at (unless that page is the one that failed, or is what was not found), as
     (its address, the words of the link)."""
     args = request.view_args or {}
-    if "watch_id" in args:  # a watcher's page: the members' pages are not theirs
-        return None
+    if "watch_id" in args or (status == 404 and field not in FOUND_WITHIN):
+        return None  # a watcher's page (the members' pages are not theirs), or nothing to go back to
     ways = (
         ("night_id", "nights.night_page", lambda: gettext("Back to the club night")),
         ("group_id", "groups.group_page", lambda: gettext("Back to the group")),
         ("game_id", "games.game_page", lambda: gettext("Back to the game")),
     )
     for key, endpoint, words in ways:
-        if key in args and status != 404:
+        if key in args:
             url = url_for(endpoint, **{key: args[key]})
             return None if url == request.path else (url, words())
     return None
 
 
-def error_page(status: int, message: str, headers=None):
+def error_page(status: int, message: str, headers=None, field: str | None = None):
     """The app's error page: what went wrong, the way back to where the person was, and home."""
     return (
-        render_template("parts/error.html", status=status, message=message, back=way_back(status)),
+        render_template("parts/error.html", status=status, message=message, back=way_back(status, field)),
         status,
         headers or {},
     )
@@ -114,7 +120,7 @@ def init_app(app):
     def domain_error(error: DomainError):
         if wants_json():
             return jsonify({"error": error_json(error)}), error.status
-        return error_page(error.status, error_message(error))
+        return error_page(error.status, error_message(error), field=error.field)
 
     @app.errorhandler(SQLAlchemyError)
     def database_busy(error: SQLAlchemyError):

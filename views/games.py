@@ -33,6 +33,7 @@ from models.services.games import MancheEntry
 from models.services.stored import TYPED, read_sent
 
 from . import links, live, present
+from .errors import error_page
 from .groups import group_choice, played_in
 from .keypad import read_keypad
 from .kit import fragment_or_page, games, is_htmx, lang, registry
@@ -583,9 +584,7 @@ def delete_manche(game_id, number):
     if not nonce:  # (with one, the service answers a retry of a deletion made as done)
         find_manche(game, number)  # a 404 for any number not recorded, however large
     if request.form.get("confirm") != "1":
-        return render_template(
-            "parts/error.html", status=422, message=gettext("Tick “Yes, delete it” to delete the round.")
-        ), 422
+        return error_page(422, gettext("Tick “Yes, delete it” to delete the round."))
     try:
         games().delete_manche(game, number, key=f"form:{nonce}" if nonce else None)
     except Conflict as error:

@@ -35,6 +35,7 @@ from models.core.variant import MAX_CARD_POINTS, MAX_MANCHES, MAX_TARGET, MODES,
 from models.services import house as house_model
 
 from . import links, rights
+from .errors import error_page
 from .jsontext import refuse_unencodable
 from .kit import house, lang, registry
 from .limiting import new_house_rules_limit
@@ -301,6 +302,6 @@ def import_variant():
         refuse_unencodable(document, field="file")
         saved, token = house().create(house_model.read_export(document))
     except DomainError as e:
-        return render_template("parts/error.html", status=422, message=error_message(e)), 422
+        return error_page(422, error_message(e), field=e.field)
     remember_token(saved.id, token)
     return redirect(url_for("house.show_variant", variant_id=saved.id), 303)

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
-from .errors import N_, ValidationError
+from .errors import N_, Nn_, ValidationError
 from .seating import check_count
 from .standings import person
 
@@ -295,14 +295,17 @@ def checked_tables(count, players: int, low: int, high: int, byes: bool = False)
     few, many = players < low * count, players > high * count and not byes
     if few or many:  # one refusal, said with the limit it passes
         raise ValidationError(
-            N_("%(players)s players are too few for %(tables)s tables: at least %(low)s a table.")
+            Nn_("Too few players (%(players)s) for %(tables)s table: at least %(low)s a table.",
+                "Too few players (%(players)s) for %(tables)s tables: at least %(low)s a table.")
             if few
-            else N_("%(players)s players are too many for %(tables)s tables: at most %(high)s a table."),
+            else Nn_("Too many players (%(players)s) for %(tables)s table: at most %(high)s a table.",
+                     "Too many players (%(players)s) for %(tables)s tables: at most %(high)s a table."),
             field="tables",
+            plural_by="tables",
             players=players,
             tables=count,
             **({"low": low} if few else {"high": high}),
-        )
+        )  # fmt: skip
     return count
 
 
