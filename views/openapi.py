@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .openapi_groups import GROUP, GROUP_DOC, GROUP_FILE_PATHS, GROUP_GAME_PATHS, GROUP_ID, STANDINGS
+from .openapi_groups import GROUP, GROUP_DOC, GROUP_FILE_PATHS, GROUP_GAME_PATHS, GROUP_ID, SEASON_PATHS, STANDINGS
 from .openapi_nights import night_paths
 from .openapi_parts import (
     AUTH,
@@ -342,6 +342,7 @@ DOCUMENT = {
         **ENTRY_PATHS,
         **GROUP_FILE_PATHS,
         **GROUP_GAME_PATHS,
+        **SEASON_PATHS,
         **NIGHT_PATHS,
         "/games/{game_id}/players": {
             "post": {
