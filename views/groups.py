@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
 
-from models.core import standings
+from models.core import championship, standings
 from models.core.errors import N_, Forbidden, NotFound, ValidationError
 from models.services import group_games, history
 from models.services import groups as group_service
@@ -24,11 +24,12 @@ from models.services.groups import REMOVED_FROM_GROUP, Membership
 
 from . import links
 from .group_charts import season_chart
-from .kit import database, fragment_or_page, games, groups, lang, now, registry, summaries
+from .kit import database, fragment_or_page, games, groups, lang, nights, now, registry, summaries
 from .live import phone_name
 from .numbers import whole_number
 from .pagecache import cached_page
 from .rights import is_owner, known_games, member_tokens, phone_id, remember_token, stored_tokens
+from .season_table import SEASON_ASKED, championship_of
 
 bp = Blueprint("groups", __name__)
 
@@ -93,12 +94,12 @@ def watch_url(group) -> str:
     return links.absolute(url_for("groups.watch", watch_id=group.watch_id))
 
 
-ASKED = ("period", "variant", "a", "b", "out", "back")  # what a group's page is asked, all it depends on of the query
+ASKED = ("period", "variant", "a", "b", "out", "back", *SEASON_ASKED)  # all a group's page depends on of the query
 
 
 def asked(args) -> dict:
-    """The standings a group's page is asked for (``?period=all|year|month&variant=…&a=…&b=…``)
-    and the notice it shows (``out``: a game taken out, ``back``: put back), nothing else of the
+    """The standings a group's page is asked for (``?period=all|year|month&variant=…&a=…&b=…``),
+    its championship (``scale``, ``own``, ``best``: ``season_table``) and the notice it shows (``out``: a game taken out, ``back``: put back), nothing else of the
     query: the page is kept under these."""
     return {name: args.get(name, "")[:60] for name in ASKED if args.get(name)}
 
@@ -114,11 +115,12 @@ def kept_page(key: tuple, render, endpoint: str, **values):
     )
 
 
-def standings_context(apart, args, aliases=()) -> dict:
+def standings_context(apart, args, aliases=(), ended=()) -> dict:
     """The standings the page asks for (``?period=all|year|month&variant=…&a=…&b=…``) of the
     finished games ``apart`` (``GroupGames.finished``), each merged spelling (``aliases``) counted
     as the person it was merged into under every filter, each person named as the group last
-    spelt them; points in one table per kind (``standings.kinds``)."""
+    spelt them; points in one table per kind (``standings.kinds``); the championship of the ended
+    nights ``ended`` (``NightService.season``) under the same period and variant."""
     merges = group_service.merges_of(aliases)
     finished = standings.merged(apart, merges)
     spelled = standings.spellings(apart)
@@ -136,12 +138,17 @@ def standings_context(apart, args, aliases=()) -> dict:
     if first in persons and second in persons and first != second:
         versus = standings.head_to_head(picked, first, second)
     season = standings.season(finished, today, names)
+    kept = {name: args[name] for name in SEASON_ASKED if args.get(name)}  # the championship as asked
     return {
         "period": period,
         "period_links": {
-            key: "?" + urlencode({"period": key, **({"variant": variant} if variant else {})})
+            key: "?" + urlencode({"period": key, **({"variant": variant} if variant else {}), **kept})
             for key in standings.PERIODS
         },
+        "season_asked": kept,
+        "season_query": urlencode({"period": period, **({"variant": variant} if variant else {}), **kept}),
+        "championship": championship_of(ended, args, names, variant, today),
+        "scales": championship.SCALES,
         "variant": variant,
         "variants": [(v, registry().find(v)) for v in played],
         "lines": lines,
@@ -174,7 +181,9 @@ def group_context(group_id: str, membership: Membership, new_invite: str | None 
         "addable": summaries().of(own),
         "read_only": False,
     }
-    context.update(standings_context(played.finished, asked(request.args), groups().aliases(group_id)))
+    aliases = groups().aliases(group_id)
+    ended = nights().season(summaries(), group_id, aliases)
+    context.update(standings_context(played.finished, asked(request.args), aliases, ended))
     return context
 
 
@@ -417,7 +426,9 @@ def watch(watch_id):
     def render(here):
         played = groups().games(summaries(), group.id, GAMES_SHOWN)
         context = {"group": group, "games": played.newest, "game_count": played.count, "watch_url": watch_url(group)}
-        context.update(standings_context(played.finished, asked(request.args), groups().aliases(group.id)))
+        aliases = groups().aliases(group.id)
+        ended = nights().season(summaries(), group.id, aliases)
+        context.update(standings_context(played.finished, asked(request.args), aliases, ended))
         return render_template("groups/watch.html", read_only=True, here=here, **context)
 
     return kept_page(("group-watch", group.id, group.revision), render, "groups.watch", watch_id=watch_id)

@@ -11,6 +11,7 @@ from .openapi_groups import (
     GROUP_ID,
     GROUP_MEMBER_PATHS,
     LIST_MEMBERS,
+    SEASON_PATHS,
     STANDINGS,
 )
 from .openapi_nights import night_paths
@@ -353,6 +354,7 @@ DOCUMENT = {
         **GROUP_FILE_PATHS,
         **GROUP_GAME_PATHS,
         **GROUP_MEMBER_PATHS,
+        **SEASON_PATHS,
         **NIGHT_PATHS,
         "/games/{game_id}/players": {
             "post": {

@@ -1,5 +1,6 @@
-"""The OpenAPI description of a group in /api/v1 (``views/api_groups.py``, ``views/group_files.py``):
-the group, its standings, its archive and score sheet, and its import."""
+"""The OpenAPI description of a group in /api/v1 (``views/api_groups.py``, ``views/group_files.py``,
+``views/group_season.py``): the group, its standings, its club nights' championship, its archive and
+score sheet, and its import."""
 
 from __future__ import annotations
 
@@ -237,6 +238,107 @@ GROUP_MEMBER_PATHS = {
             "responses": {
                 **ok("The new link", NEW_INVITE, status="201"),
                 **errors("403", "404", "413", "415", "422", "429"),
+            },
+        }
+    },
+}
+
+SEASON_QUERY = [
+    GROUP_ID,
+    {"name": "period", "in": "query", "schema": {"type": "string", "enum": ["all", "year", "month"]}},
+    {"name": "variant", "in": "query", "schema": {"type": "string", "maxLength": 64}},
+    {
+        "name": "scale",
+        "in": "query",
+        "description": "Points per place from the first, with dashes (10-8-6-5-4-3-2-1, the default; none above the"
+        " one before, at most 30 places, each at most 1000), or places: the sum of placings, fewer is better. Else 422",
+        "schema": {"type": "string", "maxLength": 200},
+    },
+    {
+        "name": "best",
+        "in": "query",
+        "description": "How many nights count, each player's best; empty or absent: every night. Else 422",
+        "schema": {"type": "integer", "minimum": 1, "maximum": 100},
+    },
+]
+SEASON_SCORE = {
+    "type": "object",
+    "description": "A player's night: their place (null: missed), what it scores, whether it counts",
+    "required": ["night", "place", "points", "counted"],
+    "properties": {
+        "night": {"type": "string"},
+        "place": {"type": ["integer", "null"]},
+        "points": {"type": "integer"},
+        "counted": {"type": "boolean"},
+    },
+}
+SEASON = {
+    "type": "object",
+    "description": "The championship of the group's ended nights in the period (a night going on counts for nothing),"
+    " each player's place in each from the night's own ranking (its podium's): a scale gives points by place, a place"
+    " further down or a night missed 0; with places, the place itself, a night missed counting as its players plus"
+    " one. Players sharing a place in a night both score that place; with best, each player's best nights only;"
+    " equal totals share a place (tied), the next place skipping as many",
+    "required": ["period", "variant", "scale", "lower_is_better", "best", "nights", "lines"],
+    "properties": {
+        "period": {"type": "string", "enum": ["all", "year", "month"]},
+        "variant": {"type": ["string", "null"]},
+        "scale": {"type": "string"},
+        "lower_is_better": {"type": "boolean", "description": "True for the sum of places"},
+        "best": {"type": ["integer", "null"]},
+        "nights": {
+            "type": "array",
+            "description": "The nights counted, oldest first",
+            "items": {
+                "type": "object",
+                "required": ["id", "name", "created_at", "players"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "name": {"type": "string"},
+                    "created_at": {"type": "string"},
+                    "players": {"type": "integer"},
+                },
+            },
+        },
+        "lines": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["place", "tied", "name", "total", "played", "counted", "nights"],
+                "properties": {
+                    "place": {"type": "integer"},
+                    "tied": {"type": "boolean"},
+                    "name": {"type": "string"},
+                    "total": {"type": "integer"},
+                    "played": {"type": "integer", "description": "The nights they sat"},
+                    "counted": {"type": "integer", "description": "The nights counted (a night missed may be one)"},
+                    "nights": {"type": "array", "items": SEASON_SCORE},
+                },
+            },
+        },
+    },
+}
+SEASON_PATHS = {
+    "/groups/{group_id}/season": {
+        "get": {
+            "operationId": "getGroupSeason",
+            "description": GROUP_DOC + ". The club nights' championship, the group page's own",
+            "security": AUTH,
+            "parameters": SEASON_QUERY,
+            "responses": {**ok("The championship", SEASON), **errors("404", "422", "429")},
+        }
+    },
+    "/groups/{group_id}/season.csv": {
+        "get": {
+            "operationId": "exportGroupSeason",
+            "description": GROUP_DOC + ". The championship as the page's CSV: UTF-8 with a byte-order mark, one row a"
+            " player (place, name, total, nights played, nights counted, then their place in each night, empty when"
+            " missed), in the request's language",
+            "security": AUTH,
+            "parameters": SEASON_QUERY,
+            "responses": {
+                "200": {"description": "The championship", "content": {"text/csv": {"schema": {"type": "string"}}}},
+                **errors("404", "422", "429"),
             },
         }
     },

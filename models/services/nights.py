@@ -28,11 +28,11 @@ from typing import NamedTuple
 from sqlalchemy import delete, false, select, true, union_all, update
 from sqlalchemy.exc import IntegrityError
 
-from ..core import club_night, scoring, standings
+from ..core import championship, club_night, scoring, standings
 from ..core.errors import N_, Conflict, NotFound, UnknownPlayer, ValidationError
 from ..core.variant import resolve
 from . import history
-from .db import ClubNight, Database, Game, NightBye, NightGone, Player, utcnow
+from .db import ClubNight, Database, Game, NightBye, NightGone, Player, PlayGroup, utcnow
 from .game_input import write_new_game
 from .games import GameService
 from .groups import checked_name, merges_of
@@ -151,6 +151,61 @@ class NightService:
         query = select(*NIGHT_COLUMNS).where(ClubNight.group_id == checked_id(group_id))
         return [StoredNight._make(row) for row in self.db.all(query.order_by(ClubNight.created_at.desc()))]
 
+    def ended(self, group_id: str) -> list[NightState]:
+        """The group's ended nights, their tables' games, byes and leavers, oldest first: two
+        statements, read in one snapshot."""
+        ended = ClubNight.group_id == checked_id(group_id), ClubNight.ended_at.is_not(None)
+        query = (
+            select(*NIGHT_COLUMNS, *TABLE_COLUMNS)
+            .outerjoin(Game, Game.night_id == ClubNight.id)
+            .where(*ended)
+            .order_by(ClubNight.created_at, ClubNight.id, Game.night_round, Game.night_table)
+        )
+        of_ended = select(ClubNight.id).where(*ended)
+        byes = select(NightBye.night_id, NightBye.round, NightBye.name, false().label("gone"))
+        gone = select(NightGone.night_id, NightGone.round, NightGone.name, true().label("gone"))
+        outs = union_all(byes.where(NightBye.night_id.in_(of_ended)), gone.where(NightGone.night_id.in_(of_ended)))
+        with self.db.snapshot() as connection:
+            rows, out = connection.execute(query).all(), connection.execute(outs).all()
+        width = len(NIGHT_COLUMNS)
+        found: dict = {}
+        for row in rows:
+            night, tables = found.setdefault(row[0], (StoredNight._make(row[:width]), []))
+            if row[width] is not None:
+                tables.append(NightTable._make(row[width:]))
+        return [
+            NightState(
+                night,
+                tuple(tables),
+                tuple((o.round, o.name) for o in out if o.night_id == night.id and not o.gone),
+                tuple(o.name for o in out if o.night_id == night.id and o.gone),
+            )
+            for night, tables in found.values()
+        ]
+
+    def season(self, summaries: history.Summaries, group_id: str, aliases=()) -> list[championship.NightPlaces]:
+        """The group's ended nights as its championship reads them: each player's place in each,
+        from the night's own ranking (the one its podium shows), the group's merges applied.
+        A constant number of statements whatever the number of nights."""
+        states = self.ended(group_id)
+        summed = {s.id: s for s in summaries.of([(t.game_id, t.revision) for st in states for t in st.tables])}
+        merges = merges_of(aliases)
+        nights = []
+        for state in states:
+            placed = self.ranking(state, summed, aliases, self.lower_is_better(state.night))
+            who = {line.name: standings.counted_as(merges, standings.person(line.name)) for line in placed}
+            nights.append(
+                championship.NightPlaces(
+                    state.night.id,
+                    state.night.name,
+                    state.night.created_at,
+                    {who[line.name]: line.place for line in placed},
+                    {who[line.name]: line.name for line in placed},
+                    state.night.variant,
+                )
+            )
+        return nights
+
     def summaries(self, summaries: history.Summaries, state: NightState) -> dict:
         """The night's games summed up, by id (``summaries``: once per game and revision)."""
         rows = [(t.game_id, t.revision) for t in state.tables]
@@ -253,14 +308,20 @@ class NightService:
         return [(new.id, new.token) for new in news]
 
     def end(self, night_id: str, ended: bool = True) -> None:
-        """The night ended now (« Terminer la soirée »), or going on again (its undo): one
-        statement; ending an ended night (a retry, or another phone first) changes nothing."""
+        """The night ended now (« Terminer la soirée »), or going on again (its undo), and its
+        group's revision moved (its page shows the championship) in the same transaction; ending an
+        ended night (a retry, or another phone first) changes nothing."""
         with unit_of_work(self.db) as session:
             query = update(ClubNight).where(ClubNight.id == checked_id(night_id))
             if ended:
-                session.execute(query.where(ClubNight.ended_at.is_(None)).values(ended_at=utcnow()))
+                done = session.execute(query.where(ClubNight.ended_at.is_(None)).values(ended_at=utcnow()))
             else:
-                session.execute(query.values(ended_at=None))
+                done = session.execute(query.where(ClubNight.ended_at.is_not(None)).values(ended_at=None))
+            if done.rowcount == 1:  # the group's championship moves: its page is drawn again
+                of_night = select(ClubNight.group_id).where(ClubNight.id == night_id).scalar_subquery()
+                session.execute(
+                    update(PlayGroup).where(PlayGroup.id == of_night).values(revision=PlayGroup.revision + 1)
+                )
 
     def leave(self, night_id: str, name, gone: bool = True) -> str:
         """``name`` left the night (seated in no later turn), or came back (``gone`` False, the
