@@ -20,7 +20,8 @@ from models.core import championship, standings
 from models.core.errors import N_, Forbidden, NotFound, ValidationError
 from models.services import group_games, history
 from models.services import groups as group_service
-from models.services.groups import REMOVED_FROM_GROUP, Membership
+from models.services.group_links import MAX_LINK_USES, REMOVED_FROM_GROUP
+from models.services.groups import Membership
 
 from . import links
 from .group_charts import season_chart
@@ -221,7 +222,7 @@ def link_limits(data) -> dict:
     max_uses = None
     if uses not in (None, "", "any"):
         # anything else than a number of phones: 0, which the service refuses in words
-        max_uses = uses if type(uses) is int else whole_number(uses, 1, group_service.MAX_LINK_USES) or 0
+        max_uses = uses if type(uses) is int else whole_number(uses, 1, MAX_LINK_USES) or 0
     until, expires_at = data.get("until"), None
     if until not in (None, ""):
         try:

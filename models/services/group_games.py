@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 
 from ..core.errors import N_, Conflict, Forbidden, NotFound, ValidationError
 from .db import Database, Game
-from .groups import acting
+from .group_links import acting
 from .ids import checked_id
 from .unit_of_work import unit_of_work
 

@@ -61,7 +61,8 @@ def test_compiled_catalog_is_current(french):
 
 
 def test_translations_use_every_placeholder(french):
-    """A French text keeps every %(name)s of its English original (a lost one hides a number or a name)."""
+    """A French text keeps every %(name)s of its English original (a lost one hides a number or a
+    name), but a plural's singular, which may say its count in words."""
     import re
 
     placeholder = re.compile(r"%\((\w+)\)[sd]")
@@ -72,8 +73,10 @@ def test_translations_use_every_placeholder(french):
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         wanted = set(placeholder.findall(ids[-1]))
-        for text in strings:
-            if text and set(placeholder.findall(text)) != wanted:
+        for index, text in enumerate(strings):
+            # a plural's singular may say its one in words (« L'unique manche a été jouée. »)
+            allowed = (wanted, wanted - {"num"}) if len(ids) > 1 and index == 0 else (wanted,)
+            if text and set(placeholder.findall(text)) not in allowed:
                 wrong.append((ids[0], text))
     assert not wrong, wrong
 
