@@ -4,7 +4,10 @@
 Seeds a group (« une tablée ») of ``BENCH_GROUP_GAMES`` finished games (5,000 by default: four
 friends, three at a time, 12 manches a game, one game a day back from today), written in bulk
 through SQLAlchemy's documented executemany ``insert()`` (a transaction per 500 games), the group
-itself made by the service. Then asks its page as a member's phone does (its session cookie
+itself made by the service; then ``BENCH_GROUP_NIGHTS`` (50) ended club nights of the group, each
+8 players at 2 tables of 4 for 2 turns, one manche a game, played through the app's services
+(``NightService.start``, ``next_round``, ``end``, ``GameService.record_manche``: 2 to 4 s for 50),
+so that its page draws the season's table of 50 nights. Then asks its page as a member's phone does (its session cookie
 holding the member token, ``Accept-Encoding: br``, French) straight through the WSGI call, as
 ``bench/inprocess.py`` does, against the bare page of ``bench/tiny.py``: the CPU time of the first
 request (every game summed up), then per request over ``BENCH_REQUESTS`` (200), the first
@@ -44,10 +47,13 @@ from models.services.ids import new_id  # noqa: E402
 from models.services.schema import migrate  # noqa: E402
 
 GAMES = int(os.environ.get("BENCH_GROUP_GAMES", "5000"))
+NIGHTS = int(os.environ.get("BENCH_GROUP_NIGHTS", "50"))
 REQUESTS = int(os.environ.get("BENCH_REQUESTS", "200"))
 FRIENDS = ["Ana", "Bob", "Chloé", "Dan"]
 MANCHES = 12
 BATCH = 500
+CLUB = ["Ana", "Bob", "Chloé", "Dan", "Élise", "Farid", "Gus", "Hana"]
+TURNS = ([CLUB[:4], CLUB[4:]], [CLUB[0::2], CLUB[1::2]])  # 8 players, 2 tables of 4, 2 turns
 
 
 def game_rows(ruleset, group_id: str, day: datetime, first_manche: int, rng) -> tuple[dict, list, list, list]:
@@ -74,8 +80,9 @@ def game_rows(ruleset, group_id: str, day: datetime, first_manche: int, rng) -> 
     return game, seats, manches, hands
 
 
-def seed_group(url: str, games: int) -> tuple[str, str]:
-    """A group of ``games`` finished games; (its id, its owner's member token)."""
+def seed_group(url: str, games: int, nights: int = NIGHTS) -> tuple[str, str]:
+    """A group of ``games`` finished games and ``nights`` ended club nights; (its id, its owner's
+    member token)."""
     database = Database(url)
     migrate(database)
     group_id, token = GroupService(database).create("Les jeudis", "Ana")
@@ -97,7 +104,31 @@ def seed_group(url: str, games: int) -> tuple[str, str]:
         with database.writer.begin() as conn:
             conn.execute(text("SELECT setval(pg_get_serial_sequence('manche', 'id'), (SELECT max(id) FROM manche))"))
     database.dispose()
+    play_nights(url, group_id, nights)
     return group_id, token
+
+
+def play_nights(url: str, group_id: str, nights: int) -> None:
+    """``nights`` ended club nights of the group, played through the app's services (8 players, 2
+    tables of 4, 2 turns, one manche a game): at each table one player goes out, the others keep a
+    card or two."""
+    from app import create_app
+
+    app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET_KEY, "AUTO_MIGRATE": False})
+    service, games, rng = app.extensions["nights"], app.extensions["games"], random.Random(7)
+    cards = ["3C", "7D", "KS", "5H", "9C", "4D", "6S", "QH"]
+    for number in range(nights):
+        night_id, _ = service.start(group_id, f"Soirée {number + 1}", "classique", None, 1, TURNS[0], f"bench-{number}")
+        for turn, seating in enumerate(TURNS, start=1):
+            if turn > 1:
+                assert service.next_round(service.state(night_id).night, turn, seating)
+            for table, names in zip(service.state(night_id).current, seating, strict=True):
+                out = names[rng.randrange(len(names))]
+                pool = rng.sample(cards, 6)
+                kept = {name: [pool.pop() for _ in range(rng.randrange(1, 3))] for name in names if name != out}
+                games.record_manche(table.game_id, MancheEntry(out, kept))
+        service.end(night_id)
+    app.extensions["database"].dispose()
 
 
 def main() -> None:
@@ -131,8 +162,9 @@ def main() -> None:
     assert ask(app, path, headers) == 200
     changed = (time.process_time() - changed) * 1e6
     app.extensions["database"].dispose()
-    print(f"\n{GAMES:,} finished games in one group, seeded in {seeded:.1f} s; in process, CPU per request; "
-          f"load average {os.getloadavg()[0]:.1f}\n")  # fmt: skip
+    print(f"\n{GAMES:,} finished games in one group, and {NIGHTS} ended club nights (8 players, 2 "
+          f"tables, 2 turns) seeded in {seeded:.1f} s; in process, CPU per "
+          f"request; load average {os.getloadavg()[0]:.1f}\n")  # fmt: skip
     print("| measure | value | target |\n|---|---:|---|")
     print(f"| the group's page, first request (every game summed up) | {first:,.0f} µs | |")
     print(f"| the group's page after a manche of one of its games | {changed:,.0f} µs | |")

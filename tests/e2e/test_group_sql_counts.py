@@ -1,6 +1,7 @@
-"""A group's page costs a constant number of SQL statements whatever its number of games (issue
-42): counted with SQLAlchemy's ``before_cursor_execute`` event for a group of 2 finished games and
-one of 12, the first time (every game played through) and again (summaries kept per revision)."""
+"""A group's page costs a constant number of SQL statements whatever its number of games and of
+ended club nights (its championship): counted with SQLAlchemy's ``before_cursor_execute`` event
+for a group of 2 finished games and one of 12, one of 1 ended night and one of 3, the first time
+(every game played through) and again (summaries kept per revision)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,20 @@ def group_with(app, games, client, count: int) -> str:
     return group_id
 
 
+def with_nights(app, games, group_id: str, count: int) -> str:
+    """``count`` ended club nights of the group, each 4 players at 2 tables of 2 for one turn of
+    one manche (Ana and Chloé go out)."""
+    nights = app.extensions["nights"]
+    for number in range(count):
+        night_id, _ = nights.start(group_id, f"Soirée {number}", "classique", None, 1,
+                                   [["Ana", "Bob"], ["Chloé", "Dan"]], f"night-{number}")  # fmt: skip
+        first, second = (table.game_id for table in nights.state(night_id).current)
+        games.record_manche(first, MancheEntry("Ana", {"Bob": ["3C"]}))
+        games.record_manche(second, MancheEntry("Chloé", {"Dan": ["KD"]}))
+        nights.end(night_id)
+    return group_id
+
+
 def seen_today(app) -> None:
     """Every member's last visit is today: a page opened now writes nothing."""
     with unit_of_work(app.extensions["database"]) as session:
@@ -40,10 +55,22 @@ def test_a_groups_page_costs_the_same_statements_for_2_games_and_12(app, games):
     assert cold[0] == cold[1], cold
     warm = statements(app, client, f"/groups/{small}"), statements(app, client, f"/groups/{large}")
     assert warm[0] == warm[1], warm
-    # The first time every game is played through and the page drawn (its ended club nights, for
-    # the championship, one statement more); again, only the membership and the group's revision
+    # The first time every game is played through and the page drawn (its ended club nights and
+    # their byes and leavers, for the championship, two statements more); again, only the membership and the group's revision
     # are asked (one lookup), on SQLite and PostgreSQL alike.
-    assert (cold[0], warm[0]) == (11, 1), (cold, warm)
+    assert (cold[0], warm[0]) == (12, 1), (cold, warm)
+
+
+def test_a_groups_page_costs_the_same_statements_for_1_ended_night_and_3(app, games):
+    client = phone(app)
+    small = with_nights(app, games, group_with(app, games, client, 2), 1)
+    large = with_nights(app, games, group_with(app, games, client, 2), 3)
+    seen_today(app)
+    cold = statements(app, client, f"/groups/{small}"), statements(app, client, f"/groups/{large}")
+    assert cold[0] == cold[1], cold
+    warm = statements(app, client, f"/groups/{small}"), statements(app, client, f"/groups/{large}")
+    assert warm == (1, 1), warm
+    assert "Soirée 2" in client.get(f"/groups/{large}").get_data(as_text=True)  # the season's table shows them
 
 
 def test_a_groups_page_kept_is_drawn_again_once_one_of_its_games_changes(app, games):

@@ -1,16 +1,23 @@
 """A club season (« le championnat des soirées »): three nights of a group, 8 to 11 players at 2 or
-3 tables, each ended with its podium; the championship of their places, worked out by hand below,
-is the same on the group's page, in its CSV and in the API. A night still going counts for nothing.
+3 tables, each ended with its podium — one seated by « avoiding opponents met already » (fresh),
+one with a player leaving after a turn, one with a player sitting a turn out (a bye) each turn;
+the championship of their places, worked out by hand below, is the same on the group's page, in
+its CSV and in the API. A night still going counts for nothing.
 
-Classique in penalty mode, one manche a game (``rounds=1``): the player who goes out scores 0 and
-wins the table, every other player their hand (SPEC §2: 3 to 7 and 9 their face value, K 10). A
-night ranks tables won first, then the fewest points; equal on both share a place (1, 1, 3): the
-night's own ranking, the one its podium shows (``club_night.ranking``).
+Classique in penalty mode, one manche a game (``rounds=1``; 2 to 5 players a table): the player
+who goes out scores 0 and wins the table, every other player their hand (SPEC §2: 3 to 7 and 9
+their face value, K 10). The night's own ranking, the one its podium shows (``club_night.ranking``,
+by total, the default): "by wins first (most), then by points (fewest when points count against),
+over every table a player sat at; players equal on both are tied (« ex æquo ») and share a place,
+the next place skipping as many (1, 1, 3)". "A bye … adds no win, no point and no table …; ranked
+by total, it leaves them a table short". "A player who *left* the night keeps every table they
+played and is seated no more." Tied players are listed by name.
 
 Each night is data (``NIGHTS``): its players present and, turn by turn, each table as the player
-who goes out and the cards the others keep. A turn seats whom it names: a player present who sits
-out a turn, or one who leaves after a turn, is a night of the same shape with fewer names in that
-turn.
+who goes out and the cards the others keep; then who sits each turn out (``byes``, given to
+``NightService.start`` and ``next_round`` as the page and the API give them), who leaves after
+a turn (``NightService.leave``, the page's « Départ »), and which turns are seated as the API
+proposes them (``asked``: the proposal's tables and byes must be the turn's).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import csv
 import io
 import re
 from datetime import UTC, datetime
+from itertools import combinations
 
 from sqlalchemy import update
 
@@ -29,92 +37,147 @@ from tests.e2e.test_sql_counts import statements
 
 TODAY = datetime(2026, 11, 28, 12, tzinfo=UTC)
 
-# (name, day of November, turns: each a list of tables, each (who goes out, {player: cards kept})).
+# (name, day of November, turns: each a list of tables, each (who goes out, {player: cards kept}),
+#  {"byes": {turn: [names]}, "gone": {after turn: name}, "asked": {turn: the API's query}}).
 NIGHTS = [
-    # Night 1, 8 players at 2 tables of 4, two turns.
+    # Night 1, 8 players at 2 tables of 4, two turns; turn 2 seated « avoiding opponents met ».
     # Turn 1: Ana out, Bob 3, Chloé 4, Dan 5; Élise out, Farid 6, Gus 7, Hana 9.
-    # Turn 2: Bob out, Ana 3, Élise 10 (K), Farid 4; Hana out, Chloé 5, Dan 3, Gus 6.
-    # Ana 1 win, 0 + 3 = 3; Bob 1 win, 3 + 0 = 3; Hana 1 win, 9 + 0 = 9; Élise 1 win, 0 + 10 = 10;
-    # Dan 0 win, 5 + 3 = 8; Chloé 4 + 5 = 9; Farid 6 + 4 = 10; Gus 7 + 6 = 13.
-    # Places: Ana 1, Bob 1 (tied), Hana 3, Élise 4, Dan 5, Chloé 6, Farid 7, Gus 8.
+    # Its ranking: Ana and Élise 1 win, 0 (Ana first by name), Bob 3, Chloé 4, Dan 5, Farid 6,
+    # Gus 7, Hana 9. Spread over 2 tables (a snake, 1 2 2 1 1 2 2 1) it would seat Ana, Chloé,
+    # Dan, Hana / Élise, Bob, Farid, Gus: 6 pairs who met in turn 1 (Ana–Chloé, Ana–Dan, Chloé–Dan,
+    # Élise–Farid, Élise–Gus, Farid–Gus). Fresh: "no pair meets twice while another seating avoids
+    # it" — two of each turn-1 table at each table is the fewest, 4 pairs (1 + 1 a table); its search
+    # places each player in the ranking's order where they add the fewest repeats, the emptier
+    # table first on a draw: Ana T1, Élise T2 (0, emptier), Bob T2 (0), Chloé T1 (1 either way,
+    # emptier), Dan T2 (1 against 2), Farid T1 (0), Gus T1 (1 either way, T1 first), Hana T2:
+    # Ana, Chloé, Farid, Gus / Élise, Bob, Dan, Hana (Ana–Chloé, Farid–Gus, Bob–Dan, Élise–Hana).
+    # Turn 2: Chloé out, Ana 3, Farid 4, Gus 6; Dan out, Élise 10 (K), Bob 5, Hana 3.
+    # Ana 1 win, 0 + 3 = 3; Chloé 1, 4 + 0 = 4; Dan 1, 5 + 0 = 5; Élise 1, 0 + 10 = 10;
+    # Bob 0, 3 + 5 = 8; Farid 6 + 4 = 10; Hana 9 + 3 = 12; Gus 7 + 6 = 13.
+    # Places: Ana 1, Chloé 2, Dan 3, Élise 4, Bob 5, Farid 6, Hana 7, Gus 8.
     ("Soirée 1", 6, [
         [("Ana", {"Bob": ["3C"], "Chloé": ["4C"], "Dan": ["5C"]}),
          ("Élise", {"Farid": ["6C"], "Gus": ["7C"], "Hana": ["9C"]})],
-        [("Bob", {"Ana": ["3D"], "Élise": ["KC"], "Farid": ["4D"]}),
-         ("Hana", {"Chloé": ["5D"], "Dan": ["3H"], "Gus": ["6D"]})],
-    ]),
-    # Night 2, 11 players at 3 tables (4, 4, 3), one turn.
-    # Chloé out, Ana 7, Bob 5, Dan 4; Gus out, Élise 5, Farid 3, Hana 9; Ines out, Jules 4, Kim 10.
-    # Places: Chloé, Gus, Ines 1 (tied, 1 win, 0 points); Farid 4 (3); Dan and Jules 5 (4, tied);
-    # Bob and Élise 7 (5, tied); Ana 9 (7); Hana 10 (9); Kim 11 (10).
+        [("Chloé", {"Ana": ["3D"], "Farid": ["4D"], "Gus": ["6D"]}),
+         ("Dan", {"Élise": ["KC"], "Bob": ["5H"], "Hana": ["3H"]})],
+    ], {"asked": {2: "method=fresh&tables=2"}}),
+    # Night 2, 11 players at 3 tables (4, 4, 3), then Kim leaves: 10 at 2 tables of 5.
+    # Turn 1: Chloé out, Ana 7, Bob 5, Dan 4; Gus out, Élise 5, Farid 3, Hana 9; Ines out,
+    # Jules 4, Kim 10 (K). Kim leaves.
+    # Turn 2: Ana out, Bob 3, Chloé 4, Dan 6, Élise 3; Farid out, Gus 4, Hana 5, Ines 4, Jules 3.
+    # Farid 1 win, 3 + 0 = 3; Chloé, Gus, Ines 1 win, 0 + 4 = 4; Ana 1 win, 7 + 0 = 7;
+    # Jules 0, 4 + 3 = 7; Bob 5 + 3 = 8; Élise 5 + 3 = 8; Dan 4 + 6 = 10; Kim 10, one table
+    # (left, Kim keeps it: tied with Dan); Hana 9 + 5 = 14.
+    # Places: Farid 1; Chloé, Gus, Ines 2 (tied); Ana 5; Jules 6; Bob and Élise 7; Dan and Kim 9;
+    # Hana 11.
     ("Soirée 2", 13, [
         [("Chloé", {"Ana": ["7C"], "Bob": ["5H"], "Dan": ["4H"]}),
          ("Gus", {"Élise": ["5S"], "Farid": ["3S"], "Hana": ["9D"]}),
          ("Ines", {"Jules": ["4S"], "Kim": ["KD"]})],
-    ]),
-    # Night 3, 9 players (Gus and Hana away) at 3 tables of 3, one turn.
-    # Ana out, Dan 6, Ines 3; Jules out, Bob 9, Élise 4; Kim out, Chloé 3, Farid 7.
-    # Places: Ana, Jules, Kim 1 (tied); Chloé and Ines 4 (3, tied); Élise 6 (4); Dan 7 (6);
-    # Farid 8 (7); Bob 9 (9).
+        [("Ana", {"Bob": ["3C"], "Chloé": ["4C"], "Dan": ["6C"], "Élise": ["3D"]}),
+         ("Farid", {"Gus": ["4D"], "Hana": ["5C"], "Ines": ["4H"], "Jules": ["3H"]})],
+    ], {"gone": {1: "Kim"}}),
+    # Night 3, 11 players at 2 tables of 5 (10 seats): one sits each turn out. Turn 1: Hana.
+    # Ana out, Dan 6, Ines 3, Bob 9, Élise 4; Kim out, Chloé 3, Farid 7, Jules 5, Gus 10 (K).
+    # Its ranking: Ana and Kim 1 win, 0; Chloé and Ines 3; Élise 4; Jules 5; Dan 6; Farid 7;
+    # Bob 9; Gus 10; Hana, no table yet ("ranked after every player who did").
+    # Turn 2 as the API proposes it (spread, 2 tables): who sits out is "the fewest byes so far
+    # first …; among those, the most tables played, then the last in the order given": Gus (Hana
+    # sat out already). The other ten in a snake: Ana, Ines, Élise, Farid, Bob / Kim, Chloé,
+    # Jules, Dan, Hana.
+    # Turn 2: Ines out, Ana 4, Élise 7, Farid 3, Bob 6; Hana out, Kim 6, Chloé 3, Jules 5, Dan 5.
+    # Hana 1 win, 0 (one table: her bye adds nothing); Ines 1 win, 3 + 0 = 3; Ana 1 win, 0 + 4 = 4;
+    # Kim 1 win, 0 + 6 = 6; Chloé 0, 3 + 3 = 6; Farid 7 + 3 = 10; Gus 10 (one table, a bye);
+    # Jules 5 + 5 = 10; Dan 6 + 5 = 11; Élise 4 + 7 = 11; Bob 9 + 6 = 15.
+    # Places: Hana 1, Ines 2, Ana 3, Kim 4, Chloé 5; Farid, Gus, Jules 6 (tied); Dan and Élise 9;
+    # Bob 11.
     ("Soirée 3", 20, [
-        [("Ana", {"Dan": ["6H"], "Ines": ["3C"]}),
-         ("Jules", {"Bob": ["9C"], "Élise": ["4C"]}),
-         ("Kim", {"Chloé": ["3C"], "Farid": ["7C"]})],
-    ]),
+        [("Ana", {"Dan": ["6H"], "Ines": ["3C"], "Bob": ["9C"], "Élise": ["4C"]}),
+         ("Kim", {"Chloé": ["3S"], "Farid": ["7C"], "Jules": ["5C"], "Gus": ["KD"]})],
+        [("Ines", {"Ana": ["4H"], "Élise": ["7H"], "Farid": ["3H"], "Bob": ["6S"]}),
+         ("Hana", {"Kim": ["6C"], "Chloé": ["3D"], "Jules": ["5D"], "Dan": ["5H"]})],
+    ], {"byes": {1: ["Hana"], 2: ["Gus"]}, "asked": {2: "tables=2"}}),
 ]  # fmt: skip
 
 # The championship, 10-8-6-5-4-3-2-1 (the default): 1st 10, 2nd 8, 3rd 6, 4th 5, 5th 4, 6th 3,
-# 7th 2, 8th 1, further down or a night missed 0; tied players both score their shared place.
-#   Ana    N1 1st 10 + N2 9th 0 + N3 1st 10 = 20
-#   Chloé  N1 6th 3 + N2 1st 10 + N3 4th 5 = 18
-#   Ines   missed 0 + N2 1st 10 + N3 4th 5 = 15
-#   Jules  missed 0 + N2 5th 4 + N3 1st 10 = 14
-#   Bob    N1 1st 10 + N2 7th 2 + N3 9th 0 = 12
-#   Gus    N1 8th 1 + N2 1st 10 + missed 0 = 11
-#   Dan    N1 5th 4 + N2 5th 4 + N3 7th 2 = 10
-#   Élise  N1 4th 5 + N2 7th 2 + N3 6th 3 = 10
-#   Kim    missed 0 + N2 11th 0 + N3 1st 10 = 10
-#   Farid  N1 7th 2 + N2 4th 5 + N3 8th 1 = 8
-#   Hana   N1 3rd 6 + N2 10th 0 + missed 0 = 6
-# Dan, Élise and Kim share 7th; the next is 10th. (place, name, points, nights played)
-SEASON = [(1, "Ana", 20, 3), (2, "Chloé", 18, 3), (3, "Ines", 15, 2), (4, "Jules", 14, 2), (5, "Bob", 12, 3),
-          (6, "Gus", 11, 2), (7, "Dan", 10, 3), (7, "Élise", 10, 3), (7, "Kim", 10, 2), (10, "Farid", 8, 3),
-          (11, "Hana", 6, 2)]  # fmt: skip
+# 7th 2, 8th 1, further down or a night missed 0; "players sharing a place in a night … both
+# score that shared place"; equal totals share a place, the next skipping as many.
+#   Ana    N1 1st 10 + N2 5th 4 + N3 3rd 6 = 20
+#   Chloé  N1 2nd 8 + N2 2nd 8 + N3 5th 4 = 20
+#   Farid  N1 6th 3 + N2 1st 10 + N3 6th 3 = 16
+#   Ines   missed 0 + N2 2nd 8 + N3 2nd 8 = 16
+#   Gus    N1 8th 1 + N2 2nd 8 + N3 6th 3 = 12
+#   Hana   N1 7th 2 + N2 11th 0 + N3 1st 10 = 12
+#   Élise  N1 4th 5 + N2 7th 2 + N3 9th 0 = 7
+#   Bob    N1 5th 4 + N2 7th 2 + N3 11th 0 = 6
+#   Dan    N1 3rd 6 + N2 9th 0 + N3 9th 0 = 6
+#   Jules  missed 0 + N2 6th 3 + N3 6th 3 = 6
+#   Kim    missed 0 + N2 9th 0 + N3 4th 5 = 5
+# (place, name, points, nights played); tied players listed by name.
+SEASON = [(1, "Ana", 20, 3), (1, "Chloé", 20, 3), (3, "Farid", 16, 3), (3, "Ines", 16, 2), (5, "Gus", 12, 3),
+          (5, "Hana", 12, 3), (7, "Élise", 7, 3), (8, "Bob", 6, 3), (8, "Dan", 6, 3), (8, "Jules", 6, 2),
+          (11, "Kim", 5, 2)]  # fmt: skip
 # Each player's place in nights 1, 2, 3 (None: missed), as the CSV and the API give them.
-PLACES = {"Ana": (1, 9, 1), "Chloé": (6, 1, 4), "Ines": (None, 1, 4), "Jules": (None, 5, 1), "Bob": (1, 7, 9),
-          "Gus": (8, 1, None), "Dan": (5, 5, 7), "Élise": (4, 7, 6), "Kim": (None, 11, 1), "Farid": (7, 4, 8),
-          "Hana": (3, 10, None)}  # fmt: skip
+PLACES = {"Ana": (1, 5, 3), "Chloé": (2, 2, 5), "Farid": (6, 1, 6), "Ines": (None, 2, 2), "Gus": (8, 2, 6),
+          "Hana": (7, 11, 1), "Élise": (4, 7, 9), "Bob": (5, 7, 11), "Dan": (3, 9, 9), "Jules": (None, 6, 6),
+          "Kim": (None, 9, 4)}  # fmt: skip
 
-# The best 2 nights only: Ana 10 + 10 = 20; Chloé 10 + 5 = 15; Ines 10 + 5 = 15; Jules 10 + 4 = 14;
-# Bob 10 + 2 = 12; Gus 10 + 1 = 11; Kim 10 + 0 = 10 (her 11th place, 0, counted before a night
-# missed); Dan 4 + 4 = 8; Élise 5 + 3 = 8; Farid 5 + 2 = 7; Hana 6 + 0 = 6.
-BEST_TWO = [(1, "Ana", 20), (2, "Chloé", 15), (2, "Ines", 15), (4, "Jules", 14), (5, "Bob", 12), (6, "Gus", 11),
-            (7, "Kim", 10), (8, "Dan", 8), (8, "Élise", 8), (10, "Farid", 7), (11, "Hana", 6)]  # fmt: skip
+# The best 2 nights only ("among equal ones a night played before a night missed, then the
+# earliest"): Ana 10 + 6 = 16; Chloé 8 + 8 = 16; Ines 8 + 8 = 16; Farid 10 + 3 = 13; Hana 10 + 2 =
+# 12; Gus 8 + 3 = 11; Élise 5 + 2 = 7; Bob 4 + 2 = 6; Dan 6 + 0 = 6; Jules 3 + 3 = 6; Kim 5 + 0 = 5
+# (Kim's 9th place, 0, counted before the night missed).
+BEST_TWO = [(1, "Ana", 16), (1, "Chloé", 16), (1, "Ines", 16), (4, "Farid", 13), (5, "Hana", 12), (6, "Gus", 11),
+            (7, "Élise", 7), (8, "Bob", 6), (8, "Dan", 6), (8, "Jules", 6), (11, "Kim", 5)]  # fmt: skip
 
 # The sum of places, fewer is better; a night missed counts as its players plus one (N1 9, N2 12,
-# N3 10). Ana 1 + 9 + 1 = 11; Chloé 6 + 1 + 4 = 11; Ines 9 + 1 + 4 = 14;
-# Jules 9 + 5 + 1 = 15; Bob 1 + 7 + 9 = 17; Dan 5 + 5 + 7 = 17; Élise 4 + 7 + 6 = 17;
-# Farid 7 + 4 + 8 = 19; Gus 8 + 1 + 10 = 19; Kim 9 + 11 + 1 = 21; Hana 3 + 10 + 10 = 23.
-PLACES_SUM = [(1, "Ana", 11), (1, "Chloé", 11), (3, "Ines", 14), (4, "Jules", 15), (5, "Bob", 17), (5, "Dan", 17),
-              (5, "Élise", 17), (8, "Farid", 19), (8, "Gus", 19), (10, "Kim", 21), (11, "Hana", 23)]  # fmt: skip
+# N3 12). Ana 1 + 5 + 3 = 9; Chloé 2 + 2 + 5 = 9; Farid 6 + 1 + 6 = 13; Ines 9 + 2 + 2 = 13;
+# Gus 8 + 2 + 6 = 16; Hana 7 + 11 + 1 = 19; Élise 4 + 7 + 9 = 20; Dan 3 + 9 + 9 = 21;
+# Jules 9 + 6 + 6 = 21; Kim 9 + 9 + 4 = 22; Bob 5 + 7 + 11 = 23.
+PLACES_SUM = [(1, "Ana", 9), (1, "Chloé", 9), (3, "Farid", 13), (3, "Ines", 13), (5, "Gus", 16), (6, "Hana", 19),
+              (7, "Élise", 20), (8, "Dan", 21), (8, "Jules", 21), (10, "Kim", 22), (11, "Bob", 23)]  # fmt: skip
 
 
-def play(app, group_id: str, number: int, night) -> str:
-    """One night of ``NIGHTS`` played turn by turn, started on its November day; its id."""
-    name, day, turns = night
+def play(app, group_id: str, number: int, night, propose=None) -> str:
+    """One night of ``NIGHTS`` played turn by turn, started on its November day; its id.
+    ``propose(night_id, query)``: the API's proposal for the next turn, checked against the turn
+    where the night's data asks it."""
+    name, day, turns, *more = night
+    extra = more[0] if more else {}
+    byes, gone, asked = extra.get("byes", {}), extra.get("gone", {}), extra.get("asked", {})
     service, games = app.extensions["nights"], app.extensions["games"]
     seating = lambda turn: [[out, *kept] for out, kept in turn]  # noqa: E731
-    night_id, _ = service.start(group_id, name, "classique", None, 1, seating(turns[0]), f"night-{number}")
+    night_id, _ = service.start(
+        group_id, name, "classique", None, 1, seating(turns[0]), f"night-{number}", byes=byes.get(1, [])
+    )
     for turn_number, turn in enumerate(turns, start=1):
+        if turn_number in asked:
+            proposal = propose(night_id, asked[turn_number])
+            assert [set(table) for table in proposal["seating"]] == [set(table) for table in seating(turn)]
+            assert proposal["byes"] == byes.get(turn_number, [])
         if turn_number > 1:
-            assert service.next_round(service.state(night_id).night, turn_number, seating(turn))
+            state = service.state(night_id)
+            assert service.next_round(state.night, turn_number, seating(turn), byes=byes.get(turn_number, []))
         tables = service.state(night_id).current
         for table, (out, kept) in zip(tables, turn, strict=True):
             games.record_manche(table.game_id, MancheEntry(out, kept))
+        if turn_number in gone:
+            assert service.leave(night_id, gone[turn_number]) == gone[turn_number]
     with app.extensions["database"].writer.begin() as connection:
         connection.execute(update(ClubNight).where(ClubNight.id == night_id)
                            .values(created_at=datetime(2026, 11, day, 20, tzinfo=UTC)))  # fmt: skip
     return night_id
+
+
+def repeats(seating, turn) -> int:
+    """How many pairs seated together in ``seating`` shared a table of ``turn`` already."""
+    met = {frozenset(pair) for out, kept in turn for pair in combinations([out, *kept], 2)}
+    return sum(frozenset(pair) in met for table in seating for pair in combinations(table, 2))
+
+
+def podium(ana, night_id: str) -> list[tuple[str, str]]:
+    """The places and names the ended night's podium shows."""
+    shown = page(ana, f"/nights/{night_id}").split("data-podium>", 1)[1].split("</ol>", 1)[0]
+    return re.findall(r'data-podium-place="(\d)"><span class="badge">\d</span> <strong>(\w+)', shown)
 
 
 def season_rows(text: str) -> list[tuple]:
@@ -131,21 +194,60 @@ def test_a_club_season_is_the_same_on_the_page_in_the_csv_and_in_the_api(app):
     invite = join_link(ana, group_id).rsplit("/", 1)[1]
     joined = client.post(f"/api/v1/groups/{group_id}/members", json={"invite": invite, "name": "Tablette"})
     bearer = {"Authorization": f"Bearer {joined.get_json()['member_token']}"}
-    ids = [play(app, group_id, number, night) for number, night in enumerate(NIGHTS, start=1)]
+    proposals: dict = {}
+
+    def propose(night_id: str, query: str) -> dict:
+        proposals[night_id, query] = client.get(f"/api/v1/nights/{night_id}?{query}", headers=bearer).get_json()
+        return proposals[night_id, query]["proposal"]
+
+    ids = [play(app, group_id, number, night, propose) for number, night in enumerate(NIGHTS, start=1)]
     # A fourth night, played but not ended: its places are not final, it counts for nothing.
     going = play(app, group_id, 4, ("Soirée 4", 27, [[("Hana", {"Ana": ["KC"], "Bob": ["KD"]})]]))
+
+    # Night 1's second turn, as the fresh seating gave it (the same tables, in this order, checked
+    # in ``play``): 4 pairs who met in turn 1 against spread's 6.
+    fresh = proposals[ids[0], "method=fresh&tables=2"]["proposal"]
+    assert fresh["method"] == "fresh"
+    assert fresh["seating"] == [["Ana", "Chloé", "Farid", "Gus"], ["Élise", "Bob", "Dan", "Hana"]]
+    assert repeats(fresh["seating"], NIGHTS[0][2][0]) == 4
+    assert repeats([["Ana", "Chloé", "Dan", "Hana"], ["Élise", "Bob", "Farid", "Gus"]], NIGHTS[0][2][0]) == 6
+    # Night 3's second turn: Gus sits it out, as proposed (checked in ``play``); Hana sat turn 1 out.
+    assert proposals[ids[2], "tables=2"]["proposal"]["byes"] == ["Gus"]
+
     for night_id in ids[:2]:
         assert ana.post(f"/nights/{night_id}/end").status_code == 303
-        podium = page(ana, f"/nights/{night_id}")
-        assert "data-podium" in podium
+    assert podium(ana, ids[0]) == [("1", "Ana"), ("2", "Chloé"), ("3", "Dan")]
+    assert podium(ana, ids[1]) == [("1", "Farid"), ("2", "Chloé"), ("2", "Gus"), ("2", "Ines")]
     before = page(ana, f"/groups/{group_id}")  # kept per revision of the group
     assert statements(app, ana, f"/groups/{group_id}") == 1
     assert [row[1] for row in season_rows(before)].count("Kim") == 1  # night 2 only, so far
     assert ana.post(f"/nights/{ids[2]}/end").status_code == 303  # ending a night moves the group's page
+    assert podium(ana, ids[2]) == [("1", "Hana"), ("2", "Ines"), ("3", "Ana")]
 
-    # The night's own ranking places them as worked out above (night 2: the podium's three tied).
-    night_two = client.get(f"/api/v1/nights/{ids[1]}", headers=bearer).get_json()["ranking"]
-    assert [(p["place"], p["name"]) for p in night_two][:4] == [(1, "Chloé"), (1, "Gus"), (1, "Ines"), (4, "Farid")]
+    # The nights' own rankings place them as worked out above: night 2's leaver keeps the table played,
+    # night 3's byes are counted, one each.
+    def ranking(night_id: str) -> list[tuple]:
+        night = client.get(f"/api/v1/nights/{night_id}", headers=bearer).get_json()
+        return [(p["place"], p["name"], p["wins"], p["points"], p["tables"], p["byes"], p["gone"])
+                for p in night["ranking"]]  # fmt: skip
+
+    assert ranking(ids[0]) == [
+        (1, "Ana", 1, 3, 2, 0, False), (2, "Chloé", 1, 4, 2, 0, False), (3, "Dan", 1, 5, 2, 0, False),
+        (4, "Élise", 1, 10, 2, 0, False), (5, "Bob", 0, 8, 2, 0, False), (6, "Farid", 0, 10, 2, 0, False),
+        (7, "Hana", 0, 12, 2, 0, False), (8, "Gus", 0, 13, 2, 0, False),
+    ]  # fmt: skip
+    assert ranking(ids[1]) == [
+        (1, "Farid", 1, 3, 2, 0, False), (2, "Chloé", 1, 4, 2, 0, False), (2, "Gus", 1, 4, 2, 0, False),
+        (2, "Ines", 1, 4, 2, 0, False), (5, "Ana", 1, 7, 2, 0, False), (6, "Jules", 0, 7, 2, 0, False),
+        (7, "Bob", 0, 8, 2, 0, False), (7, "Élise", 0, 8, 2, 0, False), (9, "Dan", 0, 10, 2, 0, False),
+        (9, "Kim", 0, 10, 1, 0, True), (11, "Hana", 0, 14, 2, 0, False),
+    ]  # fmt: skip
+    assert ranking(ids[2]) == [
+        (1, "Hana", 1, 0, 1, 1, False), (2, "Ines", 1, 3, 2, 0, False), (3, "Ana", 1, 4, 2, 0, False),
+        (4, "Kim", 1, 6, 2, 0, False), (5, "Chloé", 0, 6, 2, 0, False), (6, "Farid", 0, 10, 2, 0, False),
+        (6, "Gus", 0, 10, 1, 1, False), (6, "Jules", 0, 10, 2, 0, False), (9, "Dan", 0, 11, 2, 0, False),
+        (9, "Élise", 0, 11, 2, 0, False), (11, "Bob", 0, 15, 2, 0, False),
+    ]  # fmt: skip
 
     # The page.
     text = page(ana, f"/groups/{group_id}")
@@ -171,10 +273,10 @@ def test_a_club_season_is_the_same_on_the_page_in_the_csv_and_in_the_api(app):
     # The API.
     season = client.get(f"/api/v1/groups/{group_id}/season", headers=bearer).get_json()
     assert (season["scale"], season["best"], season["lower_is_better"]) == ("10-8-6-5-4-3-2-1", None, False)
-    assert [n["id"] for n in season["nights"]] == ids and [n["players"] for n in season["nights"]] == [8, 11, 9]
+    assert [n["id"] for n in season["nights"]] == ids and [n["players"] for n in season["nights"]] == [8, 11, 11]
     assert [(line["place"], line["name"], line["total"], line["played"]) for line in season["lines"]] == SEASON
     assert {line["name"]: tuple(n["place"] for n in line["nights"]) for line in season["lines"]} == PLACES
-    assert [line["tied"] for line in season["lines"]] == [False] * 6 + [True] * 3 + [False] * 2
+    assert [line["tied"] for line in season["lines"]] == [True] * 6 + [False] + [True] * 3 + [False]
 
     document = client.get("/api/v1/openapi.json").get_json()
     said = document["paths"]["/groups/{group_id}/season"]["get"]["responses"]["200"]["content"]["application/json"]
