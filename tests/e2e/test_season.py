@@ -27,6 +27,7 @@ import io
 import re
 from datetime import UTC, datetime
 from itertools import combinations
+from typing import NamedTuple
 
 from sqlalchemy import update
 
@@ -187,7 +188,22 @@ def season_rows(text: str) -> list[tuple]:
     ]
 
 
-def test_a_club_season_is_the_same_on_the_page_in_the_csv_and_in_the_api(app):
+class Club(NamedTuple):
+    """The season played: the owner's phone, a program's client and its bearer token, the group,
+    the three nights ended (``ids``), the fourth still going, the proposals the API made."""
+
+    ana: object
+    client: object
+    bearer: dict
+    group_id: str
+    ids: list
+    going: str
+    proposals: dict
+
+
+def played_season(app) -> Club:
+    """The three nights of ``NIGHTS`` played (the first two ended here, the third in the test) and
+    a fourth played but never ended."""
     app.extensions["clock"] = lambda: TODAY
     ana, client = phone(app), app.test_client()
     group_id = make_group(ana, "Club du mardi")
@@ -204,6 +220,12 @@ def test_a_club_season_is_the_same_on_the_page_in_the_csv_and_in_the_api(app):
     # A fourth night, played but not ended: its places are not final, it counts for nothing.
     going = play(app, group_id, 4, ("Soirée 4", 27, [[("Hana", {"Ana": ["KC"], "Bob": ["KD"]})]]))
 
+    return Club(ana, client, bearer, group_id, ids, going, proposals)
+
+
+def test_a_club_season_is_the_same_on_the_page_in_the_csv_and_in_the_api(app):
+    club = played_season(app)
+    ana, client, bearer, group_id, ids, going, proposals = club
     # Night 1's second turn, as the fresh seating gave it (the same tables, in this order, checked
     # in ``play``): 4 pairs who met in turn 1 against spread's 6.
     fresh = proposals[ids[0], "method=fresh&tables=2"]["proposal"]
@@ -249,6 +271,13 @@ def test_a_club_season_is_the_same_on_the_page_in_the_csv_and_in_the_api(app):
         (9, "Élise", 0, 11, 2, 0, False), (11, "Bob", 0, 15, 2, 0, False),
     ]  # fmt: skip
 
+    season_on_the_page_and_in_the_csv(club)
+    season_in_the_api(club)
+    other_scales_and_refusals(app, club)
+
+
+def season_on_the_page_and_in_the_csv(club: Club) -> None:
+    ana, client, bearer, group_id = club.ana, club.client, club.bearer, club.group_id
     # The page.
     text = page(ana, f"/groups/{group_id}")
     assert "Club nights championship" in text
@@ -270,9 +299,13 @@ def test_a_club_season_is_the_same_on_the_page_in_the_csv_and_in_the_api(app):
     assert list(csv.reader(io.StringIO(french[1:])))[0][:3] == ["Place", "Joueur", "Points"]
     assert list(csv.reader(io.StringIO(french[1:])))[1:] == expected
 
+
+def season_in_the_api(club: Club) -> None:
+    client, bearer, group_id, ids = club.client, club.bearer, club.group_id, club.ids
     # The API.
     season = client.get(f"/api/v1/groups/{group_id}/season", headers=bearer).get_json()
     assert (season["scale"], season["best"], season["lower_is_better"]) == ("10-8-6-5-4-3-2-1", None, False)
+    assert club.going not in [n["id"] for n in season["nights"]]  # not ended: it counts for nothing
     assert [n["id"] for n in season["nights"]] == ids and [n["players"] for n in season["nights"]] == [8, 11, 11]
     assert [(line["place"], line["name"], line["total"], line["played"]) for line in season["lines"]] == SEASON
     assert {line["name"]: tuple(n["place"] for n in line["nights"]) for line in season["lines"]} == PLACES
@@ -287,6 +320,9 @@ def test_a_club_season_is_the_same_on_the_page_in_the_csv_and_in_the_api(app):
     assert set(line_schema["properties"]["nights"]["items"]["required"]) == set(season["lines"][0]["nights"][0])
     assert "/groups/{group_id}/season.csv" in document["paths"]
 
+
+def other_scales_and_refusals(app, club: Club) -> None:
+    ana, client, bearer, group_id = club.ana, club.client, club.bearer, club.group_id
     # The best two nights, and the sum of places: the page and the API agree.
     best = client.get(f"/api/v1/groups/{group_id}/season?best=2", headers=bearer).get_json()
     assert [(line["place"], line["name"], line["total"]) for line in best["lines"]] == BEST_TWO
@@ -305,4 +341,3 @@ def test_a_club_season_is_the_same_on_the_page_in_the_csv_and_in_the_api(app):
     assert refused.status_code == 422 and refused.get_json()["error"]["field"] == "best"
     assert phone(app).get(f"/groups/{group_id}/season.csv").status_code == 404
     assert client.get(f"/api/v1/groups/{group_id}/season").status_code == 404
-    assert going not in [n["id"] for n in season["nights"]]
