@@ -1,0 +1,40 @@
+"""Words as a reader reads them, in French and English (issue 58, round four): who won a game said
+without a word that agrees with them, plurals that follow their number, undo notices that say
+what was undone.
+
+Worked by hand from SPEC §2's table for classique: an 8 is worth 50.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from tests.e2e.test_web_games import game_page, new_game, post_manche
+
+
+def text_of(page: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "two"),
+    [("fr", "Remportée par Élodie", "Remportée par Élodie et Ana"), ("en", "Won by Élodie", "Won by Élodie and Ana")],
+)
+def test_who_won_a_game_is_said_without_a_word_agreeing_with_them(client, lang, one, two):
+    client.set_cookie("lang", lang)
+    # Élodie goes out (0); Bob's two 8s are 2 × 50 = 100, the target; Chloé keeps 3: Élodie wins alone
+    alone = new_game(client, players=("Élodie", "Bob", "Chloé"), target="100")
+    post_manche(client, alone, {"winner": "0", "p1-n_8": "2", "p2-n_3": "1"})
+    # the same, Ana typed 0: Élodie and Ana share the lowest total
+    shared = new_game(client, players=("Élodie", "Bob", "Ana"), target="100")
+    post_manche(client, shared, {"winner": "0", "p1-n_8": "2", "p2-typed": "0"})
+    for game_id, said in ((alone, one), (shared, two)):
+        page = text_of(game_page(client, game_id))
+        assert said in page
+        assert not re.search(r"gagnant|winners?:", page, re.I), page
+    for listing in ("/games", "/players/Élodie"):  # the games of this phone, a player's games
+        page = text_of(client.get(listing).get_data(as_text=True))
+        assert one in page and two in page, listing
