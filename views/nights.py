@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from decimal import Decimal
 from typing import NamedTuple
 
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
-from flask_babel import format_date, format_decimal, gettext
+from flask_babel import format_date, format_decimal, get_locale, gettext, ngettext
 
 from models.core import club_night
-from models.core.errors import N_, Conflict, DomainError, NotFound, ValidationError
+from models.core.errors import N_, Conflict, DomainError, Nn_, NotFound, ValidationError
 from models.core.standings import person
 from models.services.nights import NightState, table_results
 
@@ -377,6 +378,23 @@ def per_table(value) -> str:
     """A figure per table played (a fraction) as the language writes it, two decimals at most; a
     dash when no table was played."""
     return "–" if value is None else format_decimal(float(value), format="#,##0.##")
+
+
+PER_TABLE_SAID = {
+    "points_per_table": Nn_("%(figure)s point per table", "%(figure)s points per table"),
+    "wins_per_table": Nn_("%(figure)s win per table", "%(figure)s wins per table"),
+}
+
+
+@bp.app_template_filter("per_table_said")
+def per_table_said(value, method: str) -> str:
+    """A figure per table played with its unit, singular or plural as the language says the
+    figure shown (« 1,5 point par table », "1.5 points per table", "1 win per table")."""
+    shown = Decimal(str(round(float(value or 0), 2)))
+    shown = shown.to_integral_value() if shown == shown.to_integral_value() else shown.normalize()
+    one = get_locale().plural_form(shown) == "one"
+    singular, plural = PER_TABLE_SAID[method]
+    return ngettext(singular, plural, 1 if one else 2, figure=per_table(value))
 
 
 def live_answer(state: NightState, revision: int, read_only: bool, live_url: str):

@@ -12,6 +12,7 @@ import re
 
 import pytest
 
+from tests.e2e.test_night_byes import night_with_byes
 from tests.e2e.test_web_games import game_page, new_game, post_manche
 
 
@@ -38,3 +39,29 @@ def test_who_won_a_game_is_said_without_a_word_agreeing_with_them(client, lang, 
     for listing in ("/games", "/players/Élodie"):  # the games of this phone, a player's games
         page = text_of(client.get(listing).get_data(as_text=True))
         assert one in page and two in page, listing
+
+
+@pytest.mark.parametrize(
+    ("lang", "wins", "points"),
+    [
+        # French says a figure below 2 in the singular, English only 1 (CLDR's plural rules).
+        (
+            "fr",
+            ["1 table gagnée par table", "0,5 table gagnée par table"],
+            ["0 point par table", "1,5 point par table"],
+        ),
+        ("en", ["1 win per table", "0.5 wins per table"], ["0 points per table", "1.5 points per table"]),
+    ],
+)
+def test_a_figure_per_table_on_the_podium_takes_the_plural_of_its_number(app, lang, wins, points):
+    ana, _client, _bearer, night_id = night_with_byes(app)
+    ana.set_cookie("lang", lang)
+    # night_with_byes: Ana 2 wins in 2 tables (1 a table, 0 points), Dan 1 in 1 (1, 0), Bob 1 in 2
+    # (0.5 a table, 3 points: 1.5 a table) — the podium: Ana, Dan, Bob.
+    assert ana.post(f"/nights/{night_id}/ranking", data={"method": "wins_per_table"}).status_code == 303
+    ana.post(f"/nights/{night_id}/end")
+    for method, said in (("wins_per_table", wins), ("points_per_table", points)):
+        assert ana.post(f"/nights/{night_id}/ranking", data={"method": method}).status_code == 303
+        night = ana.get(f"/nights/{night_id}").get_data(as_text=True)
+        podium = text_of(night.split("data-podium>", 1)[1].split("</ol>", 1)[0])
+        assert all(figure in podium for figure in said), podium
