@@ -43,11 +43,22 @@ DEFAULT_TABLES = 2
 # --- who sees a night ------------------------------------------------------------------------------
 
 
+NO_NIGHT = N_("No club night with this id.")
+
+
+def of_members(state: NightState, check) -> NightState:
+    """The night once ``check`` (the page's or the API's) finds this phone a member of its group;
+    for anyone else the night is not found, said of the night (its group is not named)."""
+    try:
+        check(state.night.group_id)
+    except NotFound:
+        raise NotFound(NO_NIGHT, field="id") from None
+    return state
+
+
 def members_night(night_id: str) -> NightState:
     """The night, for a member of its group; not found for anyone else."""
-    state = nights().state(night_id)
-    member(state.night.group_id)
-    return state
+    return of_members(nights().state(night_id), member)
 
 
 def watched_night(watch_id: str, night_id: str) -> tuple:
@@ -55,7 +66,7 @@ def watched_night(watch_id: str, night_id: str) -> tuple:
     group = groups().watched(watch_id)
     state = nights().state(night_id)
     if state.night.group_id != group.id:
-        raise NotFound(N_("No club night with this id."), field="id")
+        raise NotFound(NO_NIGHT, field="id")
     return group, state
 
 

@@ -12,6 +12,7 @@ import re
 
 import pytest
 
+from tests.e2e.test_groups import join_link, make_group, phone
 from tests.e2e.test_night_byes import night_with_byes
 from tests.e2e.test_web_games import game_page, new_game, post_manche
 
@@ -65,3 +66,27 @@ def test_a_figure_per_table_on_the_podium_takes_the_plural_of_its_number(app, la
         night = ana.get(f"/nights/{night_id}").get_data(as_text=True)
         podium = text_of(night.split("data-podium>", 1)[1].split("</ol>", 1)[0])
         assert all(figure in podium for figure in said), podium
+
+
+@pytest.mark.parametrize(("lang", "said"), [("fr", "Aucune soirée de club"), ("en", "No club night")])
+def test_a_night_not_found_names_the_night_on_the_page_its_stream_and_the_api(app, lang, said):
+    _ana, _client, _bearer, night_id = night_with_byes(app)
+    # A phone of another group: a member there, a stranger to the night's group.
+    stranger, api = phone(app), app.test_client()
+    stranger.set_cookie("lang", lang)
+    elsewhere = make_group(stranger, "Vendredi")
+    invite = join_link(stranger, elsewhere).rsplit("/", 1)[1]
+    joined = api.post(f"/api/v1/groups/{elsewhere}/members", json={"invite": invite, "name": "Tablet"})
+    bearer = {"Authorization": f"Bearer {joined.get_json()['member_token']}", "Accept-Language": lang}
+    for answer in (
+        stranger.get(f"/nights/{night_id}"),
+        stranger.get(f"/nights/{night_id}/sheet"),
+        stranger.get(f"/nights/{night_id}/events"),
+        stranger.post(f"/nights/{night_id}/end"),
+        stranger.get("/nights/no-such-night"),
+        api.get(f"/api/v1/nights/{night_id}", headers=bearer),
+        api.get("/api/v1/nights/no-such-night", headers=bearer),
+    ):
+        text = text_of(answer.get_data(as_text=True))
+        assert answer.status_code == 404 and said in text, text
+        assert not re.search(r"tablée|group with", text, re.I), text
