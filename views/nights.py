@@ -246,8 +246,8 @@ def night_context(state: NightState, read_only: bool, live_url: str) -> dict:
     numbers = night_numbers(state)
     tables = [(table, numbers.summaries.get(table.game_id)) for table in state.current]
     return {
-        # the turn being played has begun: a round recorded at one of its tables (the next is offered)
-        "turn_started": any(summary.manche_count for _table, summary in tables if summary is not None),
+        # the turn being played is over: every one of its tables has finished its game (the next is offered)
+        "turn_over": all(summary is not None and summary.finished for _table, summary in tables),
         "night": state.night,
         "stamp": state.stamp,
         "tables": [(table, summary) for table, summary in tables if summary is not None],

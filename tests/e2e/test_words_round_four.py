@@ -14,6 +14,7 @@ import pytest
 
 from tests.e2e.test_groups import join_link, make_group, phone
 from tests.e2e.test_night_byes import night_with_byes
+from tests.e2e.test_nights import proposed, start, table_games
 from tests.e2e.test_web_games import game_page, new_game, post_manche
 
 
@@ -90,3 +91,30 @@ def test_a_night_not_found_names_the_night_on_the_page_its_stream_and_the_api(ap
         text = text_of(answer.get_data(as_text=True))
         assert answer.status_code == 404 and said in text, text
         assert not re.search(r"tablée|group with", text, re.I), text
+
+
+@pytest.mark.parametrize(
+    ("lang", "waits"),
+    [
+        ("fr", "Le tour 2 pourra commencer quand toutes les tables du tour 1 auront fini leur partie."),
+        ("en", "Turn 2 can start once every table of turn 1 has finished its game."),
+    ],
+)
+def test_the_next_turn_is_offered_once_every_table_of_the_turn_has_finished(app, lang, waits):
+    client = phone(app)
+    client.set_cookie("lang", lang)
+    group_id = make_group(client)
+    night_id = start(client, group_id, proposed(client, group_id))  # 5 players at 2 tables, one round a game
+    games = table_games(app, night_id)
+
+    def offered() -> bool:
+        text = client.get(f"/nights/{night_id}").get_data(as_text=True)
+        said = waits in text_of(text)
+        assert said != ("data-start-round>" in text), "the button and the words say the same"
+        return not said
+
+    assert not offered()  # not begun
+    for table, then in ((1, False), (2, True)):  # table 1's game over, table 2 still playing; then both
+        seated = app.extensions["games"].get(games[(1, table)]).players
+        post_manche(client, games[(1, table)], {"winner": "0", **{f"p{s}-typed": "12" for s in range(1, len(seated))}})
+        assert offered() is then, table
