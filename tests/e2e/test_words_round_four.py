@@ -118,3 +118,19 @@ def test_the_next_turn_is_offered_once_every_table_of_the_turn_has_finished(app,
         seated = app.extensions["games"].get(games[(1, table)]).players
         post_manche(client, games[(1, table)], {"winner": "0", **{f"p{s}-typed": "12" for s in range(1, len(seated))}})
         assert offered() is then, table
+
+
+@pytest.mark.parametrize(
+    ("lang", "done", "done_one"),
+    [
+        ("fr", "{name}\u00a0: {points} pts ✓", "{name}\u00a0: {points} pt ✓"),
+        ("en", "{name}: {points} pts ✓", "{name}: {points} pt ✓"),
+    ],
+)
+def test_the_entry_page_holds_both_forms_of_a_sentence_with_points(client, lang, done, done_one):
+    """hands.js picks the singular (data-w-done-one) where the language says the number so."""
+    client.set_cookie("lang", lang)
+    game_id = new_game(client)
+    text = html.unescape(client.get(f"/games/{game_id}/manches/new").get_data(as_text=True))
+    assert f'data-w-done="{done}"' in text and f'data-w-done-one="{done_one}"' in text
+    assert "data-w-replaced-one=" in text
