@@ -134,3 +134,10 @@ def test_the_entry_page_holds_both_forms_of_a_sentence_with_points(client, lang,
     text = html.unescape(client.get(f"/games/{game_id}/manches/new").get_data(as_text=True))
     assert f'data-w-done="{done}"' in text and f'data-w-done-one="{done_one}"' in text
     assert "data-w-replaced-one=" in text
+
+
+def test_the_winner_collects_mode_is_named_without_a_word_agreeing_with_the_winner(client):
+    """The game's header names its mode; in French « Qui sort ramasse », neither « le gagnant » nor « la gagnante »."""
+    game_id = new_game(client, players=("Élodie", "Bob"), mode="winner", end="rounds", rounds="3")
+    page = text_of(game_page(client, game_id))
+    assert "Qui sort ramasse" in page and "gagnant" not in page.lower()
