@@ -15,7 +15,7 @@ import pytest
 from tests.e2e.test_groups import join_link, make_group, phone
 from tests.e2e.test_night_byes import night_with_byes
 from tests.e2e.test_nights import proposed, start, table_games
-from tests.e2e.test_web_games import game_page, new_game, post_manche
+from tests.e2e.test_web_games import game_page, manche_form, new_game, post_manche
 
 
 def text_of(page: str) -> str:
@@ -141,3 +141,17 @@ def test_the_winner_collects_mode_is_named_without_a_word_agreeing_with_the_winn
     game_id = new_game(client, players=("Élodie", "Bob"), mode="winner", end="rounds", rounds="3")
     page = text_of(game_page(client, game_id))
     assert "Qui sort ramasse" in page and "gagnant" not in page.lower()
+
+
+@pytest.mark.parametrize(("lang", "zero", "one"), [("fr", "0 pt", "1 pt"), ("en", "0 pts", "1 pt")])
+def test_both_versions_of_a_round_saved_twice_say_each_hand_with_its_unit(client, lang, zero, one):
+    """Classique (SPEC §2): a 4 counts 4; totals typed count as typed."""
+    client.set_cookie("lang", lang)
+    game_id = new_game(client)
+    fields = manche_form(client, game_id)  # this phone opened the entry of round 1
+    post_manche(client, game_id, {"winner": "0", "p1-n_4": "1", "p2-n_4": "1"})  # another phone: Bob 4, Chloé 4
+    mine = {**fields, "nonce": "this-phone", "winner": "1", "p0-typed": "1", "p2-typed": "0"}  # Ana 1, Chloé 0
+    told = client.post(f"/games/{game_id}/manches", data=mine)
+    assert told.status_code == 409
+    shown = text_of(told.get_data(as_text=True))
+    assert f"Ana {one} Chloé {zero}" in shown and "Bob 4 pts Chloé 4 pts" in shown, shown
