@@ -20,7 +20,7 @@ from models.services.nights import NightState, StoredNight
 
 from .api import json_body, json_only
 from .kit import groups, nights
-from .nights import asked_seating, night_numbers, proposed_seating
+from .nights import asked_seating, night_numbers, of_members, proposed_seating
 from .rights import member_tokens
 from .texts import error_message
 
@@ -34,9 +34,7 @@ def member(group_id: str) -> None:
 
 
 def members_night(night_id: str) -> NightState:
-    state = nights().state(night_id)
-    member(state.night.group_id)
-    return state
+    return of_members(nights().state(night_id), member)
 
 
 def night_line(night: StoredNight) -> dict:

@@ -56,6 +56,7 @@ FILTERS = {
     "say": texts.say,
     "say_all": texts.say_all,
     "owners": texts.owners,
+    "won_by": texts.won_by,
     "suit_symbol": lambda suit: SUIT_SYMBOLS[suit],
     "suit_label": texts.suit_name,
     "rank_card": rank_card,

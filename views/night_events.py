@@ -25,10 +25,9 @@ from flask_babel import gettext
 from models.services.feed import INVITES, Change, End
 
 from . import sse
-from .groups import member
 from .kit import groups, nights
 from .live import feed
-from .nights import watched_night
+from .nights import members_night, watched_night
 from .rights import member_tokens
 from .sse import message
 from .texts import change_said
@@ -40,9 +39,7 @@ LOOK_SECONDS = 5.0  # how often a quiet stream looks at the night's round (and s
 
 @bp.get("/nights/<night_id>/events")
 def member_events(night_id):
-    state = nights().state(night_id)
-    member(state.night.group_id)
-    return night_stream(state, member_tokens())
+    return night_stream(members_night(night_id), member_tokens())
 
 
 @bp.get("/w/<watch_id>/nights/<night_id>/events")

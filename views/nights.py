@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from decimal import Decimal
 from typing import NamedTuple
 
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
-from flask_babel import format_date, format_decimal, gettext
+from flask_babel import format_date, format_decimal, get_locale, gettext, ngettext
 
 from models.core import club_night
-from models.core.errors import N_, Conflict, DomainError, NotFound, ValidationError
+from models.core.errors import N_, Conflict, DomainError, Nn_, NotFound, ValidationError
 from models.core.standings import person
 from models.services.nights import NightState, table_results
 
@@ -42,11 +43,22 @@ DEFAULT_TABLES = 2
 # --- who sees a night ------------------------------------------------------------------------------
 
 
+NO_NIGHT = N_("No club night with this id.")
+
+
+def of_members(state: NightState, check) -> NightState:
+    """The night once ``check`` (the page's or the API's) finds this phone a member of its group;
+    for anyone else the night is not found, said of the night (its group is not named)."""
+    try:
+        check(state.night.group_id)
+    except NotFound:
+        raise NotFound(NO_NIGHT, field="id") from None
+    return state
+
+
 def members_night(night_id: str) -> NightState:
     """The night, for a member of its group; not found for anyone else."""
-    state = nights().state(night_id)
-    member(state.night.group_id)
-    return state
+    return of_members(nights().state(night_id), member)
 
 
 def watched_night(watch_id: str, night_id: str) -> tuple:
@@ -54,7 +66,7 @@ def watched_night(watch_id: str, night_id: str) -> tuple:
     group = groups().watched(watch_id)
     state = nights().state(night_id)
     if state.night.group_id != group.id:
-        raise NotFound(N_("No club night with this id."), field="id")
+        raise NotFound(NO_NIGHT, field="id")
     return group, state
 
 
@@ -234,8 +246,8 @@ def night_context(state: NightState, read_only: bool, live_url: str) -> dict:
     numbers = night_numbers(state)
     tables = [(table, numbers.summaries.get(table.game_id)) for table in state.current]
     return {
-        # the turn being played has begun: a round recorded at one of its tables (the next is offered)
-        "turn_started": any(summary.manche_count for _table, summary in tables if summary is not None),
+        # the turn being played is over: every one of its tables has finished its game (the next is offered)
+        "turn_over": all(summary is not None and summary.finished for _table, summary in tables),
         "night": state.night,
         "stamp": state.stamp,
         "tables": [(table, summary) for table, summary in tables if summary is not None],
@@ -377,6 +389,23 @@ def per_table(value) -> str:
     """A figure per table played (a fraction) as the language writes it, two decimals at most; a
     dash when no table was played."""
     return "–" if value is None else format_decimal(float(value), format="#,##0.##")
+
+
+PER_TABLE_SAID = {
+    "points_per_table": Nn_("%(figure)s point per table", "%(figure)s points per table"),
+    "wins_per_table": Nn_("%(figure)s win per table", "%(figure)s wins per table"),
+}
+
+
+@bp.app_template_filter("per_table_said")
+def per_table_said(value, method: str) -> str:
+    """A figure per table played with its unit, singular or plural as the language says the
+    figure shown (« 1,5 point par table », "1.5 points per table", "1 win per table")."""
+    shown = Decimal(str(round(float(value or 0), 2)))
+    shown = shown.to_integral_value() if shown == shown.to_integral_value() else shown.normalize()
+    one = get_locale().plural_form(shown) == "one"
+    singular, plural = PER_TABLE_SAID[method]
+    return ngettext(singular, plural, 1 if one else 2, figure=per_table(value))
 
 
 def live_answer(state: NightState, revision: int, read_only: bool, live_url: str):

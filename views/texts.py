@@ -219,6 +219,11 @@ def owners(names) -> str:
     return join_and([owner(name) for name in names])
 
 
+def won_by(names) -> str:
+    """Who won a game, said without a word that agrees with them (« Remportée par Ana et Élodie »)."""
+    return gettext("Won by %(names)s", names=join_and(names))
+
+
 def word(value, form: str | None = None) -> str:
     """One parameter of a message, in the reader's language."""
     if isinstance(value, (str, int)):

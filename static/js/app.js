@@ -60,13 +60,20 @@
     return [String(sum), cards > 0];
   }
 
+  // A total and the unit after it, singular or plural as the page's language says that number.
+  function showTotal(out, value) {
+    var unit = out.nextElementSibling, one = new Intl.PluralRules(document.documentElement.lang).select(value) === "one";
+    out.textContent = value;
+    unit.textContent = unit.dataset[one ? "one" : "other"];
+  }
+
   function refreshEntry(form) {
     var entry = form.querySelector("[data-entry]"), seat = form.elements.selected.value, winner = winnerOf(form);
     form.querySelectorAll("[data-hand]").forEach(function (hand) {
       var s = hand.dataset.seat, out = !!winner && winner.value === s, on = s === seat;
       var partner = !!winner && !out && winner.dataset.side === hand.dataset.side;
       var typed = form.elements["p" + s + "-typed"], value = handValue(form, s);
-      hand.querySelector("[data-hand-total]").textContent = value[0];
+      showTotal(hand.querySelector("[data-hand-total]"), value[0]);
       hand.classList.toggle("is-empty", !value[1]);
       hand.classList.toggle("is-winner", out);
       hand.classList.toggle("is-partner", partner);
@@ -79,7 +86,7 @@
       entry.querySelector("[data-entry-name]").textContent = hand.querySelector("[data-name]").dataset.name;
       entry.querySelector("[data-winner-note]").hidden = !out;
       entry.querySelector("[data-partner-note]").hidden = !partner;
-      entry.querySelector("[data-subtotal]").textContent = value[0];
+      showTotal(entry.querySelector("[data-subtotal]"), value[0]);
       entry.querySelectorAll("[data-keypad] button").forEach(function (b) { b.disabled = out || !!typed.value.trim(); });
     });
     keypadTotal(entry.querySelector("[data-keypad]"));
@@ -135,6 +142,7 @@
   });
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-keypad]").forEach(function (pad) { rove(pad, pad.querySelector(ADD)); });
+    document.querySelectorAll("form[data-manche-form]").forEach(refreshEntry);
   });
 
   // a long press takes one card away
@@ -173,10 +181,6 @@
     if (form && form.matches("[data-manche-form]")) refreshEntry(form);
     else if (form && form.querySelector("[data-keypad]")) calculette(form);
   });
-
-  document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("form[data-manche-form]").forEach(refreshEntry);
-  });
 })();
 
 // Game pages: wake lock, notice hidden after a while, the first error shown; sharing: a 304 from the
@@ -210,11 +214,6 @@
     });
   }
 
-  function showFirstError(root) {
-    var error = root.querySelector("form .error[role=alert]");
-    if (error && error.scrollIntoView) error.scrollIntoView({ block: "center" });
-  }
-
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (event.detail.xhr && event.detail.xhr.status === 304) event.detail.shouldSwap = event.detail.isError = false;
   });
@@ -226,8 +225,9 @@
   });
 
   function init(root) {
+    var error = root.querySelector("form .error[role=alert]");
     autohide(root);
-    showFirstError(root);
+    if (error && error.scrollIntoView) error.scrollIntoView({ block: "center" });  // the first error in sight
     // dates written in UTC by the server, shown in the phone's time zone
     root.querySelectorAll("time[data-local]").forEach(function (time) {
       time.textContent = new Date(time.dateTime).toLocaleString(document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" });

@@ -14,8 +14,9 @@
   var myTag = null, shown = 0, state = null, timers = {}, chains = {}, saving = false, posting = false, counted = false, overdue = false, answered = null;
   var winning = false;  // the winner chosen here on its way
 
-  function words(name, values) {
-    return box.dataset["w" + name].replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
+  function words(name, values) {  // a sentence of the page's; its singular (…One) for {points} said so
+    var one = new Intl.PluralRules(document.documentElement.lang).select(values.points) === "one" && box.dataset["w" + name + "One"];
+    return (one || box.dataset["w" + name]).replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
   }
   function nameOf(seat) {
     var hand = form.querySelector("[data-hand][data-seat='" + seat + "']");
@@ -54,8 +55,7 @@
     form.querySelectorAll("input[type=hidden][name^='p" + seat + "-n_']").forEach(function (input) {
       for (var i = parseInt(input.value, 10) || 0; i > 0; i--) cards.push(input.name.slice(("p" + seat + "-n_").length));
     });
-    var mine = E.now.me;
-    return { number: number, cards: typed ? [] : cards, typed: typed || null, done: isDone(seat), me: mine ? nameOf(mine) : null };
+    return { number: number, cards: typed ? [] : cards, typed: typed || null, done: isDone(seat), me: E.now.me ? nameOf(E.now.me) : null };
   }
   // counted or not: as last said here (waiting, or on its way), else as the server says
   function isDone(seat) {

@@ -18,8 +18,8 @@
   document.addEventListener("input", edited);
   document.addEventListener("htmx:afterSettle", function (event) {
     if (!event.detail.elt || event.detail.elt.id !== "night-live") return;
-    // the turn begun: the next may start
-    if (document.querySelector("#night-live [data-turn-begun]")) document.querySelectorAll("[data-turn-waits], [data-start-round]").forEach(function (el) { el.hidden = el.hasAttribute("data-turn-waits"); });
+    // the turn over: the next may start
+    if (document.querySelector("#night-live [data-turn-over]")) document.querySelectorAll("[data-turn-waits], [data-start-round]").forEach(function (el) { el.hidden = el.hasAttribute("data-turn-waits"); });
     var ranking = document.querySelector("#night-live [data-order]"), part = document.getElementById("next-seating");
     if (ranking && part && ranking.dataset.order !== part.dataset.order) htmx.trigger(part, "refresh");
   });

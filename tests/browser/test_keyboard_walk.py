@@ -57,7 +57,8 @@ WORDS = {
         "saved": "Manche {n} enregistrée.",
         "undone": "Annulé\u00a0: la manche {n} est retirée.",
         "live": "Manche {n} enregistrée. Totaux\u00a0: {totals}.",
-        "hand": "Main en cours de saisie\u00a0: {name} {value}\u00a0pts",
+        "hand": "Main en cours de saisie\u00a0: {name} {value}\u00a0{unit}",
+        "singular": (0, 1),  # « 0 pt », « 1 pt », « 2 pts »
         "found": "{n} règles trouvées",
         "undo": "Annuler",
         "save": "Enregistrer la manche {n}",
@@ -68,12 +69,18 @@ WORDS = {
         "saved": "Round {n} recorded.",
         "undone": "Undone: round {n} is removed.",
         "live": "Round {n} recorded. Totals: {totals}.",
-        "hand": "Hand being entered: {name} {value}\u00a0pts",
+        "hand": "Hand being entered: {name} {value}\u00a0{unit}",
+        "singular": (1,),
         "found": "{n} rules found",
         "undo": "Undo",
         "save": "Save round {n}",
     },
 }
+
+
+def hand_said(w: dict, name: str, value: int) -> str:
+    """The keypad's heading for ``name``'s hand worth ``value``, its unit as the language says it."""
+    return w["hand"].format(name=name, value=value, unit="pt" if value in w["singular"] else "pts")
 
 
 def focus(page) -> dict:
@@ -149,21 +156,21 @@ def count_manche_one(page, w: dict) -> None:
     tab_to(page, "#winner-0")
     page.keyboard.press("Space")
     # the keypad moved on to Bob's hand, and says so
-    hears(page, "entry-title", w["hand"].format(name="Bob", value=0))
+    hears(page, "entry-title", hand_said(w, "Bob", 0))
     key = tab_to(page, "#keypad button")
     assert key["token"] is not None  # the keypad's one stop
     arrow_to(page, "8")
     page.keyboard.press("Enter")
-    hears(page, "entry-title", w["hand"].format(name="Bob", value=50))
+    hears(page, "entry-title", hand_said(w, "Bob", 50))
     assert focus(page)["token"] == "8"
     tab_to(page, "#hand-2 button.pick", back=True)
     page.keyboard.press("Enter")
-    hears(page, "entry-title", w["hand"].format(name="Chloé", value=0))
+    hears(page, "entry-title", hand_said(w, "Chloé", 0))
     tab_to(page, "#keypad button")
     assert focus(page)["token"] == "8"  # the stop stays on the key last used
     arrow_to(page, "3")
     page.keyboard.press("Enter")
-    hears(page, "entry-title", w["hand"].format(name="Chloé", value=3))
+    hears(page, "entry-title", hand_said(w, "Chloé", 3))
 
 
 def count_manche_two(page, w: dict) -> None:
@@ -171,12 +178,12 @@ def count_manche_two(page, w: dict) -> None:
     tab_to(page, "#winner-0")  # the group's one stop: the arrows choose in it
     page.keyboard.press("ArrowDown")
     assert focus(page)["id"] == "winner-1"
-    hears(page, "entry-title", w["hand"].format(name="Chloé", value=0))
+    hears(page, "entry-title", hand_said(w, "Chloé", 0))
     tab_to(page, "#p2-typed")
     page.keyboard.type("7")
     tab_to(page, "#hand-0 button.pick", back=True)
     page.keyboard.press("Enter")
-    hears(page, "entry-title", w["hand"].format(name="Ana", value=0))
+    hears(page, "entry-title", hand_said(w, "Ana", 0))
     tab_to(page, "#p0-typed")
     page.keyboard.type("12")
 

@@ -129,10 +129,14 @@ def test_a_club_night_of_two_tables_live_on_four_phones(live_server, phone, shot
     expect(ana.locator("[data-turn-waits]")).to_be_visible()
     expect(ana.locator("[data-start-round]")).to_be_hidden()
     record(bob, base, tables[1], app, {"Bob": 12, "Chloé": 30}, "Ana")
-    # begun: the organiser's page offers turn 2 by itself (the stream said `tables`)
-    expect(ana.locator("[data-start-round]")).to_be_visible(timeout=LIVE)
+    # table 1 over, table 2 still playing: the live part came again, turn 2 still waits
+    expect(ana.locator('[data-table="1"] [data-side="Chloé"] [data-total]')).to_have_text("30", timeout=LIVE)
+    expect(ana.locator("[data-turn-waits]")).to_be_visible()
+    expect(ana.locator("[data-start-round]")).to_be_hidden()
     open_listening(bob, night_url)
     record(chloe, base, tables[2], app, {"Eve": 20}, "Dan")
+    # turn 1 over: the organiser's page offers turn 2 by itself (the stream said `tables`)
+    expect(ana.locator("[data-start-round]")).to_be_visible(timeout=LIVE)
     expected = ["1 ex æquo Ana 1 0", "1 ex æquo Dan 1 0", "3 Bob 0 12", "4 Eve 0 20", "5 Chloé 0 30"]
     for watcher in (dan, bob):  # no reload: the stream said `tables`, the live part came again
         expect(watcher.locator('[data-table="1"] [data-side="Chloé"] [data-total]')).to_have_text("30", timeout=LIVE)

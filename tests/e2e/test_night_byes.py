@@ -106,7 +106,7 @@ def test_the_ranking_per_table_played_is_fair_to_a_bye_and_the_podium_sheet_and_
     assert re.findall(r'data-podium-place="(\d)"><span class="badge">\d</span> <strong>(\w+)', podium) == [
         ("1", "Ana"), ("1", "Dan"), ("3", "Bob"),
     ]  # fmt: skip
-    assert "1 wins per table" in podium
+    assert "1 win per table" in podium and "0.5 wins per table" in podium
     sheet = page(ana, f"/nights/{night_id}/sheet")
     assert "Per table" in sheet and "Byes" in sheet and "the most tables won per table played" in sheet.lower()
     rows = list(csv.reader(io.StringIO(ana.get(f"/nights/{night_id}/results.csv").get_data(as_text=True)[1:])))

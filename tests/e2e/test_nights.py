@@ -162,12 +162,13 @@ def test_a_member_starts_a_turn_and_a_watcher_only_sees(app, night):
     client, group_id, night_id, _data = night
     bob = phone(app)
     join(bob, join_link(client, group_id), "Bob's phone")
-    # turn 1 not begun: turn 2 is not offered yet, the page says when it will be
+    # turn 1 not over: turn 2 is not offered yet, the page says when it will be
     waiting = page(bob, f"/nights/{night_id}")
-    assert "data-start-round hidden" in waiting and "once a table of turn 1 has recorded a round" in waiting
-    game_id = table_games(app, night_id)[(1, 1)]
-    seated = app.extensions["games"].get(game_id).players
-    post_manche(bob, game_id, {"winner": "0", **{f"p{seat}-typed": "12" for seat in range(1, len(seated))}})
+    assert "data-start-round hidden" in waiting and "once every table of turn 1 has finished its game" in waiting
+    for table in (1, 2):  # one round a game: each table's game ends with its round
+        game_id = table_games(app, night_id)[(1, table)]
+        seated = app.extensions["games"].get(game_id).players
+        post_manche(bob, game_id, {"winner": "0", **{f"p{seat}-typed": "12" for seat in range(1, len(seated))}})
     begun = page(bob, f"/nights/{night_id}")
     assert "data-start-round>" in begun and "data-turn-waits" not in begun
     form = seating_form(begun)

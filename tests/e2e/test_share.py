@@ -206,7 +206,7 @@ def test_the_shared_view_listens_while_the_game_goes_on_and_stops_when_it_is_ove
     for url in (f"/s/{game.share_id}/live", f"/s/{game.share_id}"):
         finished = page_of(client, url)
         assert "hx-trigger" not in finished and "hx-get" not in finished and "sse-connect" not in finished
-        assert "Game over" in finished and "Winner: Ana" in finished
+        assert "Game over" in finished and "Won by Ana" in finished
         assert "Play again" not in finished
 
 

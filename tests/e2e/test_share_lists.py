@@ -42,7 +42,7 @@ def test_games_in_progress_first_then_finished_newest_first(client, games):
     open_games(client, old_done, old_playing, new_done, new_playing)
     page = page_of(client, "/games")
     assert listed(page) == [new_playing, old_playing, new_done, old_done]
-    assert page.count("in progress") == 2 and "Winner: Chloé" in page and "Winner: Ana" in page
+    assert page.count("in progress") == 2 and "Won by Chloé" in page and "Won by Ana" in page
     assert listed(page_of(client, "/games?player=ana")) == [new_playing, new_done, old_done]
     assert listed(page_of(client, "/games?player=%20Dan%20")) == [new_playing]
     nobody = page_of(client, "/games?player=Zoé")

@@ -199,7 +199,7 @@ def test_the_end_of_the_game_says_who_crossed_the_target_and_each_ones_numbers(c
     post_manche(client, game_id, {"winner": "0", "p1-typed": "30", "p2-typed": "60"})
     post_manche(client, game_id, {"winner": "1", "p0-typed": "20", "p2-typed": "50"})
     page = game_page(client, game_id)
-    assert "Chloé reached the target of 100." in page and "Winner: Ana" in page
+    assert "Chloé reached the target of 100." in page and "Won by Ana" in page
     table = re.search(r"<table class=\"final-table\".*?</table>", page, re.S).group(0)
     rows = dict(re.findall(r'<tr data-side="([^"]+)">(.*?)</tr>', table, re.S))  # a row per player
     sides = list(rows)
@@ -226,7 +226,7 @@ def test_play_again_after_a_leave_seats_those_still_at_the_table(client, games):
     # Manche 1 without Ana (Bob dealt it: Ana's seat is skipped): Bob out, Chloé 120 → 0 / 0 / 120, over.
     post_manche(client, game_id, {"winner": "1", "p2-typed": "120"})
     page = game_page(client, game_id)
-    assert "Winner: Bob" in page  # Ana, 0 too, left: she cannot win
+    assert "Won by Bob" in page  # Ana, 0 too, left: she cannot win
     again = client.post(f"/games/{game_id}/replay")
     assert again.status_code == 303
     new = games.get(again.headers["Location"].rsplit("/", 1)[1])

@@ -116,7 +116,7 @@ def test_a_finished_game_shows_the_final_ranking_and_can_be_played_again(client,
     post_manche(client, game_id, {"winner": "0", "p1-n_8": "2", "p2-n_3": "1"})
     page = game_page(client, game_id)
     assert "Game over" in page and "Final ranking" in page
-    assert "Winner: Ana" in page
+    assert "Won by Ana" in page
     assert totals_shown(page) == {"Ana": 0, "Chloé": 3, "Bob": 100}
     assert "/manches/new" not in page
     assert client.get(f"/games/{game_id}/manches/new").status_code == 409
