@@ -132,7 +132,10 @@ def standings_context(apart, args, aliases=(), ended=()) -> dict:
     today = now()
     picked = standings.chosen(finished, period, variant, today)
     lines = standings.table(picked, names)
-    persons = {line.person: line.name for line in standings.table(finished, names)}
+    # everyone of the group, best first (the head-to-head's choices): the same table when every
+    # game is picked, which the page's first look is (one pass over every manche, not two)
+    everyone = lines if period == "all" and variant is None else standings.table(finished, names)
+    persons = {line.person: line.name for line in everyone}
     first = standings.counted_as(merges, standings.person(args.get("a", "")))
     second = standings.counted_as(merges, standings.person(args.get("b", "")))
     versus = None

@@ -104,6 +104,12 @@ def read_only_without_javascript(phone, base, app, group_url, night_url, expecte
     expect(plain.locator('[data-table="1"] h3 a')).to_have_count(0)  # no link into a game's page
 
 
+def turn_two_waits(page) -> None:
+    """The next turn is not offered while a table of this one plays: said in words, no button."""
+    expect(page.locator("[data-turn-waits]")).to_be_visible()
+    expect(page.locator("[data-start-round]")).to_be_hidden()
+
+
 @pytest.mark.slow
 @pytest.mark.on_postgresql
 def test_a_club_night_of_two_tables_live_on_four_phones(live_server, phone, shot):
@@ -125,14 +131,11 @@ def test_a_club_night_of_two_tables_live_on_four_phones(live_server, phone, shot
     # Table 1 on Bob's phone: Ana goes out, Bob keeps 12, Chloé 30. Table 2 on Chloé's: Dan goes
     # out, Eve keeps 20. Ana and Dan win their tables with 0 points: « ex æquo » first; then Bob
     # (12), Eve (20), Chloé (30).
-    # turn 1 not begun: turn 2 waits, said in words, no button
-    expect(ana.locator("[data-turn-waits]")).to_be_visible()
-    expect(ana.locator("[data-start-round]")).to_be_hidden()
+    turn_two_waits(ana)  # turn 1 not begun
     record(bob, base, tables[1], app, {"Bob": 12, "Chloé": 30}, "Ana")
     # table 1 over, table 2 still playing: the live part came again, turn 2 still waits
     expect(ana.locator('[data-table="1"] [data-side="Chloé"] [data-total]')).to_have_text("30", timeout=LIVE)
-    expect(ana.locator("[data-turn-waits]")).to_be_visible()
-    expect(ana.locator("[data-start-round]")).to_be_hidden()
+    turn_two_waits(ana)
     open_listening(bob, night_url)
     record(chloe, base, tables[2], app, {"Eve": 20}, "Dan")
     # turn 1 over: the organiser's page offers turn 2 by itself (the stream said `tables`)
