@@ -90,17 +90,13 @@ def put_back(group_id: str, game_id: str) -> dict:
     return {"id": game_id, "group": group_id, "taken_from": None}
 
 
-def _moment(value) -> str | None:
-    return None if value is None else value.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 def member_line(member_row) -> dict:
     return {
         "id": member_row.id,
         "name": member_row.name,
         "owner": member_row.owner,
         "number": member_row.number,
-        "joined_at": _moment(member_row.joined_at),
+        "joined_at": member_row.joined_at.isoformat(),  # as the nights' moments are written
         "last_visit": None if member_row.seen_at is None else member_row.seen_at.date().isoformat(),
     }
 
@@ -108,7 +104,7 @@ def member_line(member_row) -> dict:
 def invite_line(invite) -> dict:
     return {
         "id": invite.id,
-        "created_at": _moment(invite.created_at),
+        "created_at": invite.created_at.isoformat(),
         "max_uses": invite.max_uses,
         "until": None if invite.last_day is None else invite.last_day.isoformat(),
         "uses": invite.uses,
