@@ -129,8 +129,7 @@
     var mine = E.now.me, own = mine && handAt(state, mine);
     if (!counted && !(own && own.by.phone === myTag)) return leave();
     saving = true;
-    E.forget(form, true);
-    location.assign(nextUrl + "?saved=" + number);
+    E.forget(form, true).then(function () { location.assign(nextUrl + "?saved=" + number); });  // once forgotten as kept (a page gone mid-write loses it)
   }
 
   // recorded without this phone's hand (offline): kept for the correction offered
