@@ -182,7 +182,7 @@
     var list = box.appendChild(el("ol", { class: "provisional-totals", role: "list" }));
     progress.standing.ranking.forEach(function (row) {
       var item = list.appendChild(el("li", { "data-side": row[1] }, row[0] + ". " + row[1] + " "));
-      item.appendChild(el("strong", { class: "total provisional" }, row[2] + " " + say("pts")));
+      item.appendChild(el("strong", { class: "total provisional" }, row[2] + " " + say(new Intl.PluralRules(document.documentElement.lang).select(row[2]) === "one" ? "pt" : "pts")));
     });
     box.appendChild(el("p", { class: "deal" }, deals(progress)));
     if (progress.standing.finished) box.appendChild(el("p", { class: "provisional-over" }, over(progress)));

@@ -105,6 +105,9 @@ def test_two_manches_saved_offline_at_the_lan_address_are_recorded_once_in_order
     expect(page.locator("h1")).to_have_text("Manche 2")
     expect(page.locator(".queued-note")).to_contain_text("Manche 1")
     assert provisional(page) == {"Ana": 0, "Chloé": 53, "Bob": 60}
+    # French says « 0 pt » and « 1 pt » (one), « 60 pts » (many), as the scores do.
+    expect(page.locator("#offline-queue [data-side='Ana'] .total")).to_have_text("0 pt")
+    expect(page.locator("#offline-queue [data-side='Bob'] .total")).to_have_text("60 pts")
     expect(page.locator("#offline-queue .deal")).to_contain_text("Bob distribue")
     # Manche 2, from the entry the page offers: Bob goes out; Ana typed 15, Chloé A = 20.
     tap_manche(page, 1, cards={2: "A"}, typed={0: 15})
