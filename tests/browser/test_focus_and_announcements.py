@@ -131,3 +131,13 @@ def test_every_group_has_a_name(live_server, page, where):
     else:
         page.goto(f"{live_server.url}/games/new")
     assert unnamed_groups(page) == []
+
+
+def test_the_rule_page_s_card_table_says_each_card_once(live_server, page):
+    """What Chromium gives a screen reader for each special card of classique (SPEC §2: the 8, the
+    Jack, the Ace, the 2, the Joker): its name once — the face drawn beside it is hidden from it."""
+    page.goto(f"{live_server.url}/rules/classique")
+    heads = page.locator("table.card-rules tbody th")
+    expect(heads.first).to_be_visible()
+    for head in heads.all():
+        assert head.aria_snapshot() == f'- rowheader "{head.locator(".sr").inner_text()}"'
