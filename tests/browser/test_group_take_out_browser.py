@@ -1,9 +1,13 @@
 """A game taken out of a group from its page, and put back by the notice's undo, in Chromium at
 360 px (light and dark) and 320 px (#55 item 5): the button on the game's line, the notice that
 says which game left and offers « Annuler », the game back in the list; no sideways scroll, no
-accessibility fault. Screenshots under test-artifacts/."""
+accessibility fault; the group's score sheet, downloaded after, numbers the games left without a gap.
+Screenshots under test-artifacts/."""
 
 from __future__ import annotations
+
+import csv
+import io
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -51,3 +55,31 @@ def test_a_game_taken_out_and_put_back(live_server, phone, shot, width, height, 
     expect(games).to_have_count(2)
     no_sideways_scroll(ana)
     shot(f"{width}-{scheme}-back", ana)
+
+
+@pytest.mark.parametrize(("width", "height", "scheme"), [(360, 780, "light"), (320, 640, "dark")])
+def test_the_score_sheet_downloaded_after_a_game_taken_out_skips_no_number(
+    live_server, phone, tmp_path, width, height, scheme
+):
+    """Three games of a manche each; the second, started by mistake, taken out from the page: the
+    group's score sheet downloaded from the page numbers the two games left 1 and 2."""
+    base, games = live_server.url, live_server.app.extensions["games"]
+    ana = phone(width, height, scheme=scheme)
+    group_url = make_group(ana, base)
+    group_id = group_url.rsplit("/", 1)[1]
+    made = [new_game(ana, base, players, group_id) for players in (("Ana", "Bob"), ("Ana", "Chloé"), ("Ana", "Dan"))]
+    for game_id, other in zip(made, ("Bob", "Chloé", "Dan"), strict=True):
+        games.record_manche(game_id, MancheEntry("Ana", {other: ["3C"]}))  # Ana goes out, the other keeps 3♣
+    ana.goto(group_url)
+    ana.locator(f'form[action$="/games/{made[1]}/out"] button').click()
+    expect(ana.locator('[data-group-notice="out"]')).to_contain_text("Ana, Chloé")
+    expect(ana.locator("[data-group-games] > li")).to_have_count(2)
+    no_sideways_scroll(ana)
+
+    with ana.expect_download() as download:
+        ana.locator('[data-export="csv"]').click()
+    sheet = tmp_path / "tablee.csv"
+    download.value.save_as(sheet)
+    rows = list(csv.reader(io.StringIO(sheet.read_text(encoding="utf-8-sig"))))[1:]
+    assert list(dict.fromkeys(row[0] for row in rows)) == ["1", "2"]
+    assert "Chloé" not in sheet.read_text(encoding="utf-8-sig")
