@@ -58,8 +58,8 @@ def suggested_names(scope: history.Scope | None = None) -> list[str]:
 def game_list():
     """Games in progress first, then finished ones, newest first; ``?player=Ana`` keeps Ana's.
     Paged in SQL; the page is kept compressed (``views/pagecache.py``) under the state of
-    this reader's games (``history.scope_state``: their count and revisions, one lookup), the games this reader may see, the filter,
-    the page and the language: a visit to a page already built asks nothing else."""
+    this reader's games (``history.scope_state``: their revisions and their groups', one lookup), the
+    games this reader may see, the filter, the page and the language: a visit to a page already built asks nothing else."""
     scope = reader_scope()
     asked = request.args
     player = " ".join(asked.get("player", "").split())[:MAX_NAME]

@@ -17,12 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import bindparam, func, or_, select
+from sqlalchemy import bindparam, func, or_, select, true
 from sqlalchemy.engine import Connection
 
 from ..core import scoring
 from ..core.cards import format_cards
-from .db import Database, Game, Player
+from .db import Database, Game, Player, PlayGroup
 from .game_view import GAME_COLUMNS, GameView, game_rows
 from .lru import LRU
 
@@ -73,18 +73,33 @@ def revisions(database: Database, game_ids) -> dict[str, int]:
         return dict(connection.execute(select(Game.id, Game.revision).where(Game.id.in_(ids))).all())
 
 
-SCOPE_STATE = select(func.count().label("games"), func.coalesce(func.sum(Game.revision), 0).label("revisions"))
+def _state(games, groups) -> object:
+    """The count and revisions of ``games``, and the revisions of the groups ``groups`` selects."""
+    return select(
+        func.count().label("games"),
+        func.coalesce(func.sum(Game.revision), 0).label("revisions"),
+        select(func.coalesce(func.sum(PlayGroup.revision), 0)).where(groups).scalar_subquery().label("groups"),
+    ).where(games)
 
 
-def scope_state(database: Database, scope: Scope) -> tuple[int, int]:
-    """How many games the scope holds and the sum of their revisions, in one small statement: every
-    change to one of them raises its revision, so the pair moves whenever any of them does and a
-    page across them kept under it is never stale. Nothing is shared by all games (one
-    row every write bumped would serialise the writes of every game)."""
+EVERY_STATE = _state(Game.group_id.is_(None), true())  # every game: those of no group, and every group
+
+
+def scope_state(database: Database, scope: Scope) -> tuple[int, int, int]:
+    """How many games the scope names one by one (for the administrator: every game of no group)
+    and the sum of their revisions, and the sum of the revisions of its groups (every group), in
+    one small statement: every change to a game raises its revision, and its group's too (a game
+    added to a group, changed, taken out or deleted: the database's triggers), so the triple moves
+    whenever any game of the scope does and a page across them kept under it is never stale. No
+    game of a group is read: the statement costs the same for a group of 5 games or of 5,000.
+    Nothing is shared by all games (one row every write bumped would serialise every game's writes)."""
     if scope.empty:
-        return (0, 0)
-    row = database.first(SCOPE_STATE if scope.everything else scope.restrict(SCOPE_STATE))
-    return (row.games, int(row.revisions))
+        return (0, 0, 0)
+    if scope.everything:
+        row = database.first(EVERY_STATE)
+    else:
+        row = database.first(_state(Game.id.in_(scope.ids), PlayGroup.id.in_(scope.groups)))
+    return (row.games, int(row.revisions), int(row.groups))
 
 
 # --- the share view ------------------------------------------------------------------------------

@@ -51,9 +51,33 @@ def test_every_change_to_a_reader_s_games_moves_their_state(app, games):
     assert moved()
     games.record_manche(other.id, ANA_OUT)
     assert not moved()  # not this reader's game
-    assert history.scope_state(database, history.Scope(ids=(game.id, other.id))) == (2, states[-1][1] + 1)
+    assert history.scope_state(database, history.Scope(ids=(game.id, other.id))) == (2, states[-1][1] + 1, 0)
     assert history.scope_state(database, history.EVERY_GAME)[0] == 2
-    assert history.scope_state(database, history.Scope()) == (0, 0)
+    assert history.scope_state(database, history.Scope()) == (0, 0, 0)
+
+
+def test_every_change_to_a_group_s_game_moves_its_members_and_the_administrator_s_state(app, games):
+    """A group's games are not read one by one: the group's revision stands for them (its games'
+    triggers move it), for its members and for the administrator alike."""
+    database = app.extensions["database"]
+    group_id, _token = app.extensions["groups"].create("Les jeudis", "Ana")
+    scopes = (history.Scope(groups=(group_id,)), history.EVERY_GAME)
+    states = [tuple(history.scope_state(database, scope) for scope in scopes)]
+
+    def moved():
+        states.append(tuple(history.scope_state(database, scope) for scope in scopes))
+        return all(now != then for now, then in zip(states[-1], states[-2], strict=True))
+
+    game, _ = games.create_game("classique", THREE, first_dealer=0, group=group_id)
+    assert moved()
+    games.record_manche(game.id, ANA_OUT)
+    assert moved()
+    games.edit_manche(game.id, 1, BOB_OUT)
+    assert moved()
+    games.delete_manche(game.id, 1)
+    assert moved()
+    games.join_player(game.id, "Dan")
+    assert moved()
 
 
 @pytest.fixture
