@@ -92,9 +92,37 @@
     keypadTotal(entry.querySelector("[data-keypad]"));
   }
 
-  function select(form, seat) {
-    var pad = form.querySelector("[data-entry] [data-keypad]");
-    form.elements.selected.value = seat;
+  // The manche being counted: one object (entry.js keeps it on the phone once the page's entry is
+  // settled; until then, or with no IndexedDB, this page holds it). Each control changes its fields
+  // (the form's, by name: the winner's cards too) and the form is drawn from them (`draw`).
+  var M = window.CarteEntry = { now: { me: null, edits: {} }, keep: function (fn) { fn(M.now); }, set: set, draw: draw, slot: slot };
+  // this form's fields in `now` (a correction's, edits[n], or the next manche's, of its number); `fields` given: put there
+  function slot(form, now, fields) {
+    var n = form.elements.number ? null : form.getAttribute("action").split("/")[4];
+    if (fields === undefined) return n ? now.edits[n] : now.number === form.elements.number.value ? now.fields : null;
+    if (n) now.edits[n] = fields; else Object.assign(now, { number: form.elements.number.value, fields: fields });
+  }
+  // the form as served (or as typed without JavaScript)
+  function read(form) {
+    var fields = {};
+    Array.prototype.forEach.call(form.elements, function (f) { if (/-n_|-typed$|^selected$/.test(f.name) || (f.checked && f.type === "radio")) fields[f.name] = f.value; });
+    return fields;
+  }
+  function set(form, fn) {
+    var by = window.event;  // a person's tap (before the kept entry comes back, it wins)
+    M.tapped = M.tapped || !!(by && by.isTrusted && /^(click|input|change)$/.test(by.type));
+    var fields = Object.assign({}, slot(form, M.now) || read(form));
+    fn(fields);
+    M.keep(function (now) { slot(form, now, fields); });
+    draw(form, fields);
+  }
+  // The one draw of the manche form: its fields, the keypad's hand, then the winner's disabled and the totals.
+  function draw(form, fields) {
+    var pad = form.querySelector("[data-entry] [data-keypad]"), seat = form.elements.selected.value = fields.selected || form.elements.selected.value;
+    Array.prototype.forEach.call(form.elements, function (f) {
+      if (f.type === "radio") f.checked = f.value === (fields[f.name] || "");
+      else if (/-n_|-typed$/.test(f.name)) f.value = fields[f.name] || (f.type === "hidden" ? 0 : "");
+    });
     pad.dataset.prefix = "p" + seat + "-";
     pad.querySelectorAll("button").forEach(function (b) { b.name = pad.dataset.prefix + "tap"; });
     form.querySelectorAll("[data-typed-field]").forEach(function (f) { f.hidden = f.dataset.typedField !== seat; });
@@ -115,9 +143,10 @@
   function step(key, delta) {
     var pad = key.closest("[data-keypad]"), form = pad.closest("form");
     var input = form.elements[pad.dataset.prefix + "n_" + key.dataset.token];
+    function count(value) { return Math.max(0, Math.min(input.dataset.max, (parseInt(value, 10) || 0) + delta)); }
     if (!input || input.disabled) return;
-    input.value = Math.max(0, Math.min(input.dataset.max, num(input) + delta));
-    if (form.matches("[data-manche-form]")) refreshEntry(form); else calculette(form);
+    if (!form.matches("[data-manche-form]")) { input.value = count(input.value); return calculette(form); }
+    set(form, function (fields) { fields[input.name] = count(fields[input.name]); });
   }
 
   // A keypad is one Tab stop (a roving tabindex): the arrows move to the nearest visible key that
@@ -142,7 +171,7 @@
   });
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-keypad]").forEach(function (pad) { rove(pad, pad.querySelector(ADD)); });
-    document.querySelectorAll("form[data-manche-form]").forEach(refreshEntry);
+    document.querySelectorAll("form[data-manche-form]").forEach(function (form) { draw(form, read(form)); });
   });
 
   // a long press takes one card away
@@ -162,7 +191,7 @@
     if (!button) return;
     event.preventDefault();
     if (button.name === "pick") {
-      select(button.form, button.value);
+      set(button.form, function (fields) { fields.selected = button.value; });
       var entry = button.form.querySelector("[data-entry]");
       if (entry.getBoundingClientRect().top > innerHeight - 120) entry.scrollIntoView({ block: "nearest" });
     } else if (!(event.detail && press && press.fired && press.button === button)) {
@@ -171,14 +200,14 @@
   });
 
   document.addEventListener("change", function (event) {
-    var form = event.target.form;
-    if (event.target.name === "winner" && form.matches("[data-manche-form]")) select(form, nextHand(form));
+    var form = event.target.form, name = event.target.name, manche = form && form.matches("[data-manche-form]");
+    if (manche && /^(winner|last_card)$/.test(name)) set(form, function (fields) { fields[name] = event.target.value; if (name === "winner") fields.selected = nextHand(form); });
     if (event.target.matches("select[data-autosubmit]")) form.requestSubmit();
   });
 
   document.addEventListener("input", function (event) {
-    var form = event.target.form;
-    if (form && form.matches("[data-manche-form]")) refreshEntry(form);
+    var form = event.target.form, name = event.target.name;
+    if (form && form.matches("[data-manche-form]")) set(form, function (fields) { if (name !== "number") fields[name] = event.target.value; });
     else if (form && form.querySelector("[data-keypad]")) calculette(form);
   });
 })();

@@ -8,7 +8,7 @@
   var box = document.getElementById("open-entry");
   var form = box && box.closest("form[data-manche-form]");
   var E = window.CarteEntry;
-  if (!form || !E || !window.fetch) return;
+  if (!form || !E.ready || !window.fetch) return;
   var base = box.dataset.openEntry, gameUrl = box.dataset.gameUrl, nextUrl = box.dataset.nextUrl;
   var number = parseInt(form.elements.number.defaultValue, 10);  // the server's (waiting.js may renumber the field)
   var myTag = null, shown = 0, state = null, timers = {}, chains = {}, saving = false, posting = false, counted = false, overdue = false, answered = null;
@@ -24,8 +24,8 @@
   }
   // this phone said who it is: it counts into the open entry
   function joined() { return E.now.me !== null; }
-  // app.js draws the entry again on an input event of the form
-  function refresh() { form.elements.selected.dispatchEvent(new Event("input", { bubbles: true })); }
+  // the hand of `seat` on the keypad
+  function pick(seat) { E.set(form, function (fields) { fields.selected = seat; }); }
 
   function send(method, path, body) {
     return fetch(base + path, {
@@ -96,8 +96,7 @@
   function catchUp(seat) {
     var hand = handAt(state, seat);
     if (saving || posting || !hand || mineNow(seat)) return;
-    E.fillHand(form, hand);
-    refresh();
+    E.set(form, function (fields) { E.hand(fields, hand); });
   }
   function sending() { return Object.keys(unsent(E.now).inflight).length > 0; }
   // changed here, not answered yet: the form holds it
@@ -144,10 +143,8 @@
     line.querySelector("a").focus();
   }
 
-  function fillWinner(data) {
-    form.querySelectorAll("input[name=winner]").forEach(function (radio) {
-      radio.checked = data.blocked ? radio.value === "blocked" : radio.value === String(data.winner_seat);
-    });
+  function fillWinner(fields, data) {
+    fields.winner = data.blocked ? "blocked" : data.winner_seat === null ? "" : String(data.winner_seat);
   }
 
   // recorded by another phone (entry or whole form): what waits is sent (see late), or move on
@@ -168,9 +165,10 @@
     if (data.version < shown) return;
     shown = data.version;
     state = data;
-    if (!winning) fillWinner(data);
-    data.hands.forEach(function (hand) { if (!mineNow(hand.seat)) E.fillHand(form, hand); });
-    refresh();
+    E.set(form, function (fields) {
+      if (!winning) fillWinner(fields, data);
+      data.hands.forEach(function (hand) { if (!mineNow(hand.seat)) E.hand(fields, hand); });
+    });
     draw(data);
   }
 
@@ -205,7 +203,7 @@
     box.querySelectorAll("[data-when-joined]").forEach(function (part) { part.hidden = mine === null; });
     if (mine === null) return;
     box.querySelector("[data-i-am]").textContent = mine ? nameOf(mine) : box.querySelector("[data-me='']").textContent;
-    if (mine) E.pick(form, mine);
+    if (mine) pick(mine);
   }
 
   box.addEventListener("click", function (event) {
@@ -220,8 +218,7 @@
     var back = event.target.closest("[data-put-back]");
     if (back) {
       var line = document.getElementById("hand-replaced"), hand = handAt(state, line.dataset.seat);
-      E.fillHand(form, { seat: hand.seat, cards: hand.replaced.cards, typed: hand.replaced.typed });
-      refresh();
+      E.set(form, function (fields) { E.hand(fields, { seat: hand.seat, cards: hand.replaced.cards, typed: hand.replaced.typed }); });
       changed(hand.seat, { done: hand.replaced.done });
       flush(hand.seat);
     }
@@ -248,7 +245,7 @@
     }).catch(function () { winning = false; });
     var mine = E.now.me;
     // this phone stays on its hand
-    if (mine && mine !== seat) E.pick(form, mine);
+    if (mine && mine !== seat) pick(mine);
     showDone();
   });
 

@@ -28,7 +28,7 @@
     var entered = form && form.elements.number && form.elements.nonce ? entry() : form && E.drafts(form);
     O.shown = show();
     return Promise.all([entered, O.shown]);
-  }).then(function () { O.settled = true; if (E) E.settle(); });
+  }).then(function () { O.settled = true; if (E.settle) E.settle(); });
 
   // --- the manche entry: its number after those waiting; a waiting manche to edit -------------
 

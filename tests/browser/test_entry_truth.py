@@ -33,7 +33,7 @@ KEEPS_STREAMS = """(() => {
 
 NO_NETWORK = "Pas de réseau\u00a0: ce téléphone garde la saisie et l'enverra."
 # the phone's copy of the manche being counted (entry.js) holds no entry typed, new or corrected
-NO_DRAFT = "() => window.CarteEntry && !CarteEntry.now.pairs && !Object.values(CarteEntry.now.edits).some(Boolean)"
+NO_DRAFT = "() => window.CarteEntry && !CarteEntry.now.fields && !Object.values(CarteEntry.now.edits).some(Boolean)"
 
 
 def refused(route):
@@ -200,3 +200,49 @@ def test_a_hand_still_on_its_way_is_sent_after_the_page_is_opened_again(browser,
         bob.evaluate("dispatchEvent(new Event('online'))")  # what a phone hears when its network is back
         expect(keeper.locator("#hands-status")).to_contain_text("Bob\u00a0: 17 pts ✓", timeout=5 * SECOND)
         expect(bob.locator("#hand-1 [data-hand-total]")).to_have_text("17")
+
+
+SETTLED = "() => window.CarteOffline && window.CarteOffline.settled === true"
+DISABLED = "Array.from(document.querySelectorAll('form[data-manche-form] input:disabled'), (input) => input.name.split('-')[0])"
+
+
+def test_the_keypad_changes_the_entry_and_the_form_is_drawn_from_it(browser, live_server):
+    """The whole-manche form of a phone that has not said who it is: a key tapped changes the
+    entry (entry.js's object), which the form shows after a reload and another page of the same
+    phone reads; a winner chosen, then another, disables the new winner's fields only, the first
+    winner's cards back as they were tapped, none stale."""
+    table = table_of(live_server, THREE)
+    with phones(browser, "light") as phone:
+        context = phone()
+        page = table.page(context)
+        open_listening(page, table.entry_url)
+        page.wait_for_function(SETTLED)
+        tap(page, 1, "7 7 K")
+        assert page.evaluate("CarteEntry.now.fields['p1-n_7']") == 2
+        choose_winner(page, 1)  # Bob went out: his cards stay in the entry, not sent
+        expect(page.locator("#hand-1")).to_have_class(re.compile(r"\bis-winner\b"))
+        assert set(page.evaluate(DISABLED)) == {"p1"}
+        choose_winner(page, 2)
+        expect(page.locator("#hand-1 [data-hand-total]")).to_have_text("24")  # 7 + 7 + K
+        assert set(page.evaluate(DISABLED)) == {"p2"}
+        assert page.evaluate("CarteEntry.now.fields.winner") == "2"
+
+        page.reload()
+        page.wait_for_function(SETTLED)
+        expect(page.locator(".draft-note")).to_contain_text("gardée sur ce téléphone")
+        expect(page.locator("#winner-2")).to_be_checked()
+        expect(page.locator("#hand-1 [data-hand-total]")).to_have_text("24")
+        assert set(page.evaluate(DISABLED)) == {"p2"}
+
+        other = context.new_page()  # the same phone, another page: the same entry
+        open_listening(other, table.entry_url)
+        other.wait_for_function(SETTLED)
+        expect(other.locator("#hand-1 [data-hand-total]")).to_have_text("24")
+        assert other.evaluate("CarteEntry.now.fields['p1-n_K']") == 1
+        tap(other, 0, "3")
+        page.reload()
+        page.wait_for_function(SETTLED)
+        expect(page.locator("#hand-0 [data-hand-total]")).to_have_text("3")
+        page.get_by_role("button", name="Enregistrer la manche 1").click()
+        expect(page).to_have_url(re.compile(rf"/games/{table.game.id}\?saved=1$"), timeout=NAVIGATION)
+        assert table.manches()[0].points == {"Ana": 3, "Bob": 24, "Chloé": 0}

@@ -111,7 +111,7 @@ def moved_on(page, game_id: str, number: int, player: str):
     expect(page.locator("[data-hand-total]").filter(has_not_text=re.compile("^0$"))).to_have_count(0)
 
 
-KEEPS_A_DRAFT = "() => !!(window.CarteEntry && CarteEntry.now.pairs)"
+KEEPS_A_DRAFT = "() => !!(window.CarteEntry && CarteEntry.now.fields)"
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
