@@ -108,9 +108,8 @@
     Array.prototype.forEach.call(form.elements, function (f) { if (/-n_|-typed$|^selected$/.test(f.name) || (f.checked && f.type === "radio")) fields[f.name] = f.value; });
     return fields;
   }
-  function set(form, fn) {
-    var by = window.event;  // a person's tap (before the kept entry comes back, it wins)
-    M.tapped = M.tapped || !!(by && by.isTrusted && /^(click|input|change)$/.test(by.type));
+  function set(form, fn, by) {  // `by`: the event of a person's tap (before the kept entry comes back, it wins)
+    M.tapped = M.tapped || !!(by && by.isTrusted);
     var fields = Object.assign({}, slot(form, M.now) || read(form));
     fn(fields);
     M.keep(function (now) { slot(form, now, fields); });
@@ -140,13 +139,13 @@
     return (empty || counted[0] || all[0]).dataset.seat;
   }
 
-  function step(key, delta) {
+  function step(key, delta, by) {
     var pad = key.closest("[data-keypad]"), form = pad.closest("form");
     var input = form.elements[pad.dataset.prefix + "n_" + key.dataset.token];
     function count(value) { return Math.max(0, Math.min(input.dataset.max, (parseInt(value, 10) || 0) + delta)); }
     if (!input || input.disabled) return;
     if (!form.matches("[data-manche-form]")) { input.value = count(input.value); return calculette(form); }
-    set(form, function (fields) { fields[input.name] = count(fields[input.name]); });
+    set(form, function (fields) { fields[input.name] = count(fields[input.name]); }, by);
   }
 
   // A keypad is one Tab stop (a roving tabindex): the arrows move to the nearest visible key that
@@ -177,7 +176,7 @@
   // a long press takes one card away
   document.addEventListener("pointerdown", function (event) {
     var add = event.target.closest("[data-keypad] " + ADD), current = press = add && !add.disabled && { button: add };
-    if (current) current.timer = setTimeout(function () { current.fired = true; step(add.parentNode, -1); }, 500);
+    if (current) current.timer = setTimeout(function () { current.fired = true; step(add.parentNode, -1, event); }, 500);
   });
   ["pointerup", "pointercancel"].forEach(function (type) {
     document.addEventListener(type, function () { if (press) clearTimeout(press.timer); });
@@ -191,23 +190,23 @@
     if (!button) return;
     event.preventDefault();
     if (button.name === "pick") {
-      set(button.form, function (fields) { fields.selected = button.value; });
+      set(button.form, function (fields) { fields.selected = button.value; }, event);
       var entry = button.form.querySelector("[data-entry]");
       if (entry.getBoundingClientRect().top > innerHeight - 120) entry.scrollIntoView({ block: "nearest" });
     } else if (!(event.detail && press && press.fired && press.button === button)) {
-      step(button.parentNode, +button.dataset.step);
+      step(button.parentNode, +button.dataset.step, event);
     }
   });
 
   document.addEventListener("change", function (event) {
     var form = event.target.form, name = event.target.name, manche = form && form.matches("[data-manche-form]");
-    if (manche && /^(winner|last_card)$/.test(name)) set(form, function (fields) { fields[name] = event.target.value; if (name === "winner") fields.selected = nextHand(form); });
+    if (manche && /^(winner|last_card)$/.test(name)) set(form, function (fields) { fields[name] = event.target.value; if (name === "winner") fields.selected = nextHand(form); }, event);
     if (event.target.matches("select[data-autosubmit]")) form.requestSubmit();
   });
 
   document.addEventListener("input", function (event) {
     var form = event.target.form, name = event.target.name;
-    if (form && form.matches("[data-manche-form]")) set(form, function (fields) { if (name !== "number") fields[name] = event.target.value; });
+    if (form && form.matches("[data-manche-form]")) set(form, function (fields) { if (name !== "number") fields[name] = event.target.value; }, event);
     else if (form && form.querySelector("[data-keypad]")) calculette(form);
   });
 })();
