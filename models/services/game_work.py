@@ -84,14 +84,16 @@ def run(database: Database, current, plan, key: str | None, replay, reload):
 
 @functools.cache
 def _bump_statement(compared: bool, reshaped: bool, columns: tuple) -> Update:
-    """The revision bump, built once per shape (the columns it also sets): a write builds no SQL."""
-    query = update(Game).where(Game.id == bindparam("game_id"))
+    """The revision bump, built once per shape (the columns it also sets): a write builds no SQL.
+    A Core statement on the table: the unit of work holds no game object to keep in step."""
+    game = Game.__table__
+    query = update(game).where(game.c.id == bindparam("game_id"))
     if compared:
-        query = query.where(Game.revision == bindparam("read_revision"))
+        query = query.where(game.c.revision == bindparam("read_revision"))
     values = {name: bindparam("new_" + name) for name in columns}
     if reshaped:
-        values["reshaped"] = Game.reshaped + 1
-    return query.values(revision=Game.revision + 1, **values)
+        values["reshaped"] = game.c.reshaped + 1
+    return query.values(revision=game.c.revision + 1, **values)
 
 
 def bump(session: Session, game_id: str, revision: int | None = None, appended: bool = False, **columns) -> None:

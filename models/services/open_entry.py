@@ -321,18 +321,31 @@ def check_in(game, missing: list[int]) -> None:
         raise refused
 
 
+# The entry's close, which every manche recorded runs: built once, as Core statements on the tables
+# (a write builds no SQL, and the session has no objects to keep in step with them).
+ENTRY, HANDS = OpenEntry.__table__, OpenHand.__table__
+CLOSE = (
+    update(ENTRY)
+    .where(ENTRY.c.game_id == bindparam("game"), ENTRY.c.number <= bindparam("saved"))
+    .values(
+        number=bindparam("next"),
+        winner=None,
+        expected=bindparam("expected"),
+        version=ENTRY.c.version + 1,
+        changed_at=bindparam("now"),
+    )
+)
+CLOSED_HANDS = delete(HANDS).where(HANDS.c.game_id == bindparam("game"))
+
+
 def close(session, game, number: int, now: float) -> None:
     """Inside the write that records manche ``number``: the entry moves on to the next one, empty,
     every hand expected again (its version bumped, so every phone on it hears it). Whichever way
     the manche was saved, no phone can bring its hands back into the next one."""
-    values = {"number": number + 1, "winner": None, "expected": _text(_expected(game, None))}
-    moved = session.execute(
-        update(OpenEntry)
-        .where(OpenEntry.game_id == game.id, OpenEntry.number <= number)
-        .values(**values, version=OpenEntry.version + 1, changed_at=now)
-    ).rowcount
-    if moved:
-        session.execute(delete(OpenHand).where(OpenHand.game_id == game.id))
+    expected = _text(_expected(game, None))
+    params = {"game": game.id, "saved": number, "next": number + 1, "expected": expected, "now": now}
+    if session.execute(CLOSE, params).rowcount:
+        session.execute(CLOSED_HANDS, {"game": game.id})
 
 
 def manche_of(state: EntryState, players: list[str], last_card: str | None) -> MancheEntry:
