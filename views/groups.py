@@ -15,6 +15,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from urllib.parse import urlencode
 
 from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from models.core import championship, standings
 from models.core.errors import N_, Forbidden, NotFound, ValidationError
@@ -35,6 +36,7 @@ from .season_table import SEASON_ASKED, championship_of
 bp = Blueprint("groups", __name__)
 
 GAMES_SHOWN = 20
+STILL_SECONDS = 1  # how often an open group page asks whether its phone is still a member
 
 
 def private(response):
@@ -169,13 +171,15 @@ def group_context(group_id: str, membership: Membership, new_invite: str | None 
     group = groups().group(group_id)
     played = groups().games(summaries(), group_id, GAMES_SHOWN)
     own = group_service.addable(database(), stored_tokens()) if addable is None else addable
+    members, removed = groups().roll(group_id)
     context = {
         "group": group,
         "me": membership,
         "mine": set(stored_tokens()),  # the games this phone made: it may take them out
         "notice": game_notice(group_id, request.args),
-        "members": groups().members(group_id),
+        "members": members,
         "invites": groups().invites(group_id) if membership.owner else [],
+        "removed": removed if membership.owner else [],
         "new_invite": new_invite,
         "new_invite_qr": data_uri(links.qr_svg(new_invite)) if new_invite else None,
         "watch_url": watch_url(group),
@@ -184,6 +188,7 @@ def group_context(group_id: str, membership: Membership, new_invite: str | None 
         "game_count": played.count,
         "addable": summaries().of(own),
         "read_only": False,
+        "still_every": STILL_SECONDS,
     }
     aliases = groups().aliases(group_id)
     ended = nights().season(summaries(), group_id, aliases)
@@ -215,6 +220,34 @@ def group_page(group_id):
 
     key = ("group", group_id, membership, tuple(addable), tuple(stored_tokens()))
     return kept_page(key, render, "groups.group_page", group_id=group_id)
+
+
+@bp.get("/groups/<group_id>/still")
+def still_member(group_id):
+    """Whether this phone is still a member, asked by its open group page every ``STILL_SECONDS``
+    with the group's revision it shows (``groups/_still.html``). A group page has no event stream
+    (it is opened and left, not kept open through a game like a game's page); a removal moves the
+    group's revision, so this question is answered from the process's memory of that revision
+    (``GroupService.revision``: one statement per group every ``STILL_SECONDS`` / 2, never one per
+    phone) while the group has not moved: 204, nothing to change. Moved: the membership (one
+    statement); still a member, the same question with the new revision; removed, the page
+    becomes the notice of its removal and stops asking (286); neither (its session lost), it stops
+    asking and is told nothing of the group."""
+    seen = whole_number(request.args.get("revision", ""))
+    if seen is not None and groups().revision(group_id, STILL_SECONDS / 2) == seen:
+        return private(make_response("", 204))
+    found = groups().membership(group_id, member_tokens())
+    if found is not None:
+        return private(
+            make_response(
+                render_template("groups/_still.html", group_id=group_id, revision=found.revision, every=STILL_SECONDS)
+            )
+        )
+    if not groups().removed(group_id, member_tokens()):
+        return private(make_response("", 286))
+    response = private(make_response(render_template("groups/_removed.html", said=gettext(REMOVED_FROM_GROUP)), 286))
+    response.headers.update({"HX-Retarget": "#main", "HX-Reswap": "innerHTML"})
+    return response
 
 
 def link_limits(data) -> dict:

@@ -147,8 +147,7 @@ def told_events(viewer: Viewer, listener, heartbeat: float):
             yield from presence.told(counting=hands_counted(event))
             continue
         if rights_lost(viewer, event):
-            # Rights that rested on no token of the game's rested on the phone's group.
-            yield message("rights", rights_lost_said(viewer.token is None)) + sse.END
+            yield message("rights", rights_lost_page(viewer)) + sse.END
             return
         yield change_message(viewer, event)
         if event.finished:
@@ -186,6 +185,14 @@ def rights_lost(viewer: Viewer, change: Change) -> bool:
         return False
     viewer.level = Level.NONE
     return True
+
+
+def rights_lost_page(viewer: Viewer) -> str:
+    """What a page hears as this phone's rights end: why (rights that rested on no token of the
+    game's rested on the phone's group), and the game drawn again as its reader sees it."""
+    said = rights_lost_said(viewer.token is None)
+    context = game_context(games().get(viewer.game_id), editable=False, read_only=True)
+    return render_template("parts/rights_lost.html", said=said, **context)
 
 
 def change_message(viewer: Viewer, change: Change) -> str:

@@ -11,7 +11,8 @@ every ``LOOK_SECONDS`` (one statement): a turn started or the night ended or reo
 phone is heard there (``tables`` and ``turn``: the page fetches the next turn's seating, or the
 podium, again too), and the stream listens to the new turn's tables from then on; a change of the
 night itself (a player leaving or back, the ranking chosen: ``NightState.look``) sends ``tables``. A member removed from the group
-(its games get a new revision, heard as a change of rights) has its stream ended; the watch link's
+(its games get a new revision, heard as a change of rights) is told so (``rights``: why, and the
+page's forms taken away) before its stream ends; the watch link's
 stream carries nothing but the tables.
 """
 
@@ -19,10 +20,11 @@ from __future__ import annotations
 
 import queue
 
-from flask import Blueprint, request
+from flask import Blueprint, render_template, request
 from flask_babel import gettext
 
 from models.services.feed import INVITES, Change, End
+from models.services.group_links import REMOVED_FROM_GROUP
 
 from . import sse
 from .kit import groups, nights
@@ -110,6 +112,7 @@ def told(tables: Tables, members: tuple | None, look: float):
         if not isinstance(event, Change):
             continue  # who is entering a manche, the open entry: the game pages' own news
         if members is not None and INVITES in event.parts and groups().membership(night.group_id, members) is None:
+            yield message("rights", render_template("nights/_rights_lost.html", said=gettext(REMOVED_FROM_GROUP)))
             yield sse.END
             return
         yield message("tables", str(event.revision))

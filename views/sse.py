@@ -42,9 +42,11 @@ S = TypeVar("S", bound=Source)
 
 
 def message(event: str, data: str, revision: int | None = None) -> str:
-    """One event, with ``id:`` the revision it tells when it tells one."""
+    """One event, with ``id:`` the revision it tells when it tells one; ``data`` of several lines
+    (a part of a page) as as many ``data:`` lines, which the browser joins again."""
     head = f"id: {revision}\n" if revision is not None else ""
-    return f"{head}event: {event}\ndata: {data}\n\n"
+    lines = "".join(f"data: {line}\n" for line in data.splitlines() or [""])
+    return f"{head}event: {event}\n{lines}\n"
 
 
 def heartbeat() -> float:

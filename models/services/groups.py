@@ -16,6 +16,7 @@ import base64
 import hashlib
 import hmac
 import secrets
+import time
 from datetime import datetime
 from typing import NamedTuple
 
@@ -56,6 +57,14 @@ class StoredMember(NamedTuple):
     joined_at: datetime
     number: int
     seen_at: datetime | None  # the day it last opened the group's page (None: not since it joined)
+
+
+class RemovedMember(NamedTuple):
+    """A phone the owner removed from the group, as the owner's list still names it."""
+
+    name: str | None
+    number: int  # its place in the order of joining
+    removed_at: datetime
 
 
 class StoredAlias(NamedTuple):
@@ -136,6 +145,8 @@ class GroupService(JoinLinks):
         # finished: derived from the game's rows (their one owner) under the revision just read.
         # bench/group.py's group of 5,000 games (1.47× a bare page, budget ≤ 2×) needs it.
         self.results = LRU(100_000, 32 * 1024 * 1024, result_bytes)
+        # group id -> (its revision, when it was read): what the open group pages ask every second
+        self.revisions = LRU(100_000)
 
     # --- questions ---------------------------------------------------------------------------
 
@@ -152,6 +163,17 @@ class GroupService(JoinLinks):
         if found is None:
             raise NotFound(N_("No group with this id."), field="id")
         return found
+
+    def revision(self, group_id: str, fresh: float) -> int | None:
+        """The group's revision (None: no such group) as read at most ``fresh`` seconds ago in this
+        process: one statement per group and ``fresh`` seconds, whatever the number of its pages asking."""
+        kept, now = self.revisions.get(group_id), time.monotonic()
+        if kept is not None and now - kept[1] < fresh:
+            return kept[0]
+        row = self.db.first(select(PlayGroup.revision).where(PlayGroup.id == checked_id(group_id)))
+        revision = None if row is None else row.revision
+        self.revisions.put(group_id, (revision, now))
+        return revision
 
     def groups_of(self, tokens) -> list[StoredGroup]:
         """The groups ``tokens`` are members of (not removed), by name: one statement."""
@@ -180,12 +202,20 @@ class GroupService(JoinLinks):
 
     def members(self, group_id: str) -> list[StoredMember]:
         """The phones in the group now, the owner first, then by joining."""
+        return self.roll(group_id)[0]
+
+    def roll(self, group_id: str) -> tuple[list[StoredMember], list[RemovedMember]]:
+        """The phones in the group now, the owner first, then by joining, and those removed from it,
+        the latest removed first (the owner's list names them): one statement."""
         query = (
-            select(*MEMBER_COLUMNS)
-            .where(GroupMember.group_id == checked_id(group_id), LIVE)
+            select(*MEMBER_COLUMNS, GroupMember.removed_at)
+            .where(GroupMember.group_id == checked_id(group_id))
             .order_by(GroupMember.owner.desc(), GroupMember.joined_at, GroupMember.id)
         )
-        return [StoredMember._make(row) for row in self.db.all(query)]
+        rows = self.db.all(query)
+        members = [StoredMember._make(row[:-1]) for row in rows if row.removed_at is None]
+        removed = [RemovedMember(row.name, row.number, row.removed_at) for row in rows if row.removed_at is not None]
+        return members, sorted(removed, key=lambda m: m.removed_at, reverse=True)
 
     def visited(self, group_id: str, membership: Membership, now: datetime) -> Membership:
         """This phone opened the group's page at ``now``: its last visit is kept by the day (one

@@ -2,14 +2,14 @@
 joined through a link for one phone and keeps the group's pages open — a game of the group, a club
 night, the group itself — when the owner removes it.
 
-What holds: the game page says so within 2 s, its « Saisir la manche 1 » then answers why it is
-refused (removed from the group, not « only the phone that created this game »), and the link it
-joined through, opened again, says why it no longer opens. What the group's own promise asks
-beyond that is held here as expected failures (``xfail``, strict: each turns red the day it
-holds, so that its mark is taken off): the night and group pages told too, the game page hiding
-what the phone can no longer do, the owner's list naming the phone removed, and a group game's
-page and ``export.json`` closed to a phone that holds nothing but its id. Screenshots under
-test-artifacts/.
+What holds: every open page of the phone — game, night, group — says so within 2 s, and what
+it can no longer do is gone (the game's entry and share panel, the night's next turn); « Saisir
+la manche 1 » then answers why it is refused (removed from the group, not « only the phone that
+created this game »); the link it joined through, opened again, says why it no longer opens; the
+owner's list names the phone removed, with its date. What the group's own promise asks beyond
+that is held here as an expected failure (``xfail``, strict: it turns red the day it holds, so
+that its mark is taken off): a group game's page and ``export.json`` closed to a phone that holds
+nothing but its id. Screenshots under test-artifacts/.
 """
 
 from __future__ import annotations
@@ -86,9 +86,6 @@ def test_a_removed_phone_s_game_page_says_so_and_its_entry_and_link_say_why(
     assert bob.goto(group_url).status == 404
 
 
-@pytest.mark.xfail(
-    strict=True, reason="a removed phone's night and group pages say nothing; its game page keeps its buttons"
-)
 @pytest.mark.parametrize(("width", "height", "scheme"), TWO_SIZES)
 def test_every_open_page_of_a_removed_phone_says_so_within_two_seconds(live_server, phone, shot, width, height, scheme):
     base, app = live_server.url, live_server.app
@@ -113,7 +110,6 @@ def test_every_open_page_of_a_removed_phone_says_so_within_two_seconds(live_serv
     expect(night.locator("[data-start-round]")).to_have_count(0)
 
 
-@pytest.mark.xfail(strict=True, reason="the owner's list drops the phone removed; its closed link does not name it")
 @pytest.mark.parametrize(("width", "height", "scheme"), TWO_SIZES)
 def test_the_owner_s_list_names_the_phone_removed(live_server, phone, shot, width, height, scheme):
     base = live_server.url

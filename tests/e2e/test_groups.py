@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import html
 import re
+import time
 
 import pytest
 
 from tests.e2e.test_web_games import post_manche
+from views.groups import STILL_SECONDS
 
 
 def phone(app):
@@ -148,6 +150,31 @@ def test_a_removed_phone_is_locked_out_at_once(phones):
 
 REMOVED_EN = "This phone was removed from the group"
 REMOVED_FR = "Ce téléphone a été retiré de la tablée"
+
+
+def test_an_open_group_page_asks_whether_its_phone_is_still_a_member(phones):
+    """The group page's question (``/groups/<id>/still?revision=R``): 204 while the group has not
+    moved; the group moved (a phone joined), the question again with the new revision; the phone
+    removed, the notice in place of the page and no more asking (286); without the revision, the
+    membership is asked at once. The owner's list then names the phone removed, with its date."""
+    ana, bob, chloe = phones
+    group_id = make_group(ana)
+    join(bob, join_link(ana, group_id), "Bob")
+    still = html.unescape(re.search(r'hx-get="([^"]+/still[^"]+)"', page(bob, f"/groups/{group_id}")).group(1))
+    assert bob.get(still).status_code == 204
+    join(chloe, join_link(ana, group_id), "Chloé")
+    time.sleep(STILL_SECONDS / 2 + 0.1)  # the revision kept in memory is read again
+    moved = bob.get(still)
+    again = html.unescape(re.search(r'hx-get="([^"]+)"', moved.get_data(as_text=True)).group(1))
+    assert moved.status_code == 200 and again != still and bob.get(again).status_code == 204
+    assert ana.post(f"/groups/{group_id}/members/{member_ids(ana, group_id)[0]}/remove").status_code == 303
+    told = bob.get(f"/groups/{group_id}/still")
+    assert told.status_code == 286 and told.headers["HX-Retarget"] == "#main"
+    assert REMOVED_EN in told.get_data(as_text=True)
+    never = phone(ana.application).get(f"/groups/{group_id}/still")  # a phone that never joined
+    assert never.status_code == 286 and never.get_data(as_text=True) == "" and "HX-Retarget" not in never.headers
+    removed = page(ana, f"/groups/{group_id}").split("data-removed", 1)[1].split("</ul>", 1)[0]
+    assert "Bob" in removed and "removed on" in removed and "Chloé" not in removed
 
 
 def test_a_removed_phone_is_told_why_its_next_write_is_refused(phones):
