@@ -21,7 +21,10 @@ from __future__ import annotations
 import re
 
 from tests.e2e.test_groups import join, join_link, make_group, new_group_game, phone
+from tests.e2e.test_sql_counts import StatementCounter
 
+PLAIN_GAME = {"variant": "classique", "shown_variant": "classique", "players": ["Ana", "Bob"], "end": "rounds",
+              "rounds": "2", "first_dealer": "0"}  # fmt: skip
 HAND = {"winner": "Ana", "hands": {"Bob": ["8H", "3C"], "Chloé": ["KS", "7D"]}}
 # Every page, part and file a phone reads by the game's id ({id}: the game's).
 READS = (
@@ -142,8 +145,25 @@ def test_a_removed_member_token_reads_the_game_no_more(app):
 
 def test_a_game_outside_any_group_is_read_by_its_id_as_before(app):
     ana, eve = phone(app), phone(app)
-    data = {"variant": "classique", "shown_variant": "classique", "players": ["Ana", "Bob"], "end": "rounds",
-            "rounds": "2", "first_dealer": "0"}  # fmt: skip
-    game_id = ana.post("/games", data=data).headers["Location"].rsplit("/", 1)[1]
+    game_id = ana.post("/games", data=PLAIN_GAME).headers["Location"].rsplit("/", 1)[1]
     paths = tuple(p for p in READS if "rounds" not in p)  # no manche yet: no history page
     assert statuses(eve, game_id, paths + API_READS) == dict.fromkeys(paths + API_READS, 200)
+
+
+def test_the_closed_game_page_asks_one_statement_as_any_game_page(app):
+    """A member's game page, from the page cache, asks one statement (its revision and rights,
+    and whether it is a group's game), as a game page outside any group does; the id alone is
+    refused on that same statement, before the page cache is looked at."""
+    ana, bob, _group_id, game_id, _bearer = table(app)
+    outside = ana.post("/games", data=PLAIN_GAME).headers["Location"].rsplit("/", 1)[1]
+    eve = phone(app)
+    database = app.extensions["database"]
+    for client, path, status in (
+        (bob, f"/games/{game_id}", 200),
+        (eve, f"/games/{outside}", 200),
+        (eve, f"/games/{game_id}", 404),
+    ):
+        assert client.get(path).status_code == status  # the page kept, the session settled
+        with StatementCounter(database) as counter:
+            assert client.get(path).status_code == status
+        assert counter.count == 1, (path, status)
