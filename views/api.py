@@ -20,7 +20,7 @@ from .kit import games, groups, house, lang, registry
 from .limiting import new_game_limit, new_house_rules_limit
 from .links import public_base
 from .openapi import DOCUMENT
-from .rights import owns_house, writes_game
+from .rights import owns_house, reads_game, writes_game
 from .texts import verdict_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -226,11 +226,13 @@ def create_game():
 
 
 @bp.get("/games/<game_id>")
+@reads_game
 def get_game(game_id):
     return jsonify(game_json(games().get(game_id)))
 
 
 @bp.get("/games/<game_id>/export")
+@reads_game
 def export_game(game_id):
     """The whole game as a versioned document (``"format": "carte-game/2"``: ``game_file``)."""
     document = games().export_game(game_id)

@@ -23,12 +23,14 @@ from .openapi_parts import (
     EXPORT,
     GAME,
     GAME_ID,
+    GROUP_GAME_READ,
     IDEMPOTENCY_KEY,
     MANCHE_BODY,
     MODE,
     NAME,
     NUMBER,
     OPTIONS,
+    READ_AUTH,
     VARIANT_ID,
     errors,
     json_body,
@@ -298,11 +300,19 @@ DOCUMENT = {
             }
         },
         "/games/{game_id}": {
-            "get": {"operationId": "getGame", "parameters": [GAME_ID], "responses": {**ok("The game"), **errors("404")}}
+            "get": {
+                "operationId": "getGame",
+                "description": GROUP_GAME_READ,
+                "security": READ_AUTH,
+                "parameters": [GAME_ID],
+                "responses": {**ok("The game"), **errors("404")},
+            }
         },
         "/games/{game_id}/export": {
             "get": {
                 "operationId": "exportGame",
+                "description": GROUP_GAME_READ,
+                "security": READ_AUTH,
                 "parameters": [GAME_ID],
                 "responses": {
                     **ok(

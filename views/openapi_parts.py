@@ -77,6 +77,13 @@ def ok(description: str, schema: dict | None = None, status: str = "200") -> dic
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
 NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
 AUTH = [{"bearer": []}]
+READ_AUTH = [{}, {"bearer": []}]  # a game outside any group needs no token; a group's game needs one that opens it
+GROUP_GAME_READ = (
+    "A game outside any group is read by its id alone. A group's game is read only with a bearer token "
+    "that opens it (its edit token, a live scorekeeper invite, or the member token of a phone of its "
+    "group); to anyone else it is not found (404 `not_found`), as a game that does not exist. Its "
+    "share link reads it without a token."
+)
 VARIANT_ID = {"name": "variant_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
 IDEMPOTENCY_KEY = {
     "name": "Idempotency-Key",

@@ -20,6 +20,7 @@ from models.core.variant import Variant, resolve
 
 from .kit import fragment_or_page, games, registry
 from .numbers import number_or_text, whole_number
+from .rights import reads_game
 from .texts import error_message, say
 
 bp = Blueprint("referee", __name__)
@@ -179,5 +180,6 @@ def checker():
 
 
 @bp.route("/games/<game_id>/referee", methods=["GET", "POST"])
+@reads_game
 def game_checker(game_id):
     return render_checker(games().get(game_id))

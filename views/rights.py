@@ -22,7 +22,7 @@ from functools import wraps
 
 from flask import current_app, g, request, session
 
-from models.core.errors import N_, Forbidden, Unauthorized
+from models.core.errors import N_, Forbidden, NotFound, Unauthorized
 from models.services.access import Level
 
 from .kit import access, is_api
@@ -133,20 +133,50 @@ def _level(kind: str, key: str, must_exist: bool = False) -> Level:
         if token is None and not members and not must_exist:
             return Level.NONE
         if kind == "game":
-            levels[(kind, key)] = access().game(key, token, members)
+            levels[(kind, key)], levels[("closed", key)] = access().sight(key, token, members)
         else:
             levels[(kind, key)] = access().house(key, token)
     return levels[(kind, key)]
 
 
+NO_GAME = N_("No game with this id.")
+
+
+def readable(game_id: str) -> Level:
+    """What this request may do on a game it reads by id, after checking it may read it: any game
+    outside a group (its id is its address); a group's game only with its own rights (its edit
+    token, a live invite) or the member token of a phone of its group — to anyone else it is not
+    found, as if there were none (the id alone must not tell that it exists). Its share link
+    (``/s/<share_id>``) is read without this. One statement, kept for the request."""
+    level = _level("game", game_id, must_exist=True)
+    if g.access_levels.get(("closed", game_id), False):
+        raise NotFound(NO_GAME, field="id")
+    return level
+
+
+def reads_game(view):
+    """The guard of a view that reads a game by its id (``readable``)."""
+
+    @wraps(view)
+    def guarded(**kwargs):
+        readable(kwargs["game_id"])
+        return view(**kwargs)
+
+    return guarded
+
+
 def game_page_state(game_id: str) -> tuple[int, int, Level] | None:
     """For a game's pages: its revision, its last manche's number and this browser's rights on it,
     in one statement (the rights kept for the request, as ``game_level`` keeps them); None when
-    there is no such game."""
+    there is no such game, not found when it is closed to this browser (``readable``)."""
     state = access().page(game_id, session_token(game_id), member_tokens())
-    if state is not None:
-        g.setdefault("access_levels", {})[("game", game_id)] = state[2]
-    return state
+    if state is None:
+        return None
+    revision, last, level, closed = state
+    g.setdefault("access_levels", {}).update({("game", game_id): level, ("closed", game_id): closed})
+    if closed:
+        raise NotFound(NO_GAME, field="id")  # a group's game, to a phone that holds none of its rights
+    return revision, last, level
 
 
 def game_level(game_id: str) -> Level:
@@ -216,7 +246,7 @@ def removed_from_group(game_id: str) -> bool:
 def require(kind: str, key: str) -> None:
     """401 without a token, 403 with one that does not allow it — or with the member token of a
     phone removed from the game's group, which is told so (404 for an unknown game or house rules,
-    before anything else)."""
+    before anything else, and for a group's game to a request that shows nothing but its id)."""
     level = _level("house" if kind == "house" else "game", key, must_exist=True)
     needed = Level.SCOREKEEPER if kind == "game" else Level.OWNER
     if level >= needed:
@@ -225,6 +255,8 @@ def require(kind: str, key: str) -> None:
         return
     if kind != "house" and removed_from_group(key):
         raise Forbidden(REMOVED_FROM_GROUP)
+    if kind != "house" and g.access_levels.get(("closed", key)) and (is_api() or request_token(key) is None):
+        raise NotFound(NO_GAME, field="id")  # a group's game: the id alone does not tell it exists
     missing, refused = REFUSALS[(kind, is_api())]
     bucket = "house_tokens" if kind == "house" else "tokens"
     if request_token(key, bucket) is None:

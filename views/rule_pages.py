@@ -16,6 +16,7 @@ from models.core.house_editor import differences
 
 from .kit import fragment_or_page, games, lang, registry
 from .pagecache import cached_page
+from .rights import readable, reads_game
 from .texts import CHANGE_LABELS, say
 
 bp = Blueprint("rulebook", __name__)
@@ -40,6 +41,7 @@ def index():
 def variant_rules(variant_id):
     game_id = request.args.get("game")
     if game_id:
+        readable(game_id)
         game = games().get(game_id)
         if game.variant.id != variant_id:
             return redirect(url_for(".game_rules", game_id=game.id))
@@ -57,6 +59,7 @@ def variant_rules(variant_id):
 
 
 @bp.get("/games/<game_id>/rules")
+@reads_game
 def game_rules(game_id):
     game = games().get(game_id)
     return render_rule_page(game.variant, game)
@@ -149,6 +152,7 @@ def hit_url(hit, game=None) -> str:
 def search_scope(args):
     """(game, variant) the search is restricted to, from ``?game=`` or ``?variant=`` (unknown ones ignored)."""
     if args.get("game"):
+        readable(args["game"])
         game = games().get(args["game"])
         return game, game.variant
     return None, registry().find(args.get("variant", ""))

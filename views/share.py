@@ -32,7 +32,7 @@ from .live import given_name, name_phone_once
 from .numbers import page_number
 from .pagecache import cached_page
 from .present import NewInvite, game_context, share_panel
-from .rights import can_edit, owns_game, remember_opened, remember_token
+from .rights import can_edit, owns_game, reads_game, remember_opened, remember_token
 from .texts import error_message
 
 bp = Blueprint("share", __name__)
@@ -190,6 +190,7 @@ def file_stem(game) -> str:
 
 
 @bp.get("/games/<game_id>/export.json")
+@reads_game
 def export_json(game_id):
     """The game as the API's export document (carte-game/2), to download."""
     document = games().export_game(game_id)
@@ -205,6 +206,7 @@ def spreadsheet_safe(value):
 
 
 @bp.get("/games/<game_id>/export.csv")
+@reads_game
 def export_csv(game_id):
     """The score sheet: one row per manche (each player's cards and hand value, each side's
     points), then the totals. UTF-8 with a byte-order mark so that spreadsheets read the accents."""

@@ -61,12 +61,13 @@ REMOVED = select(Game.id).where(
 LAST_NUMBER = (
     select(func.coalesce(func.max(Manche.number), 0)).where(Manche.game_id == Game.id).scalar_subquery().label("last")
 )
-# A write's question: the game's edit token (its hash), whether the token is a live invite and
-# whether a member token opens the game's group.
-GAME_LEVEL = select(Game.edit_token_hash, INVITED, MEMBER).where(Game.id == bindparam("game_id"))
-# The game page's question: the revision and last manche its cache key holds, and what the token
-# allows, in one statement.
-PAGE_LEVEL = select(Game.revision, LAST_NUMBER, Game.edit_token_hash, INVITED, MEMBER).where(
+# A write's question: the game's edit token (its hash), whether the token is a live invite,
+# whether a member token opens the game's group, and the group (a group's game is closed to a
+# request that holds none of its rights).
+GAME_LEVEL = select(Game.edit_token_hash, INVITED, MEMBER, Game.group_id).where(Game.id == bindparam("game_id"))
+# The game page's question: the revision and last manche its cache key holds, what the token
+# allows and whether the game is in a group, in one statement.
+PAGE_LEVEL = select(Game.revision, LAST_NUMBER, Game.edit_token_hash, INVITED, MEMBER, Game.group_id).where(
     Game.id == bindparam("game_id")
 )
 
@@ -90,6 +91,11 @@ def _level_of(edit_token_hash: str, digest: str, invited, member=False) -> Level
     if digest and hmac.compare_digest(edit_token_hash, digest):
         return Level.OWNER
     return Level.SCOREKEEPER if (digest and invited) or member else Level.NONE
+
+
+def closed(level: Level, group_id: str | None) -> bool:
+    """A game of a group, to a request that holds none of its rights: its id alone reads nothing."""
+    return group_id is not None and level == Level.NONE
 
 
 def member_digests(members) -> list[str]:
@@ -121,10 +127,16 @@ class AccessService:
         revoked, or one of ``members`` a member token of the game's group) or NONE. A game that
         does not exist is not found, whatever the token. A member's rights are asked every time:
         a phone removed from the group loses them at once."""
+        return self.sight(game_id, token, members)[0]
+
+    def sight(self, game_id: str, token: str | None, members=()) -> tuple[Level, bool]:
+        """``game``'s level, and whether the game is closed to these tokens: a group's game that
+        none of them opens (neither its own rights nor a member token of its group), which the id
+        alone does not read. One statement (none for an owner already known)."""
         digest = token_hash(token) if _usable(token) else ""
         game_id = checked_id(game_id)
         if digest and self.owners.get((game_id, digest)):
-            return Level.OWNER
+            return Level.OWNER, False
         params = {"digest": digest, "game_id": game_id, **member_params(members)}
         row = self.db.first(GAME_LEVEL, params)
         if row is None:
@@ -132,18 +144,19 @@ class AccessService:
         level = _level_of(row.edit_token_hash, digest, row.invited, row.member)
         if level == Level.OWNER:
             self.owners.put((game_id, digest), True)
-        return level
+        return level, closed(level, row.group_id)
 
-    def page(self, game_id: str, token: str | None, members=()) -> tuple[int, int, Level] | None:
-        """The game's revision, the number of its last manche (0 before the first) and what
-        ``token`` (or one of the member tokens ``members``) allows on it, in one statement; None
-        when there is no such game."""
+    def page(self, game_id: str, token: str | None, members=()) -> tuple[int, int, Level, bool] | None:
+        """The game's revision, the number of its last manche (0 before the first), what
+        ``token`` (or one of the member tokens ``members``) allows on it and whether the game is
+        closed to them (``sight``), in one statement; None when there is no such game."""
         digest = token_hash(token) if _usable(token) else ""
         params = {"digest": digest, "game_id": checked_id(game_id), **member_params(members)}
         row = self.db.first(PAGE_LEVEL, params)
         if row is None:
             return None
-        return row.revision, row.last, _level_of(row.edit_token_hash, digest, row.invited, row.member)
+        level = _level_of(row.edit_token_hash, digest, row.invited, row.member)
+        return row.revision, row.last, level, closed(level, row.group_id)
 
     def removed(self, game_id: str, members) -> bool:
         """Whether one of the member tokens ``members`` is a phone removed from the game's group

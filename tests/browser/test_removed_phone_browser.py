@@ -6,10 +6,9 @@ What holds: every open page of the phone — game, night, group — says so with
 it can no longer do is gone (the game's entry and share panel, the night's next turn); « Saisir
 la manche 1 » then answers why it is refused (removed from the group, not « only the phone that
 created this game »); the link it joined through, opened again, says why it no longer opens; the
-owner's list names the phone removed, with its date. What the group's own promise asks beyond
-that is held here as an expected failure (``xfail``, strict: it turns red the day it holds, so
-that its mark is taken off): a group game's page and ``export.json`` closed to a phone that holds
-nothing but its id. Screenshots under test-artifacts/.
+owner's list names the phone removed, with its date; a group game's page and ``export.json`` are
+closed (404) to the removed phone and to one that holds nothing but its id. Screenshots under
+test-artifacts/.
 """
 
 from __future__ import annotations
@@ -123,7 +122,6 @@ def test_the_owner_s_list_names_the_phone_removed(live_server, phone, shot, widt
     expect(said.filter(has_text=re.compile("retiré", re.IGNORECASE))).to_have_count(1)
 
 
-@pytest.mark.xfail(strict=True, reason="a group game's page and export.json answer 200 to any phone holding its id")
 @pytest.mark.parametrize(("width", "height", "scheme"), TWO_SIZES)
 def test_a_group_game_opens_to_its_members_and_not_by_its_id_alone(live_server, phone, width, height, scheme):
     base = live_server.url

@@ -112,7 +112,11 @@ def test_a_member_downloads_the_score_sheet_of_hands_entered_as_cards(app):
         (second, {"winner": "Bob", "hands": {"Ana": ["JH"], "chloe": ["9S"]}}),
     ):
         assert client.post(f"/api/v1/games/{game_id}/manches", json=manche, headers=bearer).status_code == 201
-    assert client.get(f"/api/v1/games/{first}").get_json()["totals"] == {"Ana": 20, "Bob": 83, "Chloé": 17}
+    assert client.get(f"/api/v1/games/{first}", headers=bearer).get_json()["totals"] == {
+        "Ana": 20,
+        "Bob": 83,
+        "Chloé": 17,
+    }
 
     response = client.get(f"/api/v1/groups/{group_id}/export.csv", headers=bearer)  # French by default (SPEC §4)
     assert response.status_code == 200 and response.mimetype == "text/csv"

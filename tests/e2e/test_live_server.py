@@ -133,7 +133,7 @@ def test_a_phone_removed_from_the_group_is_told_live_and_its_stream_ends(server,
     """A member's rights on its group's games rest on its membership: removed, its open stream says
     so in one sentence (not the revoked invite's) and ends; another phone's stream goes on."""
     groups = app.extensions["groups"]
-    game_id, token, _ = new_game(server)
+    game_id, token, share_id = new_game(server)
     group_id, owner_token = groups.create("Dimanche", game_id=game_id)
     owner_id = next(m.id for m in groups.members(group_id) if m.owner)
     invite = groups.create_invite(group_id, by=owner_id)
@@ -142,7 +142,10 @@ def test_a_phone_removed_from_the_group_is_told_live_and_its_stream_ends(server,
     opener.open(urllib.request.Request(f"{server.url}/groups/{group_id}/join/{invite}", data=b"phone=Bob")).read()
     cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
     stream = open_stream(server.url, f"/games/{game_id}/events", {"Cookie": cookie, "Accept-Language": "en"})
-    reader = open_stream(server.url, f"/games/{game_id}/events")
+    reader = open_stream(server.url, f"/s/{share_id}/events")  # a group's game: read through its share link
+    by_id = open_stream(server.url, f"/games/{game_id}/events")
+    assert by_id.status == 404  # not by its id alone
+    by_id.close()
     bob = next(m for m in groups.members(group_id) if not m.owner)
     assert bob.name == "Bob" and groups.membership(group_id, [owner_token]).owner
     groups.remove(group_id, bob.id, by=owner_id)
