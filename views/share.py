@@ -164,6 +164,15 @@ def revoke_invite(game_id, invite_id):
     return redirect(url_for("games.game_page", game_id=game_id, share=1, _anchor="share"), 303)
 
 
+@bp.post("/games/<game_id>/share/renew")
+@owns_game
+def renew_share(game_id):
+    """A new link to follow the game, for a link that went further than the table: whoever holds
+    the old one, or scanned its QR code, opens nothing more (404) once their page reloads."""
+    games().renew_share(game_id)
+    return redirect(url_for("games.game_page", game_id=game_id, share=1, _anchor="share"), 303)
+
+
 @bp.get("/join/<game_id>/<token>")
 def join(game_id, token):
     """The scanned invite: this browser keeps its token and may now record manches, which the game

@@ -243,6 +243,14 @@ class GameService:
                 invite.revoked_at = utcnow()
                 bump(session, game_id)
 
+    def renew_share(self, game_id: str) -> str:
+        """A new share link for the game (its read-only view, its QR code): the old one opens
+        nothing from now on. The new id, in one transaction with the game's revision moved."""
+        renewed = new_id()
+        with unit_of_work(self.db) as session:
+            bump(session, game_id, share_id=renewed)
+        return renewed
+
     # writing: every write of a game is a Change made by game_work.run, one transaction each
 
     def record_manche(

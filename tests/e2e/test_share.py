@@ -529,3 +529,24 @@ def test_an_import_sent_from_another_site_is_refused(client, games):
     )
     assert response.status_code == 403 and "another site: nothing was changed" in text(response)
     assert len(listed(page_of(client, "/games"))) == 0  # nothing imported
+
+
+def test_the_owner_changes_the_link_and_the_old_one_opens_nothing(app, client, games):
+    """« Change the link », for a link that went further than the table: at the old address the
+    shared view, its parts, its QR codes and its stream answer 404; the game page shows the new one,
+    which opens the game read-only. Only the owner may change it."""
+    game, token = started_game(games)
+    old, stranger = game.share_id, other_client(app)
+    assert "Bob" in page_of(stranger, f"/s/{old}")
+    assert stranger.post(f"/games/{game.id}/share/renew").status_code in (401, 403)
+    own(client, game.id, token)
+    assert f'action="/games/{game.id}/share/renew"' in page_of(client, f"/games/{game.id}")
+    renewed = client.post(f"/games/{game.id}/share/renew")
+    assert renewed.status_code == 303 and renewed.headers["Location"] == f"/games/{game.id}?share=1#share"
+    new = games.get(game.id).share_id
+    assert new != old
+    for path in ("", "/rounds", "/live", "/game.json", "/qr.svg", "/qr.png", "/events"):
+        assert stranger.get(f"/s/{old}{path}").status_code == 404, path
+    owner_page = page_of(client, f"/games/{game.id}?share=1")
+    assert f"/s/{new}" in owner_page and f"/s/{old}" not in owner_page
+    assert re.search(r'data-side="Bob">.*?<td class="num total">60</td>', page_of(stranger, f"/s/{new}"), re.S)
