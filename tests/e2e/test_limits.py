@@ -265,8 +265,10 @@ def test_a_server_error_under_the_api_is_json(app_config, monkeypatch):
         raise RuntimeError("a bug")
 
     app = limited_app(app_config, PROPAGATE_EXCEPTIONS=False)
+    # a game that exists (an unknown id is a 404 before the game is read): its reading breaks
+    game, _token = app.extensions["games"].create_game("classique", ["Ana", "Bob"], first_dealer=0)
     monkeypatch.setattr(app.extensions["games"], "get", broken)
-    answer = app.test_client().get("/api/v1/games/abc")
+    answer = app.test_client().get(f"/api/v1/games/{game.id}")
     assert answer.status_code == 500 and answer.is_json
     assert answer.get_json()["error"]["code"] == "internal_error"
     app.extensions["database"].dispose()

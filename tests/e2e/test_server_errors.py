@@ -41,7 +41,9 @@ def test_a_server_error_is_our_page_in_the_readers_language(broken_app, language
 
 
 def test_a_server_error_under_the_api_is_json_in_the_readers_language(broken_app):
-    answer = broken_app.test_client().get("/api/v1/games/abc", headers={"Accept-Language": "fr"})
+    # a game that exists (an unknown id is a 404 before the game is read): its reading breaks
+    game, _token = broken_app.extensions["games"].create_game("classique", ["Ana", "Bob"], first_dealer=0)
+    answer = broken_app.test_client().get(f"/api/v1/games/{game.id}", headers={"Accept-Language": "fr"})
     assert answer.status_code == 500 and answer.is_json
     error = answer.get_json()["error"]
     assert error["code"] == "internal_error"
